@@ -1,0 +1,139 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Ajv } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import Fastify, { LogController, type FastifyBaseLogger } from 'fastify';
+import type { IncomingMessage } from 'node:http';
+import type { Config } from './config.js';
+import type { AppDeps } from './dependencies.js';
+import type { App } from './http/app-instance.js';
+import { registerAuthentication } from './http/authentication.js';
+import { createMetrics, registerRequestObservation } from './http/metrics.js';
+import { registerProblemHandlers, sendProblem, toAppError } from './http/problem.js';
+import { registerRateLimits } from './http/rate-limit.js';
+import { newId } from './ids.js';
+import { registerCreateAgent } from './routes/agents/create-agent.js';
+import { registerDeleteAgent } from './routes/agents/delete-agent.js';
+import { registerGetAgent } from './routes/agents/get-agent.js';
+import { registerListAgents } from './routes/agents/list-agents.js';
+import { AgentSchema } from './routes/agents/schemas.js';
+import { registerUpdateAgent } from './routes/agents/update-agent.js';
+import { registerCreateApiKey } from './routes/api-keys/create-api-key.js';
+import { registerListApiKeys } from './routes/api-keys/list-api-keys.js';
+import { registerRevokeApiKey } from './routes/api-keys/revoke-api-key.js';
+import { ProblemSchema } from './routes/common-schemas.js';
+import { registerHealth } from './routes/ops/health.js';
+import { registerMetricsRoute } from './routes/ops/metrics.js';
+import { registerOpenApiRoute } from './routes/ops/openapi.js';
+
+const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
+
+const clientRequestId = /^[A-Za-z0-9._:-]{1,128}$/;
+
+function requestIdOf(request: IncomingMessage): string {
+  const sent = request.headers['x-request-id'];
+  return typeof sent === 'string' && clientRequestId.test(sent) ? sent : newId('request');
+}
+
+/**
+ * Request validation: bodies are checked strictly (no type coercion, unknown
+ * fields rejected, every problem reported); query strings arrive as text, so
+ * numbers and booleans are coerced there.
+ */
+function createValidators() {
+  const common = { allErrors: true, removeAdditional: false, strict: false } as const;
+  const body = new Ajv({ ...common, coerceTypes: false, useDefaults: false });
+  const text = new Ajv({ ...common, coerceTypes: true, useDefaults: true });
+  addFormats(body);
+  addFormats(text);
+  return { body, text };
+}
+
+export interface BuildAppOptions {
+  config: Config;
+  deps: AppDeps;
+}
+
+export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> {
+  const fastify = Fastify({
+    loggerInstance: deps.services.logger as FastifyBaseLogger,
+    // One line per request is written by the onResponse hook instead of Fastify's two.
+    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
+    genReqId: requestIdOf,
+    bodyLimit: config.bodyLimitBytes,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    frameworkErrors: (error, request, reply) => {
+      reply.header('x-request-id', request.id);
+      sendProblem(reply, request, toAppError(error));
+    },
+  });
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+
+  const validators = createValidators();
+  app.setValidatorCompiler(({ schema, httpPart }) =>
+    (httpPart === 'body' ? validators.body : validators.text).compile(schema),
+  );
+
+  // JSON only: text/plain would otherwise reach validation as a string.
+  app.removeContentTypeParser('text/plain');
+  app.addContentTypeParser(
+    'application/merge-patch+json',
+    { parseAs: 'string', bodyLimit: config.bodyLimitBytes },
+    app.getDefaultJsonParser('error', 'error'),
+  );
+
+  app.addSchema(ProblemSchema);
+  app.addSchema(AgentSchema);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'agentd',
+        version: '0.1.0',
+        description:
+          'Create, configure, list, update, delete and talk to AI agents over HTTP. Every /v1 route needs ' +
+          '`Authorization: Bearer <API key>`; errors are RFC 9457 problem+json; authenticated responses carry ' +
+          'X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset (Unix seconds when the limit is full again).',
+      },
+      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'agd_…' } } },
+      security: [{ bearerAuth: [] }],
+      tags: [
+        { name: 'agents', description: 'Agents of the account' },
+        { name: 'api-keys', description: 'API keys of the account' },
+        { name: 'operations', description: 'Health, readiness and metrics (no key, no rate limit)' },
+      ],
+    },
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, index) => (typeof json.$id === 'string' ? json.$id : `def-${index}`),
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { url: '/v1/openapi.json' } });
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  registerProblemHandlers(app);
+  registerAuthentication(app, deps.services);
+  registerRateLimits(app, deps.rateLimiter, config.rateLimits);
+  const metrics = createMetrics();
+  registerRequestObservation(app, metrics);
+
+  registerCreateAgent(app);
+  registerListAgents(app);
+  registerGetAgent(app);
+  registerUpdateAgent(app);
+  registerDeleteAgent(app);
+  registerCreateApiKey(app);
+  registerListApiKeys(app);
+  registerRevokeApiKey(app);
+  registerHealth(app, deps.readiness);
+  registerMetricsRoute(app, metrics);
+  registerOpenApiRoute(app);
+
+  await app.ready();
+  return app;
+}

@@ -1,0 +1,249 @@
+import path from 'node:path';
+
+/**
+ * The whole environment of agentd, read once at start-up. Every variable is
+ * declared here with its parser; nothing else in the code reads process.env.
+ * An invalid value stops start-up with one line that names the variable
+ * (never its value: several of them are credentials).
+ */
+
+export const rateLimitNames = [
+  'createAgent',
+  'listAgents',
+  'getAgent',
+  'updateAgent',
+  'deleteAgent',
+  'sendMessage',
+  'listMessages',
+  'deleteConversation',
+  'manageKeys',
+] as const;
+export type RateLimitName = (typeof rateLimitNames)[number];
+
+export interface RateLimitSettings {
+  /** Requests per minute for each operation. */
+  perMinute: Record<RateLimitName, number>;
+  /** Message requests in flight per agent. */
+  sendMessageConcurrency: number;
+}
+
+export const defaultRateLimits: RateLimitSettings = {
+  perMinute: {
+    createAgent: 10,
+    listAgents: 60,
+    getAgent: 60,
+    updateAgent: 30,
+    deleteAgent: 10,
+    sendMessage: 60,
+    listMessages: 60,
+    deleteConversation: 30,
+    manageKeys: 30,
+  },
+  sendMessageConcurrency: 10,
+};
+
+export type DatabaseConfig =
+  | { kind: 'sqlite'; file: string }
+  | { kind: 'postgres'; url: string; poolSize: number };
+
+export interface ProviderEnvironment {
+  openai: { apiKey: string; baseUrl: string | null } | null;
+  anthropic: { apiKey: string; baseUrl: string | null } | null;
+  openaiCompatible: { baseUrl: string; apiKey: string | null } | null;
+  ollama: { baseUrl: string } | null;
+}
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  database: DatabaseConfig;
+  redis: { url: string; keyPrefix: string } | null;
+  /** 32-byte key for agent secrets; null means "load or generate it in the data dir" (embedded mode only). */
+  secretKey: Buffer | null;
+  bootstrapKey: string | null;
+  /** null when limits are switched off with AGENTD_RATE_LIMITS=off. */
+  rateLimits: RateLimitSettings | null;
+  defaultModel: { provider: string; name: string } | null;
+  providers: ProviderEnvironment;
+  allowAgentModelKeys: boolean;
+  providerTimeoutMs: number;
+  circuitBreaker: { failureThreshold: number; openMs: number };
+  bodyLimitBytes: number;
+  shutdownTimeoutMs: number;
+  logLevel: LogLevel;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly variable: string, message: string) {
+    super(`Invalid configuration: ${variable} ${message}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export const apiKeyPattern = /^agd_[0-9A-Za-z]{32,128}$/;
+
+type Environment = Record<string, string | undefined>;
+
+function read(env: Environment, name: string): string | undefined {
+  const value = env[name];
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+function integer(env: Environment, name: string, fallback: number, min: number, max: number): number {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^[0-9]+$/.test(raw)) throw new ConfigError(name, `must be a whole number from ${min} to ${max}`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(name, `must be a whole number from ${min} to ${max}`);
+  return value;
+}
+
+function boolean(env: Environment, name: string, fallback: boolean): boolean {
+  const raw = read(env, name)?.toLowerCase();
+  if (raw === undefined) return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+  throw new ConfigError(name, 'must be true or false');
+}
+
+function httpUrl(env: Environment, name: string): string | null {
+  const raw = read(env, name);
+  if (raw === undefined) return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(name, 'must be an absolute http(s) URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(name, 'must be an absolute http(s) URL');
+  }
+  return raw.replace(/\/+$/, '');
+}
+
+export function parseRateLimits(raw: string | undefined): RateLimitSettings | null {
+  const name = 'AGENTD_RATE_LIMITS';
+  if (raw === undefined) return structuredClone(defaultRateLimits);
+  if (raw.toLowerCase() === 'off') return null;
+  const settings = structuredClone(defaultRateLimits);
+  for (const part of raw.split(',')) {
+    const match = /^\s*([A-Za-z]+)\s*=\s*([0-9]+)\s*$/.exec(part);
+    if (!match) throw new ConfigError(name, `has an entry that is not name=number: "${part.trim()}"`);
+    const [, key, value] = match as unknown as [string, string, string];
+    const amount = Number(value);
+    if (!Number.isSafeInteger(amount) || amount < 1 || amount > 1_000_000) {
+      throw new ConfigError(name, `value for ${key} must be a whole number from 1 to 1000000`);
+    }
+    if (key === 'sendMessageConcurrency') {
+      settings.sendMessageConcurrency = amount;
+    } else if ((rateLimitNames as readonly string[]).includes(key)) {
+      settings.perMinute[key as RateLimitName] = amount;
+    } else {
+      throw new ConfigError(
+        name,
+        `names an unknown limit "${key}" (known: ${[...rateLimitNames, 'sendMessageConcurrency'].join(', ')})`,
+      );
+    }
+  }
+  return settings;
+}
+
+export function parseModelReference(raw: string): { provider: string; name: string } | null {
+  const slash = raw.indexOf('/');
+  if (slash <= 0 || slash === raw.length - 1) return null;
+  return { provider: raw.slice(0, slash), name: raw.slice(slash + 1) };
+}
+
+export function loadConfig(env: Environment, cwd: string = process.cwd()): Config {
+  const dataDir = path.resolve(cwd, read(env, 'AGENTD_DATA_DIR') ?? './data');
+
+  const databaseUrl = read(env, 'DATABASE_URL');
+  let database: DatabaseConfig;
+  if (databaseUrl === undefined) {
+    database = { kind: 'sqlite', file: path.join(dataDir, 'agentd.sqlite') };
+  } else if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    database = { kind: 'postgres', url: databaseUrl, poolSize: integer(env, 'AGENTD_DATABASE_POOL_SIZE', 10, 1, 1000) };
+  } else if (databaseUrl.startsWith('sqlite:')) {
+    const file = databaseUrl.slice('sqlite:'.length).replace(/^\/\//, '');
+    if (file === '') throw new ConfigError('DATABASE_URL', 'names no SQLite file (use sqlite:./path/file.sqlite)');
+    database = { kind: 'sqlite', file: path.resolve(cwd, file) };
+  } else {
+    throw new ConfigError('DATABASE_URL', 'must start with postgres:// (or sqlite: for a SQLite file)');
+  }
+
+  const redisUrl = read(env, 'REDIS_URL');
+  if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) {
+    throw new ConfigError('REDIS_URL', 'must start with redis:// or rediss://');
+  }
+
+  const secretHex = read(env, 'AGENTD_SECRET_KEY');
+  let secretKey: Buffer | null = null;
+  if (secretHex !== undefined) {
+    if (!/^[0-9a-fA-F]{64}$/.test(secretHex)) {
+      throw new ConfigError('AGENTD_SECRET_KEY', 'must be 64 hexadecimal characters (32 bytes)');
+    }
+    secretKey = Buffer.from(secretHex, 'hex');
+  } else if (database.kind === 'postgres') {
+    throw new ConfigError(
+      'AGENTD_SECRET_KEY',
+      'is required with PostgreSQL: every instance must share it (generate one with: openssl rand -hex 32)',
+    );
+  }
+
+  const bootstrapKey = read(env, 'AGENTD_BOOTSTRAP_KEY') ?? null;
+  if (bootstrapKey !== null && !apiKeyPattern.test(bootstrapKey)) {
+    throw new ConfigError('AGENTD_BOOTSTRAP_KEY', 'must be "agd_" followed by 32 to 128 letters and digits');
+  }
+
+  const defaultModelRaw = read(env, 'AGENTD_DEFAULT_MODEL');
+  let defaultModel: Config['defaultModel'] = null;
+  if (defaultModelRaw !== undefined) {
+    defaultModel = parseModelReference(defaultModelRaw);
+    if (defaultModel === null) throw new ConfigError('AGENTD_DEFAULT_MODEL', 'must look like provider/model-name');
+  }
+
+  const openaiKey = read(env, 'OPENAI_API_KEY');
+  const anthropicKey = read(env, 'ANTHROPIC_API_KEY');
+  const compatibleBaseUrl = httpUrl(env, 'AGENTD_OPENAI_COMPATIBLE_BASE_URL');
+  const ollamaBaseUrl = httpUrl(env, 'OLLAMA_BASE_URL');
+  const providers: ProviderEnvironment = {
+    openai: openaiKey ? { apiKey: openaiKey, baseUrl: httpUrl(env, 'OPENAI_BASE_URL') } : null,
+    anthropic: anthropicKey ? { apiKey: anthropicKey, baseUrl: httpUrl(env, 'ANTHROPIC_BASE_URL') } : null,
+    openaiCompatible: compatibleBaseUrl
+      ? { baseUrl: compatibleBaseUrl, apiKey: read(env, 'AGENTD_OPENAI_COMPATIBLE_API_KEY') ?? null }
+      : null,
+    ollama: ollamaBaseUrl ? { baseUrl: ollamaBaseUrl } : null,
+  };
+
+  const logLevel = (read(env, 'LOG_LEVEL') ?? 'info').toLowerCase();
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
+    throw new ConfigError('LOG_LEVEL', 'must be one of fatal, error, warn, info, debug, trace, silent');
+  }
+
+  const host = read(env, 'HOST') ?? '127.0.0.1';
+
+  return {
+    port: integer(env, 'PORT', 3000, 0, 65535),
+    host,
+    dataDir,
+    database,
+    redis: redisUrl ? { url: redisUrl, keyPrefix: read(env, 'AGENTD_REDIS_PREFIX') ?? 'agentd:' } : null,
+    secretKey,
+    bootstrapKey,
+    rateLimits: parseRateLimits(read(env, 'AGENTD_RATE_LIMITS')),
+    defaultModel,
+    providers,
+    allowAgentModelKeys: boolean(env, 'AGENTD_ALLOW_AGENT_MODEL_KEYS', false),
+    providerTimeoutMs: integer(env, 'AGENTD_PROVIDER_TIMEOUT_MS', 30_000, 100, 600_000),
+    circuitBreaker: {
+      failureThreshold: integer(env, 'AGENTD_CIRCUIT_FAILURE_THRESHOLD', 5, 1, 1000),
+      openMs: integer(env, 'AGENTD_CIRCUIT_OPEN_MS', 30_000, 100, 3_600_000),
+    },
+    bodyLimitBytes: integer(env, 'AGENTD_BODY_LIMIT_BYTES', 1_048_576, 1024, 64 * 1_048_576),
+    shutdownTimeoutMs: integer(env, 'AGENTD_SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+    logLevel: logLevel as LogLevel,
+  };
+}

@@ -1,0 +1,31 @@
+import type { FastifyRequest } from 'fastify';
+import type { RateLimitName } from '../config.js';
+import { AppError } from '../errors.js';
+import type { Scope, ServiceContext } from '../services/context.js';
+
+/**
+ * What the hooks need to know about a route, declared in its `config`:
+ * whether it needs a key, which scope, and which rate limit applies.
+ */
+export interface OperationConfig {
+  /** Scope the key must carry; checked before the body is even validated. */
+  scope: Scope;
+  /** Per-minute limit that applies, counted per account or per agent (`agentId` path parameter). */
+  rateLimit: RateLimitName;
+  rateLimitPer: 'account' | 'agent';
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    operation?: OperationConfig;
+  }
+  interface FastifyRequest {
+    serviceContext: ServiceContext | null;
+  }
+}
+
+/** The service context the authentication hook attached to this request. */
+export function contextOf(request: FastifyRequest): ServiceContext {
+  if (request.serviceContext === null) throw new AppError('internal', 'Route is missing its operation config');
+  return request.serviceContext;
+}

@@ -1,0 +1,36 @@
+import { monotonicFactory } from 'ulid';
+
+/**
+ * Identifiers are a type prefix and a ULID: sortable by creation time, random
+ * after the millisecond, and generated in the application so that every
+ * dialect stores the same value.
+ */
+export const idPrefixes = {
+  agent: 'agt',
+  message: 'msg',
+  account: 'acc',
+  apiKey: 'key',
+  request: 'req',
+} as const;
+
+export type IdKind = keyof typeof idPrefixes;
+
+const nextUlid = monotonicFactory();
+
+export function newId(kind: IdKind): string {
+  return `${idPrefixes[kind]}_${nextUlid()}`;
+}
+
+const ulidBody = '[0-9A-HJKMNP-TV-Z]{26}';
+const patterns = Object.fromEntries(
+  Object.entries(idPrefixes).map(([kind, prefix]) => [kind, new RegExp(`^${prefix}_${ulidBody}$`)]),
+) as Record<IdKind, RegExp>;
+
+export function isId(kind: IdKind, value: string): boolean {
+  return patterns[kind].test(value);
+}
+
+/** The JSON Schema pattern for an id of this kind (used by route schemas). */
+export function idPattern(kind: IdKind): string {
+  return `^${idPrefixes[kind]}_${ulidBody}$`;
+}

@@ -1,0 +1,131 @@
+#!/usr/bin/env node
+import { buildApp } from './app.js';
+import { parseCommand, usage, UsageError, type Command } from './cli.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { createDependencies } from './dependencies.js';
+import { createLogger } from './logger.js';
+import { createAccount } from './services/accounts.js';
+import { bootstrap, isScope, issueApiKey } from './services/api-keys.js';
+
+function boxed(lines: string[]): string {
+  const width = Math.max(...lines.map((line) => line.length));
+  const border = `+${'-'.repeat(width + 2)}+`;
+  return [border, ...lines.map((line) => `| ${line.padEnd(width)} |`), border].join('\n');
+}
+
+async function serve(config: Config): Promise<void> {
+  const logger = createLogger(config.logLevel);
+  const deps = await createDependencies(config, { logger });
+  const first = await bootstrap({ deps: deps.services, bootstrapKey: config.bootstrapKey });
+  if (first?.printableKey) {
+    // Shown once, on purpose, outside the structured log: it is never stored in plaintext.
+    process.stdout.write(
+      `\n${boxed([
+        'agentd created its first account and an API key with every scope.',
+        'It is shown only this once; store it now:',
+        '',
+        `  ${first.printableKey}`,
+        '',
+        `Try: curl -H "Authorization: Bearer <key>" http://${config.host}:${config.port}/v1/agents`,
+      ])}\n\n`,
+    );
+  }
+  if (first) logger.info({ accountId: first.accountId }, 'first account and API key created');
+
+  const app = await buildApp({ config, deps });
+  await app.listen({ port: config.port, host: config.host });
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal, timeoutMs: config.shutdownTimeoutMs }, 'shutting down: no new requests, finishing running ones');
+    const deadline = setTimeout(() => {
+      logger.warn('shutdown deadline passed; closing remaining connections');
+      app.server.closeAllConnections();
+    }, config.shutdownTimeoutMs);
+    deadline.unref();
+    try {
+      await app.close();
+      await deps.close();
+      logger.info('stopped');
+    } catch (error) {
+      logger.error({ err: error }, 'error while shutting down');
+      process.exitCode = 1;
+    } finally {
+      clearTimeout(deadline);
+    }
+  };
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => void stop('SIGINT'));
+}
+
+async function runAdministration(command: Exclude<Command, { name: 'serve' | 'help' }>, config: Config): Promise<void> {
+  const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
+  const deps = await createDependencies(config, { logger });
+  try {
+    if (command.name === 'migrate') {
+      process.stdout.write('database is up to date\n');
+      return;
+    }
+    if (command.name === 'accounts-create') {
+      const account = await createAccount({ deps: deps.services, input: { name: command.accountName } });
+      process.stdout.write(
+        command.json
+          ? `${JSON.stringify({ id: account.id, name: account.name, createdAt: account.createdAt })}\n`
+          : `Created account ${account.id} (${account.name})\n`,
+      );
+      return;
+    }
+    const account = await deps.services.repositories.accounts.find(command.accountId);
+    if (account === null) throw new UsageError(`no account ${command.accountId}`);
+    const unknown = (command.scopes ?? []).filter((scope) => !isScope(scope));
+    if (unknown.length > 0) throw new UsageError(`unknown scope ${unknown.join(', ')}`);
+    const issued = await issueApiKey({
+      deps: deps.services,
+      input: {
+        accountId: account.id,
+        name: command.keyName,
+        ...(command.scopes ? { scopes: command.scopes.filter(isScope) } : {}),
+      },
+    });
+    process.stdout.write(
+      command.json
+        ? `${JSON.stringify({ id: issued.id, key: issued.key, accountId: issued.accountId, scopes: issued.scopes })}\n`
+        : `Created API key ${issued.id} for ${account.id} with scopes ${issued.scopes.join(', ')}.\n` +
+            `Store it now; it is not shown again:\n\n  ${issued.key}\n\n`,
+    );
+  } finally {
+    await deps.close();
+  }
+}
+
+async function main(argv: string[]): Promise<void> {
+  let command: Command;
+  try {
+    command = parseCommand(argv);
+  } catch (error) {
+    process.stderr.write(`agentd: ${(error as Error).message}\n\n${usage}\n`);
+    process.exitCode = 2;
+    return;
+  }
+  if (command.name === 'help') {
+    process.stdout.write(`${usage}\n`);
+    return;
+  }
+  try {
+    const config = loadConfig(process.env);
+    if (command.name === 'serve') await serve(config);
+    else await runAdministration(command, config);
+  } catch (error) {
+    if (error instanceof ConfigError || error instanceof UsageError) {
+      process.stderr.write(`agentd: ${error.message}\n`);
+      process.exitCode = error instanceof UsageError ? 2 : 78;
+      return;
+    }
+    process.stderr.write(`agentd: ${(error as Error).message}\n`);
+    process.exitCode = 1;
+  }
+}
+
+await main(process.argv.slice(2));

@@ -1,0 +1,24 @@
+import { Type } from '@sinclair/typebox';
+import type { App } from '../../http/app-instance.js';
+import { contextOf } from '../../http/operation.js';
+import { getAgent } from '../../services/agents/get-agent.js';
+import { problemResponses } from '../common-schemas.js';
+import { AgentIdParams, AgentSchema } from './schemas.js';
+
+export function registerGetAgent(app: App): void {
+  app.get(
+    '/v1/agents/:agentId',
+    {
+      config: { operation: { scope: 'agents:read', rateLimit: 'getAgent', rateLimitPer: 'account' } },
+      schema: {
+        operationId: 'getAgent',
+        tags: ['agents'],
+        summary: 'Get an agent',
+        description: 'Secrets are returned masked. Scope: `agents:read`.',
+        params: AgentIdParams,
+        response: { 200: Type.Ref(AgentSchema), ...problemResponses(404) },
+      },
+    },
+    async (request) => getAgent({ ctx: contextOf(request), agentId: request.params.agentId }),
+  );
+}

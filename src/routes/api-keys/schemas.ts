@@ -1,0 +1,38 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { scopes } from '../../services/context.js';
+import { IdString, StringEnum, Timestamp } from '../common-schemas.js';
+
+const Scope = StringEnum(scopes);
+
+export const CreateApiKeyBody = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    scopes: Type.Optional(
+      Type.Array(Scope, {
+        minItems: 1,
+        maxItems: scopes.length,
+        uniqueItems: true,
+        description: 'Default: the scopes of the key making the request. A key can only grant scopes it holds.',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type CreateApiKeyInput = Static<typeof CreateApiKeyBody>;
+
+const apiKeyFields = {
+  id: IdString('apiKey'),
+  name: Type.Union([Type.String(), Type.Null()]),
+  scopes: Type.Array(Type.String()),
+  prefix: Type.String({ description: 'The first characters of the key, to recognise it.' }),
+  createdAt: Timestamp,
+};
+
+export const ApiKeySchema = Type.Object(apiKeyFields, { title: 'ApiKey' });
+export const CreatedApiKeySchema = Type.Object(
+  { ...apiKeyFields, key: Type.String({ description: 'The key itself. Shown only in this response.' }) },
+  { title: 'CreatedApiKey' },
+);
+export const ApiKeyList = Type.Object({ data: Type.Array(ApiKeySchema) });
+export const ApiKeyIdParams = Type.Object({ keyId: Type.String({ maxLength: 100 }) });
+export const RevokedApiKey = Type.Object({ id: Type.String(), revoked: Type.Literal(true) });

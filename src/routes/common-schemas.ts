@@ -1,0 +1,65 @@
+import { Type, type TSchema, type TUnsafe } from '@sinclair/typebox';
+import { errorCodes } from '../errors.js';
+import { idPattern, type IdKind } from '../ids.js';
+
+/** A string enum as `{ type: string, enum: [...] }`, which validates with one clear error. */
+export function StringEnum<const Values extends readonly string[]>(
+  values: Values,
+  options: { description?: string; default?: Values[number] } = {},
+): TUnsafe<Values[number]> {
+  return Type.Unsafe<Values[number]>({ type: 'string', enum: [...values], ...options });
+}
+
+/** RFC 9457 problem details, the body of every error response. */
+export const ProblemSchema = Type.Object(
+  {
+    type: Type.String({ description: 'A link to the documentation of this error code.' }),
+    title: Type.String(),
+    status: Type.Integer(),
+    code: StringEnum(errorCodes, { description: 'Stable machine-readable error code.' }),
+    detail: Type.String(),
+    errors: Type.Optional(
+      Type.Array(
+        Type.Object({
+          path: Type.String({ description: 'JSON pointer into the request, e.g. /body/name or /query/limit.' }),
+          message: Type.String(),
+        }),
+      ),
+    ),
+    requestId: Type.String(),
+  },
+  { $id: 'Problem', title: 'Problem' },
+);
+
+const problemReference = Type.Unsafe({ $ref: 'Problem#' });
+
+const statusDescriptions: Record<number, string> = {
+  400: 'Invalid JSON or a request that does not match the schema (`invalid_json`, `validation_failed`).',
+  401: 'Missing, malformed, unknown or revoked API key (`unauthorized`).',
+  403: 'The key lacks the scope this operation needs (`insufficient_scope`).',
+  404: 'No such resource in this account (`not_found`).',
+  409: 'A request with the same Idempotency-Key is still running (`idempotency_in_progress`).',
+  413: 'The body is larger than the limit (`payload_too_large`).',
+  415: 'The body is not JSON (`unsupported_media_type`).',
+  422: 'The Idempotency-Key was used with a different body (`idempotency_key_reused`).',
+  429: 'A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After.',
+  503: 'The agent or its model provider cannot answer now (`agent_unavailable`, `provider_unavailable`).',
+};
+
+/** Response entries for the error statuses an operation can answer, all with the Problem schema. */
+export function problemResponses(...statuses: number[]): Record<number, TSchema> {
+  const responses: Record<number, TSchema> = {};
+  for (const status of [401, 403, 429, ...statuses]) {
+    responses[status] = Type.Unsafe({
+      ...problemReference,
+      description: statusDescriptions[status] ?? 'Error',
+    });
+  }
+  return responses;
+}
+
+export function IdString(kind: IdKind, description?: string) {
+  return Type.String({ pattern: idPattern(kind), ...(description ? { description } : {}) });
+}
+
+export const Timestamp = Type.String({ format: 'date-time', description: 'RFC 3339 UTC time with milliseconds.' });

@@ -1,0 +1,255 @@
+import { validationError } from '../../errors.js';
+import type { Agent, CreateAgentInput, UpdateAgentInput } from '../../routes/agents/schemas.js';
+import { limits } from '../../routes/agents/schemas.js';
+import { maskSecret, type SecretBox } from '../../security/secret-box.js';
+import type { AgentProfile, AgentRecord, StoredKnowledgeItem, StoredSecret } from '../../storage/repositories/agents.js';
+import type { ServiceDeps } from '../context.js';
+
+/**
+ * Turning request bodies into stored agent profiles and stored agents into
+ * API views: defaults, JSON Merge Patch (RFC 7396), secret sealing and masking.
+ */
+
+type SecretInput = Record<string, string> | undefined;
+type StoredSecrets = Record<string, StoredSecret>;
+
+function sealSecrets(box: SecretBox, agentId: string, input: SecretInput, previous: StoredSecrets = {}): StoredSecrets {
+  const sealed: StoredSecrets = {};
+  for (const [name, value] of Object.entries(input ?? {})) {
+    const kept = previous[name];
+    // A client that read the agent and sends it back unchanged sends the mask: keep the stored secret.
+    sealed[name] = kept && kept.mask === value ? kept : { sealed: box.seal(value, agentId), mask: maskSecret(value) };
+  }
+  return sealed;
+}
+
+function maskSecrets(secrets: StoredSecrets): Record<string, string> {
+  const masked: Record<string, string> = {};
+  for (const [name, secret] of Object.entries(secrets)) masked[name] = secret.mask;
+  return masked;
+}
+
+function bioList(bio: string | string[] | null | undefined): string[] {
+  if (bio === null || bio === undefined) return [];
+  if (typeof bio === 'string') return bio === '' ? [] : [bio];
+  return bio;
+}
+
+type PlatformInput = NonNullable<CreateAgentInput['platforms']>[number];
+type PluginInput = NonNullable<CreateAgentInput['plugins']>[number];
+
+/** Previous entries with the same identity (platform type, plugin name), used to keep masked secrets. */
+function previousByIdentity<T>(entries: T[], identity: (entry: T) => string): Map<string, T[]> {
+  const map = new Map<string, T[]>();
+  for (const entry of entries) {
+    const key = identity(entry);
+    map.set(key, [...(map.get(key) ?? []), entry]);
+  }
+  return map;
+}
+
+function platforms(box: SecretBox, agentId: string, input: PlatformInput[], previous: AgentProfile['platforms'] = []) {
+  const earlier = previousByIdentity(previous, (platform) => platform.type);
+  return input.map((platform) => ({
+    type: platform.type,
+    enabled: platform.enabled ?? true,
+    settings: platform.settings ?? {},
+    secrets: sealSecrets(box, agentId, platform.secrets, earlier.get(platform.type)?.shift()?.secrets),
+  }));
+}
+
+function plugins(box: SecretBox, agentId: string, input: PluginInput[], previous: AgentProfile['plugins'] = []) {
+  const earlier = previousByIdentity(previous, (plugin) => plugin.name);
+  return input.map((plugin) => ({
+    name: plugin.name,
+    enabled: plugin.enabled ?? true,
+    config: plugin.config ?? {},
+    secrets: sealSecrets(box, agentId, plugin.secrets, earlier.get(plugin.name)?.shift()?.secrets),
+  }));
+}
+
+function knowledgeBytes(items: StoredKnowledgeItem[]): number {
+  let bytes = 0;
+  for (const item of items) {
+    if (typeof item === 'string') bytes += Buffer.byteLength(item, 'utf8');
+    else bytes += Buffer.byteLength(item.content, 'utf8') + Buffer.byteLength(item.title ?? '', 'utf8');
+  }
+  return bytes;
+}
+
+/** Checks that span fields or depend on the deployment; the schema has checked each field alone. */
+function checkProfile(deps: ServiceDeps, profile: AgentProfile): void {
+  const problem = deps.providers.problemWith(profile.model);
+  if (problem) throw validationError(`/body/model/${problem.field}`, problem.message);
+  if (profile.model.apiKey && !deps.allowAgentModelKeys) {
+    throw validationError('/body/model/apiKey', 'is not accepted: per-agent model keys are disabled on this server');
+  }
+  if (knowledgeBytes(profile.knowledge) > limits.knowledgeBytes) {
+    throw validationError('/body/knowledge', 'must hold at most 1 MiB of text in all');
+  }
+  if (Object.keys(profile.metadata).length > limits.metadataKeys) {
+    throw validationError('/body/metadata', `must have at most ${limits.metadataKeys} keys`);
+  }
+}
+
+export function profileFromCreate(deps: ServiceDeps, agentId: string, input: CreateAgentInput): AgentProfile {
+  const box = deps.secretBox;
+  const model = input.model
+    ? {
+        provider: input.model.provider,
+        name: input.model.name,
+        ...(input.model.temperature !== undefined ? { temperature: input.model.temperature } : {}),
+        ...(input.model.maxOutputTokens !== undefined ? { maxOutputTokens: input.model.maxOutputTokens } : {}),
+        ...(input.model.topP !== undefined ? { topP: input.model.topP } : {}),
+        ...(input.model.apiKey !== undefined
+          ? { apiKey: { sealed: box.seal(input.model.apiKey, agentId), mask: maskSecret(input.model.apiKey) } }
+          : {}),
+      }
+    : { ...deps.providers.defaultModel };
+  const profile: AgentProfile = {
+    bio: bioList(input.bio),
+    personality: {
+      traits: input.personality?.traits ?? [],
+      style: input.personality?.style ?? [],
+      tone: input.personality?.tone ?? null,
+    },
+    system: input.system ?? null,
+    expertise: input.expertise ?? [],
+    knowledge: input.knowledge ?? [],
+    goals: { objectives: input.goals?.objectives ?? [], motivations: input.goals?.motivations ?? [] },
+    platforms: platforms(box, agentId, input.platforms ?? []),
+    plugins: plugins(box, agentId, input.plugins ?? []),
+    model,
+    metadata: input.metadata ?? {},
+  };
+  checkProfile(deps, profile);
+  return profile;
+}
+
+/** `null` means "back to the default", `undefined` means "leave as is". */
+function merged<T>(patch: T | null | undefined, current: T, fallback: T): T {
+  if (patch === undefined) return current;
+  return patch === null ? fallback : patch;
+}
+
+function mergeModel(deps: ServiceDeps, agentId: string, current: AgentProfile['model'], patch: NonNullable<UpdateAgentInput['model']>) {
+  const next: AgentProfile['model'] = { ...current };
+  if (patch.provider !== undefined) next.provider = patch.provider;
+  if (patch.name !== undefined) next.name = patch.name;
+  for (const field of ['temperature', 'maxOutputTokens', 'topP'] as const) {
+    const value = patch[field];
+    if (value === null) delete next[field];
+    else if (value !== undefined) next[field] = value;
+  }
+  if (patch.apiKey === null) delete next.apiKey;
+  else if (patch.apiKey !== undefined && patch.apiKey !== current.apiKey?.mask) {
+    next.apiKey = { sealed: deps.secretBox.seal(patch.apiKey, agentId), mask: maskSecret(patch.apiKey) };
+  }
+  return next;
+}
+
+export interface PatchedAgent {
+  name: string;
+  status: AgentRecord['status'];
+  statusReason: string | null;
+  deletionProtection: boolean;
+  profile: AgentProfile;
+}
+
+/** Applies a JSON Merge Patch to an agent, with the status rules of the contract (§7). */
+export function applyAgentPatch(deps: ServiceDeps, current: AgentRecord, patch: UpdateAgentInput): PatchedAgent {
+  const box = deps.secretBox;
+  const before = current.profile;
+  const personalityPatch = patch.personality;
+  const goalsPatch = patch.goals;
+
+  let metadata = before.metadata;
+  if (patch.metadata === null) metadata = {};
+  else if (patch.metadata !== undefined) {
+    metadata = { ...before.metadata };
+    for (const [key, value] of Object.entries(patch.metadata)) {
+      if (value === null) delete metadata[key];
+      else metadata[key] = value;
+    }
+  }
+
+  const profile: AgentProfile = {
+    bio: patch.bio === undefined ? before.bio : bioList(patch.bio),
+    personality:
+      personalityPatch === null
+        ? { traits: [], style: [], tone: null }
+        : personalityPatch === undefined
+          ? before.personality
+          : {
+              traits: merged(personalityPatch.traits, before.personality.traits, []),
+              style: merged(personalityPatch.style, before.personality.style, []),
+              tone: merged(personalityPatch.tone, before.personality.tone, null),
+            },
+    system: merged(patch.system, before.system, null),
+    expertise: merged(patch.expertise, before.expertise, []),
+    knowledge: merged(patch.knowledge, before.knowledge, []),
+    goals:
+      goalsPatch === null
+        ? { objectives: [], motivations: [] }
+        : goalsPatch === undefined
+          ? before.goals
+          : {
+              objectives: merged(goalsPatch.objectives, before.goals.objectives, []),
+              motivations: merged(goalsPatch.motivations, before.goals.motivations, []),
+            },
+    platforms:
+      patch.platforms === undefined ? before.platforms : platforms(box, current.id, patch.platforms ?? [], before.platforms),
+    plugins: patch.plugins === undefined ? before.plugins : plugins(box, current.id, patch.plugins ?? [], before.plugins),
+    model:
+      patch.model === undefined
+        ? before.model
+        : patch.model === null
+          ? { ...deps.providers.defaultModel }
+          : mergeModel(deps, current.id, before.model, patch.model),
+    metadata,
+  };
+  checkProfile(deps, profile);
+
+  let status = current.status;
+  let statusReason = current.statusReason;
+  if (patch.status !== undefined) {
+    status = patch.status ?? 'active';
+    statusReason = null;
+  } else if (patch.model !== undefined && current.status === 'error') {
+    // A new model is the owner's answer to a model fault: try again.
+    status = 'active';
+    statusReason = null;
+  }
+
+  return {
+    name: patch.name ?? current.name,
+    status,
+    statusReason,
+    deletionProtection: merged(patch.deletionProtection, current.deletionProtection, false),
+    profile,
+  };
+}
+
+export function toAgentView(record: AgentRecord): Agent {
+  const { profile } = record;
+  const { apiKey, ...model } = profile.model;
+  return {
+    id: record.id,
+    name: record.name,
+    status: record.status,
+    statusReason: record.statusReason,
+    bio: profile.bio,
+    personality: profile.personality,
+    system: profile.system,
+    expertise: profile.expertise,
+    knowledge: profile.knowledge,
+    goals: profile.goals,
+    platforms: profile.platforms.map((platform) => ({ ...platform, secrets: maskSecrets(platform.secrets) })),
+    plugins: profile.plugins.map((plugin) => ({ ...plugin, secrets: maskSecrets(plugin.secrets) })),
+    model: apiKey ? { ...model, apiKey: apiKey.mask } : model,
+    deletionProtection: record.deletionProtection,
+    metadata: profile.metadata,
+    createdAt: record.createdAt,
+    updatedAt: record.updatedAt,
+  };
+}

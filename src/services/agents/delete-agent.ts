@@ -1,0 +1,22 @@
+import { AppError, notFound } from '../../errors.js';
+import { requireScope, type ServiceContext } from '../context.js';
+import { findOwnAgent } from './get-agent.js';
+
+/** Deletes an agent for good, with its conversations and knowledge, in one transaction. */
+export async function deleteAgent({ ctx, agentId }: { ctx: ServiceContext; agentId: string }): Promise<{ id: string; deleted: true }> {
+  requireScope(ctx, 'agents:delete');
+  const { repositories } = ctx.deps;
+  await repositories.db.transaction().execute(async (transaction) => {
+    const record = await findOwnAgent(ctx, agentId, transaction);
+    if (record.deletionProtection) {
+      throw new AppError(
+        'deletion_protected',
+        'This agent has deletionProtection enabled; set it to false with PATCH before deleting.',
+      );
+    }
+    await repositories.messages.deleteForAgent(record.id, transaction);
+    if (!(await repositories.agents.delete(record, transaction))) throw notFound('Agent');
+  });
+  ctx.deps.logger.info({ agentId, accountId: ctx.actor.accountId, requestId: ctx.requestId }, 'agent deleted');
+  return { id: agentId, deleted: true };
+}

@@ -1,0 +1,129 @@
+import { isoTime } from '../clock.js';
+import { apiKeyPattern } from '../config.js';
+import { AppError, notFound, validationError } from '../errors.js';
+import { newId } from '../ids.js';
+import { displayPrefix, generateApiKey, hashApiKey } from '../security/api-key-secret.js';
+import type { ApiKeyRecord } from '../storage/repositories/api-keys.js';
+import type { Executor } from '../storage/schema.js';
+import { requireScope, scopes, type Actor, type Scope, type ServiceContext, type ServiceDeps } from './context.js';
+
+export interface IssuedApiKey extends ApiKeyRecord {
+  /** The plaintext key: returned once, never stored. */
+  key: string;
+}
+
+export function isScope(value: string): value is Scope {
+  return (scopes as readonly string[]).includes(value);
+}
+
+/** Creates a key for an account; used by the CLI, the first start and the HTTP verb below. */
+export async function issueApiKey({
+  deps,
+  input,
+  executor,
+}: {
+  deps: ServiceDeps;
+  input: { accountId: string; name?: string | null; scopes?: readonly Scope[]; key?: string };
+  executor?: Executor;
+}): Promise<IssuedApiKey> {
+  const key = input.key ?? generateApiKey();
+  const record: ApiKeyRecord = {
+    id: newId('apiKey'),
+    accountId: input.accountId,
+    name: input.name ?? null,
+    prefix: displayPrefix(key),
+    scopes: [...new Set(input.scopes ?? scopes)],
+    createdAt: isoTime(deps.clock.now()),
+  };
+  await deps.repositories.apiKeys.insert({ ...record, keyHash: hashApiKey(key) }, executor);
+  return { ...record, key };
+}
+
+export async function createApiKey({
+  ctx,
+  input,
+}: {
+  ctx: ServiceContext;
+  input: { name?: string; scopes?: string[] };
+}): Promise<IssuedApiKey> {
+  requireScope(ctx, 'keys:manage');
+  // A key can only hand out what it holds itself, so keys:manage alone never escalates.
+  const requested = input.scopes ?? [...ctx.actor.scopes];
+  for (const scope of requested) {
+    if (!ctx.actor.scopes.has(scope)) {
+      throw new AppError('insufficient_scope', `This API key lacks the ${scope} scope, so it cannot grant it.`);
+    }
+  }
+  if (requested.length === 0) throw validationError('/body/scopes', 'must name at least one scope');
+  return issueApiKey({
+    deps: ctx.deps,
+    input: { accountId: ctx.actor.accountId, name: input.name ?? null, scopes: requested.filter(isScope) },
+  });
+}
+
+export async function listApiKeys({ ctx }: { ctx: ServiceContext }): Promise<ApiKeyRecord[]> {
+  requireScope(ctx, 'keys:manage');
+  return ctx.deps.repositories.apiKeys.listActive(ctx.actor.accountId);
+}
+
+export async function revokeApiKey({ ctx, keyId }: { ctx: ServiceContext; keyId: string }): Promise<{ id: string; revoked: true }> {
+  requireScope(ctx, 'keys:manage');
+  const revoked = await ctx.deps.repositories.apiKeys.revoke(ctx.actor.accountId, keyId, isoTime(ctx.deps.clock.now()));
+  if (!revoked) throw notFound('API key');
+  return { id: keyId, revoked: true };
+}
+
+const maxTokenLength = 256;
+
+/**
+ * Resolves a bearer token to its account. Every well-formed-looking token is
+ * hashed and looked up, so unknown and malformed keys take the same path and
+ * the plaintext is never compared.
+ */
+export async function authenticate({ deps, token }: { deps: ServiceDeps; token: string | null }): Promise<Actor> {
+  if (token === null || token.length > maxTokenLength) throw new AppError('unauthorized', 'A valid API key is required.');
+  const identity = await deps.repositories.apiKeys.findActiveByHash(hashApiKey(token));
+  if (identity === null || !apiKeyPattern.test(token)) {
+    throw new AppError('unauthorized', 'A valid API key is required.');
+  }
+  return { accountId: identity.accountId, keyId: identity.id, scopes: new Set(identity.scopes) };
+}
+
+export interface BootstrapResult {
+  accountId: string;
+  /** The generated key to show once; null when none was generated. */
+  printableKey: string | null;
+  created: boolean;
+}
+
+/**
+ * First start: on an empty database, a default account and one all-scope key.
+ * With AGENTD_BOOTSTRAP_KEY that exact key is ensured instead (created if it never
+ * existed; a revoked one stays revoked). A marker row makes this happen once
+ * even when several instances start together.
+ */
+export async function bootstrap({ deps, bootstrapKey }: { deps: ServiceDeps; bootstrapKey: string | null }): Promise<BootstrapResult | null> {
+  const { db } = deps.repositories;
+  return db.transaction().execute(async (transaction) => {
+    const now = isoTime(deps.clock.now());
+    const firstStart = await deps.repositories.serviceState.claim('bootstrapped', now, transaction);
+
+    if (firstStart) {
+      const accountId = newId('account');
+      await deps.repositories.accounts.insert({ id: accountId, name: 'default', createdAt: now }, transaction);
+      const issued = await issueApiKey({
+        deps,
+        input: { accountId, name: 'bootstrap', ...(bootstrapKey ? { key: bootstrapKey } : {}) },
+        executor: transaction,
+      });
+      return { accountId, printableKey: bootstrapKey ? null : issued.key, created: true };
+    }
+
+    if (bootstrapKey === null) return null;
+    if (await deps.repositories.apiKeys.hashExists(hashApiKey(bootstrapKey), transaction)) return null;
+    const oldest = await deps.repositories.accounts.oldest(transaction);
+    if (!oldest) return null;
+    await issueApiKey({ deps, input: { accountId: oldest.id, name: 'bootstrap', key: bootstrapKey }, executor: transaction });
+    return { accountId: oldest.id, printableKey: null, created: true };
+  });
+}

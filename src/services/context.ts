@@ -1,0 +1,39 @@
+import type { Logger } from 'pino';
+import type { Clock } from '../clock.js';
+import { AppError } from '../errors.js';
+import type { ProviderCatalog } from '../providers/catalog.js';
+import type { SecretBox } from '../security/secret-box.js';
+import type { Repositories } from '../storage/repositories/index.js';
+
+export const scopes = ['agents:read', 'agents:write', 'agents:delete', 'messages:send', 'keys:manage'] as const;
+export type Scope = (typeof scopes)[number];
+
+/** Who is calling: the account and the API key it used. */
+export interface Actor {
+  accountId: string;
+  keyId: string;
+  scopes: ReadonlySet<string>;
+}
+
+/** What the services need from the outside world; built once in the composition root. */
+export interface ServiceDeps {
+  repositories: Repositories;
+  secretBox: SecretBox;
+  clock: Clock;
+  providers: ProviderCatalog;
+  logger: Logger;
+  allowAgentModelKeys: boolean;
+}
+
+export interface ServiceContext {
+  deps: ServiceDeps;
+  actor: Actor;
+  requestId: string;
+}
+
+/** The first line of every verb: the key must carry the scope. */
+export function requireScope(ctx: ServiceContext, scope: Scope): void {
+  if (!ctx.actor.scopes.has(scope)) {
+    throw new AppError('insufficient_scope', `This API key lacks the ${scope} scope.`);
+  }
+}

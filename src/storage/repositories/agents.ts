@@ -1,0 +1,212 @@
+import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
+import { inTransaction, type Database, type Executor } from '../schema.js';
+
+/** A secret as stored: the sealed value and the mask shown to clients. */
+export interface StoredSecret {
+  sealed: string;
+  mask: string;
+}
+
+export type StoredKnowledgeItem = string | { title?: string; content: string };
+
+/** Everything of an agent that is not a column, kept as one JSON document. */
+export interface AgentProfile {
+  bio: string[];
+  personality: { traits: string[]; style: string[]; tone: string | null };
+  system: string | null;
+  expertise: string[];
+  knowledge: StoredKnowledgeItem[];
+  goals: { objectives: string[]; motivations: string[] };
+  platforms: Array<{ type: string; enabled: boolean; settings: Record<string, unknown>; secrets: Record<string, StoredSecret> }>;
+  plugins: Array<{ name: string; enabled: boolean; config: Record<string, unknown>; secrets: Record<string, StoredSecret> }>;
+  model: {
+    provider: string;
+    name: string;
+    temperature?: number;
+    maxOutputTokens?: number;
+    topP?: number;
+    apiKey?: StoredSecret;
+  };
+  metadata: Record<string, string>;
+}
+
+export type AgentStatus = 'active' | 'inactive' | 'error';
+
+export interface AgentRecord {
+  id: string;
+  accountId: string;
+  name: string;
+  status: AgentStatus;
+  statusReason: string | null;
+  deletionProtection: boolean;
+  profile: AgentProfile;
+  version: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type AgentSortField = 'createdAt' | 'name' | 'status';
+export type SortOrder = 'asc' | 'desc';
+
+export interface AgentPageQuery {
+  accountId: string;
+  status?: AgentStatus;
+  sortBy: AgentSortField;
+  order: SortOrder;
+  limit: number;
+  offset?: number;
+  /** Keyset position: rows strictly after this (sort key, id) in the requested order. */
+  after?: { key: string; id: string };
+}
+
+const sortColumns = { createdAt: 'created_at', name: 'sort_name', status: 'status' } as const;
+
+/** The key agents are ordered by for `sortBy=name`: case-insensitive, then by id. */
+export function nameSortKey(name: string): string {
+  return name.normalize('NFKC').toLowerCase();
+}
+
+export function sortKeyOf(record: AgentRecord, sortBy: AgentSortField): string {
+  if (sortBy === 'name') return nameSortKey(record.name);
+  return sortBy === 'status' ? record.status : record.createdAt;
+}
+
+type AgentRow = Database['agents'];
+
+function toRecord(row: AgentRow): AgentRecord {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    name: row.name,
+    status: row.status as AgentStatus,
+    statusReason: row.status_reason,
+    deletionProtection: row.deletion_protection === 1,
+    profile: JSON.parse(row.profile) as AgentProfile,
+    version: row.version,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+function toRow(record: AgentRecord): AgentRow {
+  return {
+    id: record.id,
+    account_id: record.accountId,
+    name: record.name,
+    sort_name: nameSortKey(record.name),
+    status: record.status,
+    status_reason: record.statusReason,
+    deletion_protection: record.deletionProtection ? 1 : 0,
+    profile: JSON.stringify(record.profile),
+    version: record.version,
+    created_at: record.createdAt,
+    updated_at: record.updatedAt,
+  };
+}
+
+export class AgentRepository {
+  constructor(private readonly db: Executor) {}
+
+  async insert(record: AgentRecord, executor: Executor = this.db): Promise<void> {
+    await inTransaction(executor, async (transaction) => {
+      await transaction.insertInto('agents').values(toRow(record)).execute();
+      await this.adjustCount(record.accountId, record.status, 1, transaction);
+    });
+  }
+
+  async find(accountId: string, agentId: string, executor: Executor = this.db): Promise<AgentRecord | null> {
+    const row = await executor
+      .selectFrom('agents')
+      .selectAll()
+      .where('id', '=', agentId)
+      .where('account_id', '=', accountId)
+      .executeTakeFirst();
+    return row ? toRecord(row) : null;
+  }
+
+  /**
+   * Writes `next` if the stored version is still `next.version - 1`
+   * (optimistic concurrency); false when another update came first.
+   */
+  async update(previous: AgentRecord, next: AgentRecord, executor: Executor = this.db): Promise<boolean> {
+    return inTransaction(executor, async (transaction) => {
+    const row = toRow(next);
+    const result = await transaction
+      .updateTable('agents')
+      .set({
+        name: row.name,
+        sort_name: row.sort_name,
+        status: row.status,
+        status_reason: row.status_reason,
+        deletion_protection: row.deletion_protection,
+        profile: row.profile,
+        version: row.version,
+        updated_at: row.updated_at,
+      })
+      .where('id', '=', previous.id)
+      .where('account_id', '=', previous.accountId)
+      .where('version', '=', previous.version)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) return false;
+    if (previous.status !== next.status) {
+      await this.adjustCount(previous.accountId, previous.status, -1, transaction);
+      await this.adjustCount(previous.accountId, next.status, 1, transaction);
+    }
+    return true;
+    });
+  }
+
+  async delete(record: AgentRecord, executor: Executor = this.db): Promise<boolean> {
+    return inTransaction(executor, async (transaction) => {
+      // The status comes from the deleted row itself, so the counts stay right even
+      // if the status changed after `record` was read.
+      const deleted = await transaction
+        .deleteFrom('agents')
+        .where('id', '=', record.id)
+        .where('account_id', '=', record.accountId)
+        .returning('status')
+        .executeTakeFirst();
+      if (deleted === undefined) return false;
+      await this.adjustCount(record.accountId, deleted.status, -1, transaction);
+      return true;
+    });
+  }
+
+  /** Agents of the account, optionally with one status: read from the maintained counts, not counted. */
+  async count(accountId: string, status?: AgentStatus, executor: Executor = this.db): Promise<number> {
+    let query = executor.selectFrom('agent_counts').select('agent_count').where('account_id', '=', accountId);
+    if (status) query = query.where('status', '=', status);
+    const rows = await query.execute();
+    return rows.reduce((sum, row) => sum + Number(row.agent_count), 0);
+  }
+
+  async page(query: AgentPageQuery, executor: Executor = this.db): Promise<AgentRecord[]> {
+    const column = sortColumns[query.sortBy];
+    const direction = query.order;
+    let builder = executor.selectFrom('agents').selectAll().where('account_id', '=', query.accountId);
+    if (query.status) builder = builder.where('status', '=', query.status);
+    if (query.after) {
+      const after = query.after;
+      const comparison = direction === 'asc' ? '>' : '<';
+      builder = builder.where((eb: ExpressionBuilder<Database, 'agents'>): Expression<SqlBool> =>
+        eb(eb.refTuple(column, 'id'), comparison, eb.tuple(after.key, after.id)),
+      );
+    }
+    builder = builder.orderBy(column, direction).orderBy('id', direction).limit(query.limit);
+    if (query.offset) builder = builder.offset(query.offset);
+    const rows = await builder.execute();
+    return rows.map(toRecord);
+  }
+
+  private async adjustCount(accountId: string, status: string, delta: number, executor: Executor): Promise<void> {
+    await executor
+      .insertInto('agent_counts')
+      .values({ account_id: accountId, status, agent_count: delta })
+      .onConflict((conflict) =>
+        conflict.columns(['account_id', 'status']).doUpdateSet((eb) => ({
+          agent_count: eb('agent_counts.agent_count', '+', eb.ref('excluded.agent_count')),
+        })),
+      )
+      .execute();
+  }
+}

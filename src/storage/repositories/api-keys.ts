@@ -1,0 +1,91 @@
+import type { Executor } from '../schema.js';
+
+export interface ApiKeyRecord {
+  id: string;
+  accountId: string;
+  name: string | null;
+  prefix: string;
+  scopes: string[];
+  createdAt: string;
+}
+
+export interface ApiKeyIdentity {
+  id: string;
+  accountId: string;
+  scopes: string[];
+}
+
+export class ApiKeyRepository {
+  constructor(private readonly db: Executor) {}
+
+  async insert(key: ApiKeyRecord & { keyHash: string }, executor: Executor = this.db): Promise<void> {
+    await executor
+      .insertInto('api_keys')
+      .values({
+        id: key.id,
+        account_id: key.accountId,
+        name: key.name,
+        prefix: key.prefix,
+        key_hash: key.keyHash,
+        scopes: key.scopes.join(' '),
+        created_at: key.createdAt,
+        revoked_at: null,
+      })
+      .execute();
+  }
+
+  /** The active key with this hash. Read on every request, never cached: a revocation holds at once. */
+  async findActiveByHash(keyHash: string): Promise<ApiKeyIdentity | null> {
+    const row = await this.db
+      .selectFrom('api_keys')
+      .select(['id', 'account_id', 'scopes'])
+      .where('key_hash', '=', keyHash)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return row ? { id: row.id, accountId: row.account_id, scopes: row.scopes.split(' ') } : null;
+  }
+
+  /** Whether a key with this hash was ever issued (revoked ones included). */
+  async hashExists(keyHash: string, executor: Executor = this.db): Promise<boolean> {
+    const row = await executor.selectFrom('api_keys').select('id').where('key_hash', '=', keyHash).executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async listActive(accountId: string): Promise<ApiKeyRecord[]> {
+    const rows = await this.db
+      .selectFrom('api_keys')
+      .select(['id', 'account_id', 'name', 'prefix', 'scopes', 'created_at'])
+      .where('account_id', '=', accountId)
+      .where('revoked_at', 'is', null)
+      .orderBy('id', 'asc')
+      .execute();
+    return rows.map((row) => ({
+      id: row.id,
+      accountId: row.account_id,
+      name: row.name,
+      prefix: row.prefix,
+      scopes: row.scopes.split(' '),
+      createdAt: row.created_at,
+    }));
+  }
+
+  /** Revokes an active key of this account; false when there is none. */
+  async revoke(accountId: string, keyId: string, revokedAt: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('api_keys')
+      .set({ revoked_at: revokedAt })
+      .where('id', '=', keyId)
+      .where('account_id', '=', accountId)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async countAll(): Promise<number> {
+    const row = await this.db
+      .selectFrom('api_keys')
+      .select((eb) => eb.fn.countAll<number | string>().as('total'))
+      .executeTakeFirstOrThrow();
+    return Number(row.total);
+  }
+}

@@ -1,0 +1,30 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../schema.js';
+import { AccountRepository } from './accounts.js';
+import { AgentRepository } from './agents.js';
+import { ApiKeyRepository } from './api-keys.js';
+import { IdempotencyRepository } from './idempotency.js';
+import { MessageRepository } from './messages.js';
+import { ServiceStateRepository } from './service-state.js';
+
+export interface Repositories {
+  db: Kysely<Database>;
+  accounts: AccountRepository;
+  apiKeys: ApiKeyRepository;
+  agents: AgentRepository;
+  idempotency: IdempotencyRepository;
+  messages: MessageRepository;
+  serviceState: ServiceStateRepository;
+}
+
+export function createRepositories(db: Kysely<Database>): Repositories {
+  return {
+    db,
+    accounts: new AccountRepository(db),
+    apiKeys: new ApiKeyRepository(db),
+    agents: new AgentRepository(db),
+    idempotency: new IdempotencyRepository(db),
+    messages: new MessageRepository(db),
+    serviceState: new ServiceStateRepository(db),
+  };
+}

@@ -1,0 +1,104 @@
+import type { Kysely, Transaction } from 'kysely';
+
+/**
+ * Row shapes as both dialects store them. Times are RFC 3339 UTC strings with
+ * milliseconds (fixed width, so text order is time order), booleans are 0/1
+ * integers and JSON documents are text: the same values on SQLite and PostgreSQL.
+ * Conversion to API shapes happens in the repositories only.
+ */
+/** One-time facts about this deployment, e.g. that the first account was created. */
+export interface ServiceStateTable {
+  name: string;
+  value: string;
+}
+
+export interface AccountsTable {
+  id: string;
+  name: string;
+  created_at: string;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  account_id: string;
+  name: string | null;
+  prefix: string;
+  key_hash: string;
+  /** Space-separated scope names. */
+  scopes: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export interface AgentsTable {
+  id: string;
+  account_id: string;
+  name: string;
+  /** Case-folded name: the key for `sortBy=name`. */
+  sort_name: string;
+  status: string;
+  status_reason: string | null;
+  deletion_protection: number;
+  /** JSON of everything else the agent holds, secrets sealed. */
+  profile: string;
+  /** Incremented by every update; guards read-modify-write against lost updates. */
+  version: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Agents per account and status, maintained with every write so `total` never needs a count. */
+export interface AgentCountsTable {
+  account_id: string;
+  status: string;
+  agent_count: number;
+}
+
+export interface IdempotencyKeysTable {
+  account_id: string;
+  idempotency_key: string;
+  request_hash: string;
+  state: 'in_progress' | 'completed';
+  response_status: number | null;
+  response_body: string | null;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface MessagesTable {
+  id: string;
+  agent_id: string;
+  /** `user:<userId>` for a private conversation, `room:<roomId>` for a shared one. */
+  conversation: string;
+  user_id: string | null;
+  room_id: string | null;
+  role: 'user' | 'agent';
+  text: string;
+  finish_reason: string | null;
+  /** JSON: { inputTokens, outputTokens, totalTokens } on agent turns. */
+  usage: string | null;
+  /** JSON: { provider, name } on agent turns. */
+  model: string | null;
+  latency_ms: number | null;
+  created_at: string;
+}
+
+export interface Database {
+  service_state: ServiceStateTable;
+  accounts: AccountsTable;
+  api_keys: ApiKeysTable;
+  agents: AgentsTable;
+  agent_counts: AgentCountsTable;
+  idempotency_keys: IdempotencyKeysTable;
+  messages: MessagesTable;
+}
+
+export type Executor = Kysely<Database> | Transaction<Database>;
+export type Dialect = 'sqlite' | 'postgres';
+
+/** Runs `work` in the caller's transaction, or in a new one when there is none. */
+export function inTransaction<T>(executor: Executor, work: (transaction: Transaction<Database>) => Promise<T>): Promise<T> {
+  return executor.isTransaction
+    ? work(executor as Transaction<Database>)
+    : executor.transaction().execute(work);
+}
