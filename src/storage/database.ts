@@ -9,6 +9,8 @@ import type { Database, Dialect } from './schema.js';
 export interface DatabaseHandle {
   readonly db: Kysely<Database>;
   readonly dialect: Dialect;
+  /** The PostgreSQL schema in use when it is not the default one. */
+  readonly schema: string | null;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -56,6 +58,7 @@ export function openDatabase(config: DatabaseConfig, options: OpenDatabaseOption
     return {
       db,
       dialect: 'sqlite',
+      schema: null,
       ping: async () => {
         await sql`select 1`.execute(db);
       },
@@ -75,6 +78,7 @@ export function openDatabase(config: DatabaseConfig, options: OpenDatabaseOption
   return {
     db,
     dialect: 'postgres',
+    schema: options.searchPath ?? null,
     ping: async () => {
       await sql`select 1`.execute(db);
     },

@@ -16,7 +16,11 @@ function migrations(dialect: Dialect): Record<string, Migration> {
  */
 export async function migrateToLatest(handle: DatabaseHandle): Promise<string[]> {
   const provider: MigrationProvider = { getMigrations: async () => migrations(handle.dialect) };
-  const migrator = new Migrator({ db: handle.db, provider });
+  const migrator = new Migrator({
+    db: handle.db,
+    provider,
+    ...(handle.schema ? { migrationTableSchema: handle.schema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName);

@@ -7,7 +7,7 @@ export async function deleteAgent({ ctx, agentId }: { ctx: ServiceContext; agent
   requireScope(ctx, 'agents:delete');
   const { repositories } = ctx.deps;
   await repositories.db.transaction().execute(async (transaction) => {
-    const record = await findOwnAgent(ctx, agentId, transaction);
+    const record = await findOwnAgent(ctx, agentId, transaction, true);
     if (record.deletionProtection) {
       throw new AppError(
         'deletion_protected',

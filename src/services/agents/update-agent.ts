@@ -6,8 +6,6 @@ import { requireScope, type ServiceContext } from '../context.js';
 import { applyAgentPatch, toAgentView } from './agent-profile.js';
 import { findOwnAgent } from './get-agent.js';
 
-const maxAttempts = 5;
-
 function unchanged(current: AgentRecord, next: AgentRecord): boolean {
   return (
     current.name === next.name &&
@@ -19,9 +17,9 @@ function unchanged(current: AgentRecord, next: AgentRecord): boolean {
 }
 
 /**
- * JSON Merge Patch of an agent. Read, merge and write are retried when another
- * update wins the race (optimistic concurrency on `version`), so concurrent
- * patches of different fields never lose each other's changes.
+ * JSON Merge Patch of an agent. The row is read, merged and written in one
+ * transaction holding its lock, so concurrent patches of different fields
+ * apply one after the other and none is lost.
  */
 export async function updateAgent({
   ctx,
@@ -33,9 +31,9 @@ export async function updateAgent({
   patch: UpdateAgentInput;
 }): Promise<Agent> {
   requireScope(ctx, 'agents:write');
-  const { agents } = ctx.deps.repositories;
-  for (let attempt = 1; attempt <= maxAttempts; attempt += 1) {
-    const current = await findOwnAgent(ctx, agentId);
+  const { agents, db } = ctx.deps.repositories;
+  const { current, next } = await db.transaction().execute(async (transaction) => {
+    const current = await findOwnAgent(ctx, agentId, transaction, true);
     const patched = applyAgentPatch(ctx.deps, current, patch);
     const now = isoTime(ctx.deps.clock.now());
     const next: AgentRecord = {
@@ -44,16 +42,17 @@ export async function updateAgent({
       version: current.version + 1,
       updatedAt: now > current.updatedAt ? now : current.updatedAt,
     };
-    if (unchanged(current, next)) return toAgentView(current);
-    if (await agents.update(current, next)) {
-      if (current.status !== next.status) {
-        ctx.deps.logger.info(
-          { agentId, from: current.status, to: next.status, reason: 'updated by its owner', requestId: ctx.requestId },
-          'agent status changed',
-        );
-      }
-      return toAgentView(next);
+    if (unchanged(current, next)) return { current, next: current };
+    if (!(await agents.update(current, next, transaction))) {
+      throw new AppError('internal', 'The agent changed while it was locked for this update.');
     }
+    return { current, next };
+  });
+  if (current.status !== next.status) {
+    ctx.deps.logger.info(
+      { agentId, from: current.status, to: next.status, reason: 'updated by its owner', requestId: ctx.requestId },
+      'agent status changed',
+    );
   }
-  throw new AppError('internal', 'The agent kept changing while it was being updated; try again.');
+  return toAgentView(next);
 }

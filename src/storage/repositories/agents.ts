@@ -1,5 +1,5 @@
 import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
-import { inTransaction, type Database, type Executor } from '../schema.js';
+import { inTransaction, type Database, type Dialect, type Executor } from '../schema.js';
 
 /** A secret as stored: the sealed value and the mask shown to clients. */
 export interface StoredSecret {
@@ -105,7 +105,10 @@ function toRow(record: AgentRecord): AgentRow {
 }
 
 export class AgentRepository {
-  constructor(private readonly db: Executor) {}
+  constructor(
+    private readonly db: Executor,
+    private readonly dialect: Dialect,
+  ) {}
 
   async insert(record: AgentRecord, executor: Executor = this.db): Promise<void> {
     await inTransaction(executor, async (transaction) => {
@@ -114,12 +117,17 @@ export class AgentRepository {
     });
   }
 
-  async find(accountId: string, agentId: string, executor: Executor = this.db): Promise<AgentRecord | null> {
+  /**
+   * One agent of the account. With `lock` inside a transaction, the row stays
+   * locked until it ends (PostgreSQL; SQLite transactions are serial already).
+   */
+  async find(accountId: string, agentId: string, executor: Executor = this.db, lock = false): Promise<AgentRecord | null> {
     const row = await executor
       .selectFrom('agents')
       .selectAll()
       .where('id', '=', agentId)
       .where('account_id', '=', accountId)
+      .$if(lock && this.dialect === 'postgres', (query) => query.forUpdate())
       .executeTakeFirst();
     return row ? toRecord(row) : null;
   }

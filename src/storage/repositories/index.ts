@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../schema.js';
+import type { Database, Dialect } from '../schema.js';
 import { AccountRepository } from './accounts.js';
 import { AgentRepository } from './agents.js';
 import { ApiKeyRepository } from './api-keys.js';
@@ -17,12 +17,12 @@ export interface Repositories {
   serviceState: ServiceStateRepository;
 }
 
-export function createRepositories(db: Kysely<Database>): Repositories {
+export function createRepositories(db: Kysely<Database>, dialect: Dialect): Repositories {
   return {
     db,
     accounts: new AccountRepository(db),
     apiKeys: new ApiKeyRepository(db),
-    agents: new AgentRepository(db),
+    agents: new AgentRepository(db, dialect),
     idempotency: new IdempotencyRepository(db),
     messages: new MessageRepository(db),
     serviceState: new ServiceStateRepository(db),

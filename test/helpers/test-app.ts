@@ -1,0 +1,152 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../../src/app.js';
+import type { Clock } from '../../src/clock.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import { createDependencies, type AppDeps } from '../../src/dependencies.js';
+import type { App } from '../../src/http/app-instance.js';
+import { createLogger } from '../../src/logger.js';
+import { generateApiKey } from '../../src/security/api-key-secret.js';
+import { createAccount } from '../../src/services/accounts.js';
+import { bootstrap, issueApiKey } from '../../src/services/api-keys.js';
+import type { Scope } from '../../src/services/context.js';
+import { databaseUrl, postgresSkip } from './environment.js';
+
+export type BackendName = 'sqlite' | 'postgres';
+
+export interface Backend {
+  name: BackendName;
+  /** false to run, or the reason the backend's tests are skipped. */
+  skip: string | false;
+}
+
+/** SQLite always; PostgreSQL when DATABASE_URL points at one. */
+export const backends: Backend[] = [
+  { name: 'sqlite', skip: false },
+  { name: 'postgres', skip: postgresSkip },
+];
+
+export interface TestAccount {
+  accountId: string;
+  key: string;
+  /** Headers with this account's bearer key. */
+  headers: Record<string, string>;
+}
+
+export interface TestApp {
+  app: App;
+  deps: AppDeps;
+  config: Config;
+  /** The bootstrap account (all scopes). */
+  owner: TestAccount;
+  /** A new account with its own key. */
+  newAccount(scopes?: Scope[]): Promise<TestAccount>;
+  /** A new key for an existing account. */
+  newKey(accountId: string, scopes?: Scope[]): Promise<TestAccount>;
+  inject(options: InjectOptions & { as?: TestAccount }): Promise<LightMyRequestResponse>;
+  close(): Promise<void>;
+}
+
+/** Rate limits high enough never to interfere, so every response still carries the headers. */
+export const generousRateLimits =
+  'createAgent=100000,listAgents=100000,getAgent=100000,updateAgent=100000,deleteAgent=100000,' +
+  'sendMessage=100000,listMessages=100000,deleteConversation=100000,manageKeys=100000,sendMessageConcurrency=1000';
+
+export interface TestAppOptions {
+  backend?: BackendName;
+  /** Extra environment, e.g. AGENTD_RATE_LIMITS or provider variables. */
+  env?: Record<string, string>;
+  clock?: Clock;
+}
+
+/** A schema of its own on the shared PostgreSQL, so test files never see each other's rows. */
+async function createPostgresSchema(): Promise<{ name: string; drop(): Promise<void> }> {
+  const name = `test_${randomBytes(6).toString('hex')}`;
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  await client.query(`create schema ${name}`);
+  await client.end();
+  return {
+    name,
+    async drop() {
+      const cleanup = new pg.Client({ connectionString: databaseUrl });
+      await cleanup.connect();
+      await cleanup.query(`drop schema if exists ${name} cascade`);
+      await cleanup.end();
+    },
+  };
+}
+
+export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const backend = options.backend ?? 'sqlite';
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentd-test-'));
+  const bootstrapKey = generateApiKey();
+  const schema = backend === 'postgres' ? await createPostgresSchema() : null;
+  const env: Record<string, string> = {
+    AGENTD_DATA_DIR: dataDir,
+    AGENTD_SECRET_KEY: randomBytes(32).toString('hex'),
+    AGENTD_BOOTSTRAP_KEY: bootstrapKey,
+    AGENTD_RATE_LIMITS: generousRateLimits,
+    LOG_LEVEL: 'silent',
+    ...(backend === 'postgres' ? { DATABASE_URL: databaseUrl as string, AGENTD_DATABASE_POOL_SIZE: '5' } : {}),
+    ...options.env,
+  };
+  const config = loadConfig(env);
+  const logger = createLogger(config.logLevel);
+  const deps = await createDependencies(config, {
+    logger,
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(schema ? { database: { searchPath: schema.name } } : {}),
+  });
+  const first = await bootstrap({ deps: deps.services, bootstrapKey });
+  if (!first) throw new Error('bootstrap did not run on a fresh database');
+  const app = await buildApp({ config, deps });
+
+  const account = (accountId: string, key: string): TestAccount => ({
+    accountId,
+    key,
+    headers: { authorization: `Bearer ${key}` },
+  });
+  const owner = account(first.accountId, bootstrapKey);
+
+  return {
+    app,
+    deps,
+    config,
+    owner,
+    async newAccount(scopes) {
+      const created = await createAccount({ deps: deps.services, input: { name: 'test account' } });
+      const issued = await issueApiKey({ deps: deps.services, input: { accountId: created.id, ...(scopes ? { scopes } : {}) } });
+      return account(created.id, issued.key);
+    },
+    async newKey(accountId, scopes) {
+      const issued = await issueApiKey({ deps: deps.services, input: { accountId, ...(scopes ? { scopes } : {}) } });
+      return account(accountId, issued.key);
+    },
+    inject({ as, ...request }) {
+      const caller = as ?? owner;
+      return app.inject({ ...request, headers: { ...caller.headers, ...request.headers } });
+    },
+    async close() {
+      await app.close();
+      await deps.close();
+      await schema?.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A settable clock for limits and expiries. */
+export class ManualClock implements Clock {
+  constructor(private current = Date.parse('2026-11-22T10:00:00.000Z')) {}
+  now(): number {
+    return this.current;
+  }
+  advance(milliseconds: number): void {
+    this.current += milliseconds;
+  }
+}
