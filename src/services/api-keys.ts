@@ -91,6 +91,7 @@ export async function authenticate({ deps, token }: { deps: ServiceDeps; token: 
 
 export interface BootstrapResult {
   accountId: string;
+  keyId: string;
   /** The generated key to show once; null when none was generated. */
   printableKey: string | null;
   created: boolean;
@@ -116,14 +117,14 @@ export async function bootstrap({ deps, bootstrapKey }: { deps: ServiceDeps; boo
         input: { accountId, name: 'bootstrap', ...(bootstrapKey ? { key: bootstrapKey } : {}) },
         executor: transaction,
       });
-      return { accountId, printableKey: bootstrapKey ? null : issued.key, created: true };
+      return { accountId, keyId: issued.id, printableKey: bootstrapKey ? null : issued.key, created: true };
     }
 
     if (bootstrapKey === null) return null;
     if (await deps.repositories.apiKeys.hashExists(hashApiKey(bootstrapKey), transaction)) return null;
     const oldest = await deps.repositories.accounts.oldest(transaction);
     if (!oldest) return null;
-    await issueApiKey({ deps, input: { accountId: oldest.id, name: 'bootstrap', key: bootstrapKey }, executor: transaction });
-    return { accountId: oldest.id, printableKey: null, created: true };
+    const issued = await issueApiKey({ deps, input: { accountId: oldest.id, name: 'bootstrap', key: bootstrapKey }, executor: transaction });
+    return { accountId: oldest.id, keyId: issued.id, printableKey: null, created: true };
   });
 }

@@ -32,6 +32,7 @@ export const backends: Backend[] = [
 
 export interface TestAccount {
   accountId: string;
+  keyId: string;
   key: string;
   /** Headers with this account's bearer key. */
   headers: Record<string, string>;
@@ -106,12 +107,13 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   if (!first) throw new Error('bootstrap did not run on a fresh database');
   const app = await buildApp({ config, deps });
 
-  const account = (accountId: string, key: string): TestAccount => ({
+  const account = (accountId: string, keyId: string, key: string): TestAccount => ({
     accountId,
+    keyId,
     key,
     headers: { authorization: `Bearer ${key}` },
   });
-  const owner = account(first.accountId, bootstrapKey);
+  const owner = account(first.accountId, first.keyId, bootstrapKey);
 
   return {
     app,
@@ -121,11 +123,11 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     async newAccount(scopes) {
       const created = await createAccount({ deps: deps.services, input: { name: 'test account' } });
       const issued = await issueApiKey({ deps: deps.services, input: { accountId: created.id, ...(scopes ? { scopes } : {}) } });
-      return account(created.id, issued.key);
+      return account(created.id, issued.id, issued.key);
     },
     async newKey(accountId, scopes) {
       const issued = await issueApiKey({ deps: deps.services, input: { accountId, ...(scopes ? { scopes } : {}) } });
-      return account(accountId, issued.key);
+      return account(accountId, issued.id, issued.key);
     },
     inject({ as, ...request }) {
       const caller = as ?? owner;
