@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Ajv } from 'ajv';
+import { Ajv, type ValidateFunction } from 'ajv';
 import { CreateAgentBody, UpdateAgentBody } from '../../src/routes/agents/schemas.js';
 import { fieldErrorsFrom } from '../../src/http/validation-errors.js';
 
@@ -8,7 +8,7 @@ const ajv = new Ajv({ allErrors: true, strict: false });
 const validateCreate = ajv.compile(CreateAgentBody);
 const validateUpdate = ajv.compile(UpdateAgentBody);
 
-function problems(validate: typeof validateCreate, body: unknown) {
+function problems(validate: ValidateFunction, body: unknown) {
   assert.equal(validate(body), false);
   return fieldErrorsFrom(validate.errors ?? [], 'body');
 }
