@@ -4,6 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import Fastify, { LogController, type FastifyBaseLogger } from 'fastify';
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Config } from './config.js';
 import type { AppDeps } from './dependencies.js';
@@ -12,7 +13,6 @@ import { registerAuthentication } from './http/authentication.js';
 import { createMetrics, registerRequestObservation } from './http/metrics.js';
 import { registerProblemHandlers, sendProblem, toAppError } from './http/problem.js';
 import { registerRateLimits } from './http/rate-limit.js';
-import { newId } from './ids.js';
 import { registerCreateAgent } from './routes/agents/create-agent.js';
 import { registerDeleteAgent } from './routes/agents/delete-agent.js';
 import { registerGetAgent } from './routes/agents/get-agent.js';
@@ -31,9 +31,14 @@ const addFormats = addFormatsModule as unknown as typeof addFormatsModule.defaul
 
 const clientRequestId = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/**
+ * The client's X-Request-Id when it is safe to log, else a new one. Request ids
+ * need uniqueness, not order, so they come from randomUUID (entropy drawn in
+ * batches) rather than a ULID (a random draw per id), on every request's path.
+ */
 function requestIdOf(request: IncomingMessage): string {
   const sent = request.headers['x-request-id'];
-  return typeof sent === 'string' && clientRequestId.test(sent) ? sent : newId('request');
+  return typeof sent === 'string' && clientRequestId.test(sent) ? sent : `req_${randomUUID().replaceAll('-', '')}`;
 }
 
 /**
@@ -113,8 +118,10 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { url: '/v1/openapi.json' } });
 
-  app.addHook('onRequest', async (request, reply) => {
+  // Callback-style hooks: they run on every request, and skip a promise each.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
   registerProblemHandlers(app);
   registerAuthentication(app, deps.services);

@@ -48,7 +48,7 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
   const rateLimiter = new MemoryRateLimiter(clock);
   const concurrencyLimiter = new MemoryConcurrencyLimiter();
   const services: ServiceDeps = {
-    repositories: createRepositories(database.db, database.dialect),
+    repositories: createRepositories(database),
     secretBox: new SecretBox(key),
     clock,
     providers,

@@ -31,7 +31,7 @@ export function createMetrics(): Metrics {
 
 /** Counts every response and logs one line for it; the route label is the template, never the raw URL. */
 export function registerRequestObservation(app: FastifyInstance, metrics: Metrics): void {
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
     const labels = { method: request.method, route, status: String(reply.statusCode) };
     const seconds = reply.elapsedTime / 1000;
@@ -41,5 +41,6 @@ export function registerRequestObservation(app: FastifyInstance, metrics: Metric
       { requestId: request.id, method: request.method, route, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 },
       'request completed',
     );
+    done();
   });
 }

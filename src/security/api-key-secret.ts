@@ -1,4 +1,4 @@
-import { createHash, randomInt } from 'node:crypto';
+import { hash, randomInt } from 'node:crypto';
 
 const base62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const randomLength = 40;
@@ -15,7 +15,7 @@ export function generateApiKey(): string {
  * 238-bit random secrets, and a fast digest keeps the per-request lookup cheap.
  */
 export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
+  return hash('sha256', key, 'hex');
 }
 
 /** The short, non-secret part shown in listings to recognise a key. */

@@ -6,9 +6,17 @@ import pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
 import type { Database, Dialect } from './schema.js';
 
+/**
+ * Runs one compiled read outside any transaction and returns its rows
+ * synchronously; only committed data is visible to it.
+ */
+export type CommittedReader = (sqlText: string, parameters: readonly unknown[]) => unknown[];
+
 export interface DatabaseHandle {
   readonly db: Kysely<Database>;
   readonly dialect: Dialect;
+  /** SQLite only: a second, read-only connection for the reads every request makes. */
+  readonly committedReader: CommittedReader | null;
   /** The PostgreSQL schema in use when it is not the default one. */
   readonly schema: string | null;
   ping(): Promise<void>;
@@ -44,6 +52,21 @@ function withStatementCache(database: SqliteDatabase.Database) {
   };
 }
 
+/**
+ * In WAL mode a second connection reads the last committed state without
+ * waiting for the writer. The per-request reads (the API key, the agent) run
+ * on it directly: synchronous better-sqlite3 calls, no connection queue.
+ */
+function committedReaderFor(file: string): { read: CommittedReader; close(): void } {
+  const connection = new SqliteDatabase(file, { readonly: true, fileMustExist: true });
+  connection.pragma('busy_timeout = 5000');
+  const statements = withStatementCache(connection);
+  return {
+    read: (sqlText, parameters) => statements.prepare(sqlText).all(...parameters),
+    close: () => connection.close(),
+  };
+}
+
 export function openDatabase(config: DatabaseConfig, options: OpenDatabaseOptions = {}): DatabaseHandle {
   if (config.kind === 'sqlite') {
     if (config.file !== ':memory:') fs.mkdirSync(path.dirname(config.file), { recursive: true });
@@ -55,14 +78,19 @@ export function openDatabase(config: DatabaseConfig, options: OpenDatabaseOption
     const db = new Kysely<Database>({
       dialect: new SqliteDialect({ database: withStatementCache(database) as unknown as SqliteDatabase.Database }),
     });
+    const reader = config.file === ':memory:' ? null : committedReaderFor(config.file);
     return {
       db,
       dialect: 'sqlite',
+      committedReader: reader?.read ?? null,
       schema: null,
       ping: async () => {
         await sql`select 1`.execute(db);
       },
-      close: () => db.destroy(),
+      close: async () => {
+        reader?.close();
+        await db.destroy();
+      },
     };
   }
 
@@ -78,6 +106,7 @@ export function openDatabase(config: DatabaseConfig, options: OpenDatabaseOption
   return {
     db,
     dialect: 'postgres',
+    committedReader: null,
     schema: options.searchPath ?? null,
     ping: async () => {
       await sql`select 1`.execute(db);

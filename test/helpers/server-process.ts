@@ -1,4 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,35 +20,53 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Starts `agentd serve` on a free port and resolves once it listens. */
+/** A port nothing listens on right now. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts `agentd serve` on a free port and resolves once /healthz answers, whatever the log level. */
 export async function startServer(env: Record<string, string>, timeoutMs = 20_000): Promise<ServerProcess> {
   assertBuilt();
+  const port = env.PORT ?? String(await freePort());
+  const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, [mainScript, 'serve'], {
-    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', ...env },
+    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', ...env, PORT: port },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  let exitCode: number | null | undefined;
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => {
+      exitCode = code;
+      resolve(code);
+    }),
+  );
 
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start in time:\n${stdout}\n${stderr}`)), timeoutMs);
-    const check = () => {
-      const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout);
-      if (match) {
-        clearTimeout(timer);
-        child.stdout.off('data', check);
-        resolve(match[1] as string);
-      }
-    };
-    child.stdout.on('data', check);
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited with ${code}:\n${stdout}\n${stderr}`));
-    });
-  });
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (exitCode !== undefined) throw new Error(`server exited with ${exitCode}:\n${stdout}\n${stderr}`);
+    const healthy = await fetch(`${url}/healthz`).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (healthy) break;
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`server did not start in time:\n${stdout}\n${stderr}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 
   return {
     url,

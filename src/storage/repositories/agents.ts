@@ -1,4 +1,6 @@
 import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
+import type { CommittedReader } from '../database.js';
+import { PreparedQuery } from '../prepared-query.js';
 import { inTransaction, type Database, type Dialect, type Executor } from '../schema.js';
 
 /** A secret as stored: the sealed value and the mask shown to clients. */
@@ -105,10 +107,19 @@ function toRow(record: AgentRecord): AgentRow {
 }
 
 export class AgentRepository {
+  readonly #byId: PreparedQuery<{ accountId: string; agentId: string }, AgentRow>;
+
   constructor(
     private readonly db: Executor,
     private readonly dialect: Dialect,
-  ) {}
+    committedReader: CommittedReader | null = null,
+  ) {
+    this.#byId = new PreparedQuery(
+      (parameter) =>
+        db.selectFrom('agents').selectAll().where('id', '=', parameter('agentId')).where('account_id', '=', parameter('accountId')),
+      committedReader,
+    );
+  }
 
   async insert(record: AgentRecord, executor: Executor = this.db): Promise<void> {
     await inTransaction(executor, async (transaction) => {
@@ -122,12 +133,16 @@ export class AgentRepository {
    * locked until it ends (PostgreSQL; SQLite transactions are serial already).
    */
   async find(accountId: string, agentId: string, executor: Executor = this.db, lock = false): Promise<AgentRecord | null> {
+    if (!lock || this.dialect !== 'postgres') {
+      const [row] = await this.#byId.execute(executor, { accountId, agentId });
+      return row ? toRecord(row) : null;
+    }
     const row = await executor
       .selectFrom('agents')
       .selectAll()
       .where('id', '=', agentId)
       .where('account_id', '=', accountId)
-      .$if(lock && this.dialect === 'postgres', (query) => query.forUpdate())
+      .forUpdate()
       .executeTakeFirst();
     return row ? toRecord(row) : null;
   }

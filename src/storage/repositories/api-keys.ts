@@ -1,3 +1,5 @@
+import type { CommittedReader } from '../database.js';
+import { PreparedQuery } from '../prepared-query.js';
 import type { Executor } from '../schema.js';
 
 export interface ApiKeyRecord {
@@ -16,7 +18,22 @@ export interface ApiKeyIdentity {
 }
 
 export class ApiKeyRepository {
-  constructor(private readonly db: Executor) {}
+  readonly #activeByHash: PreparedQuery<{ keyHash: string }, { id: string; account_id: string; scopes: string }>;
+
+  constructor(
+    private readonly db: Executor,
+    committedReader: CommittedReader | null = null,
+  ) {
+    this.#activeByHash = new PreparedQuery(
+      (parameter) =>
+        db
+          .selectFrom('api_keys')
+          .select(['id', 'account_id', 'scopes'])
+          .where('key_hash', '=', parameter('keyHash'))
+          .where('revoked_at', 'is', null),
+      committedReader,
+    );
+  }
 
   async insert(key: ApiKeyRecord & { keyHash: string }, executor: Executor = this.db): Promise<void> {
     await executor
@@ -36,12 +53,7 @@ export class ApiKeyRepository {
 
   /** The active key with this hash. Read on every request, never cached: a revocation holds at once. */
   async findActiveByHash(keyHash: string): Promise<ApiKeyIdentity | null> {
-    const row = await this.db
-      .selectFrom('api_keys')
-      .select(['id', 'account_id', 'scopes'])
-      .where('key_hash', '=', keyHash)
-      .where('revoked_at', 'is', null)
-      .executeTakeFirst();
+    const [row] = await this.#activeByHash.execute(this.db, { keyHash });
     return row ? { id: row.id, accountId: row.account_id, scopes: row.scopes.split(' ') } : null;
   }
 

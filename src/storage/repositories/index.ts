@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { Database, Dialect } from '../schema.js';
+import type { Database } from '../schema.js';
+import type { DatabaseHandle } from '../database.js';
 import { AccountRepository } from './accounts.js';
 import { AgentRepository } from './agents.js';
 import { ApiKeyRepository } from './api-keys.js';
@@ -17,12 +18,12 @@ export interface Repositories {
   serviceState: ServiceStateRepository;
 }
 
-export function createRepositories(db: Kysely<Database>, dialect: Dialect): Repositories {
+export function createRepositories({ db, dialect, committedReader }: DatabaseHandle): Repositories {
   return {
     db,
     accounts: new AccountRepository(db),
-    apiKeys: new ApiKeyRepository(db),
-    agents: new AgentRepository(db, dialect),
+    apiKeys: new ApiKeyRepository(db, committedReader),
+    agents: new AgentRepository(db, dialect, committedReader),
     idempotency: new IdempotencyRepository(db),
     messages: new MessageRepository(db),
     serviceState: new ServiceStateRepository(db),

@@ -1,0 +1,38 @@
+import type { CompiledQuery, Compilable } from 'kysely';
+import type { CommittedReader } from './database.js';
+import type { Executor } from './schema.js';
+
+const marker = '\u0000agentd-parameter:';
+
+/**
+ * A query built and compiled once, at start-up, then run with new values by
+ * swapping the parameters of its compiled SQL: the query builder and compiler
+ * stay off the request path, and the driver reuses its prepared statement for
+ * the identical SQL text. Used for the queries every request makes.
+ */
+export class PreparedQuery<Params extends Record<string, unknown>, Row> {
+  readonly #compiled: CompiledQuery<Row>;
+  readonly #slots: Array<[number, keyof Params]> = [];
+
+  constructor(
+    build: (parameter: <Name extends keyof Params & string>(name: Name) => Params[Name]) => Compilable<Row>,
+    private readonly committedReader: CommittedReader | null = null,
+  ) {
+    this.#compiled = build((name) => `${marker}${name}` as never).compile();
+    this.#compiled.parameters.forEach((value, index) => {
+      if (typeof value === 'string' && value.startsWith(marker)) this.#slots.push([index, value.slice(marker.length)]);
+    });
+  }
+
+  async execute(executor: Executor, values: Params): Promise<Row[]> {
+    const parameters = [...this.#compiled.parameters];
+    for (const [index, name] of this.#slots) parameters[index] = values[name];
+    // Inside a transaction the read must see the transaction's own writes, so it
+    // goes through it; outside one, committed data is exactly what is wanted.
+    if (this.committedReader !== null && !executor.isTransaction) {
+      return this.committedReader(this.#compiled.sql, parameters) as Row[];
+    }
+    const result = await executor.executeQuery<Row>({ ...this.#compiled, parameters });
+    return result.rows;
+  }
+}
