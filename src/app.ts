@@ -23,6 +23,7 @@ import { registerCreateApiKey } from './routes/api-keys/create-api-key.js';
 import { registerListApiKeys } from './routes/api-keys/list-api-keys.js';
 import { registerRevokeApiKey } from './routes/api-keys/revoke-api-key.js';
 import { ProblemSchema } from './routes/common-schemas.js';
+import { registerErrorDocs } from './routes/ops/error-docs.js';
 import { registerHealth } from './routes/ops/health.js';
 import { registerMetricsRoute } from './routes/ops/metrics.js';
 import { registerOpenApiRoute } from './routes/ops/openapi.js';
@@ -140,6 +141,7 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
   registerHealth(app, deps.readiness);
   registerMetricsRoute(app, metrics);
   registerOpenApiRoute(app);
+  registerErrorDocs(app);
 
   await app.ready();
   return app;

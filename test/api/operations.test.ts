@@ -65,6 +65,17 @@ describe('operations endpoints', () => {
     assert.deepEqual(document.security, [{ bearerAuth: [] }]);
   });
 
+  it('documents every error code where problem types point', async () => {
+    const problem = (await t.app.inject({ method: 'GET', url: '/v1/agents' })).json();
+    const [page, anchor] = problem.type.split('#');
+    const response = await t.app.inject({ method: 'GET', url: page });
+    assert.equal(response.statusCode, 200);
+    assert.match(String(response.headers['content-type']), /text\/html/);
+    for (const code of ['unauthorized', 'validation_failed', 'provider_unavailable', anchor]) {
+      assert.ok(response.body.includes(`id="${code}"`), code);
+    }
+  });
+
   it('serves the interactive reference at /docs', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/docs/' });
     assert.equal(response.statusCode, 200);

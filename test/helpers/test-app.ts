@@ -62,6 +62,8 @@ export interface TestAppOptions {
   /** Extra environment, e.g. AGENTD_RATE_LIMITS or provider variables. */
   env?: Record<string, string>;
   clock?: Clock;
+  /** Collects every log line (at debug level) here instead of discarding logs. */
+  logLines?: string[];
 }
 
 /** A schema of its own on the shared PostgreSQL, so test files never see each other's rows. */
@@ -97,7 +99,10 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ...options.env,
   };
   const config = loadConfig(env);
-  const logger = createLogger(config.logLevel);
+  const logLines = options.logLines;
+  const logger = logLines
+    ? createLogger('debug', { write: (line: string) => void logLines.push(line) })
+    : createLogger(config.logLevel);
   const deps = await createDependencies(config, {
     logger,
     ...(options.clock ? { clock: options.clock } : {}),
