@@ -34,7 +34,12 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
   const clock = options.clock ?? systemClock;
   const providers = new ProviderCatalog(config);
   const { key, created } = loadOrCreateSecretKey(config.secretKey, config.dataDir);
-  if (created) options.logger.warn({ dataDir: config.dataDir }, 'generated a new secret key for agent secrets in the data directory');
+  if (created) {
+    options.logger.warn(
+      { file: `${config.dataDir}/secret.key` },
+      'generated the key that encrypts agent secrets; back it up with the database (without it, stored secrets cannot be read)',
+    );
+  }
 
   const database = openDatabase(config.database, options.database);
   try {
