@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { newId } from '../../src/ids.js';
+import { profileFromCreate } from '../../src/services/agents/agent-profile.js';
 import { nameSortKey, type AgentRecord, type AgentStatus } from '../../src/storage/repositories/agents.js';
 import { backends, createTestApp, type TestAccount, type TestApp } from '../helpers/test-app.js';
 
@@ -43,29 +44,17 @@ for (const backend of backends) {
 
     async function seed(account: TestAccount, specs: Array<{ name: string; status: AgentStatus; second: number }>) {
       const records: AgentRecord[] = [];
-      const defaults = (await t.inject({ method: 'POST', url: '/v1/agents', payload: { name: 'template' }, as: account })).json();
-      await t.inject({ method: 'DELETE', url: `/v1/agents/${defaults.id}`, as: account });
       for (const spec of specs) {
         const createdAt = new Date(Date.UTC(2026, 10, 22, 10, 0, spec.second)).toISOString();
+        const id = newId('agent');
         const record: AgentRecord = {
-          id: newId('agent'),
+          id,
           accountId: account.accountId,
           name: spec.name,
           status: spec.status,
           statusReason: spec.status === 'error' ? 'seeded' : null,
           deletionProtection: false,
-          profile: {
-            bio: [],
-            personality: { traits: [], style: [], tone: null },
-            system: null,
-            expertise: [],
-            knowledge: [],
-            goals: { objectives: [], motivations: [] },
-            platforms: [],
-            plugins: [],
-            model: { provider: 'builtin', name: 'echo' },
-            metadata: {},
-          },
+          profile: profileFromCreate(t.deps.services, id, { name: spec.name }),
           version: 1,
           createdAt,
           updatedAt: createdAt,
