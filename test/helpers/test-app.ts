@@ -7,27 +7,34 @@ import pg from 'pg';
 import { buildApp } from '../../src/app.js';
 import type { Clock } from '../../src/clock.js';
 import { loadConfig, type Config } from '../../src/config.js';
-import { createDependencies, type AppDeps } from '../../src/dependencies.js';
+import { createDependencies, type AppDeps, type CreateDepsOptions } from '../../src/dependencies.js';
 import type { App } from '../../src/http/app-instance.js';
 import { createLogger } from '../../src/logger.js';
 import { generateApiKey } from '../../src/security/api-key-secret.js';
 import { createAccount } from '../../src/services/accounts.js';
 import { bootstrap, issueApiKey } from '../../src/services/api-keys.js';
 import type { Scope } from '../../src/services/context.js';
-import { databaseUrl, postgresSkip } from './environment.js';
+import { databaseUrl, postgresSkip, redisUrl } from './environment.js';
+import { randomRedisPrefix, removeRedisKeys } from './redis.js';
 
 export type BackendName = 'sqlite' | 'postgres';
 
 export interface Backend {
   name: BackendName;
+  /** What the backend runs on, for test titles. */
+  label: string;
   /** false to run, or the reason the backend's tests are skipped. */
   skip: string | false;
 }
 
-/** SQLite always; PostgreSQL when DATABASE_URL points at one. */
+/**
+ * SQLite (limits in process) always; PostgreSQL when DATABASE_URL points at
+ * one, with limits on Redis as well when REDIS_URL is set: the deployment of
+ * several instances.
+ */
 export const backends: Backend[] = [
-  { name: 'sqlite', skip: false },
-  { name: 'postgres', skip: postgresSkip },
+  { name: 'sqlite', label: 'SQLite', skip: false },
+  { name: 'postgres', label: redisUrl ? 'PostgreSQL + Redis' : 'PostgreSQL', skip: postgresSkip },
 ];
 
 export interface TestAccount {
@@ -61,6 +68,8 @@ export interface TestAppOptions {
   /** Extra environment, e.g. AGENTD_RATE_LIMITS or provider variables. */
   env?: Record<string, string>;
   clock?: Clock;
+  /** Redis timings for tests that play with an outage. */
+  limits?: CreateDepsOptions['limits'];
 }
 
 /** A schema of its own on the shared PostgreSQL, so test files never see each other's rows. */
@@ -86,6 +95,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentd-test-'));
   const bootstrapKey = generateApiKey();
   const schema = backend === 'postgres' ? await createPostgresSchema() : null;
+  // Each app has keys of its own in the shared Redis, removed when it closes.
+  const redisPrefix = backend === 'postgres' && redisUrl ? randomRedisPrefix() : null;
   const env: Record<string, string> = {
     AGENTD_DATA_DIR: dataDir,
     AGENTD_SECRET_KEY: randomBytes(32).toString('hex'),
@@ -93,6 +104,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     AGENTD_RATE_LIMITS: generousRateLimits,
     LOG_LEVEL: 'silent',
     ...(backend === 'postgres' ? { DATABASE_URL: databaseUrl as string, AGENTD_DATABASE_POOL_SIZE: '5' } : {}),
+    ...(redisPrefix ? { REDIS_URL: redisUrl as string, AGENTD_REDIS_PREFIX: redisPrefix } : {}),
     ...options.env,
   };
   const config = loadConfig(env);
@@ -101,6 +113,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     logger,
     ...(options.clock ? { clock: options.clock } : {}),
     ...(schema ? { database: { searchPath: schema.name } } : {}),
+    ...(options.limits ? { limits: options.limits } : {}),
   });
   const first = await bootstrap({ deps: deps.services, bootstrapKey });
   if (!first) throw new Error('bootstrap did not run on a fresh database');
@@ -135,6 +148,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       await app.close();
       await deps.close();
       await schema?.drop();
+      if (redisPrefix) await removeRedisKeys(redisPrefix);
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
