@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
+import { GracefulShutdown } from './http/graceful-shutdown.js';
 import type { ConcurrencyLimiter } from './limits/concurrency-limiter.js';
 import { createLimits, type CreateLimitsOptions } from './limits/limits.js';
 import type { RedisLink } from './limits/redis-link.js';
@@ -21,6 +22,8 @@ export interface AppDeps {
   rateLimiter: RateLimiter;
   concurrencyLimiter: ConcurrencyLimiter;
   readiness: ReadinessCheck[];
+  /** The drain on SIGTERM; long-running responses register their streams with it. */
+  shutdown: GracefulShutdown;
   close(): Promise<void>;
 }
 
@@ -69,6 +72,7 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
     rateLimiter: limits.rateLimiter,
     concurrencyLimiter: limits.concurrencyLimiter,
     readiness: readinessChecks(database, limits.redis),
+    shutdown: new GracefulShutdown(options.logger),
     async close() {
       await limits.close();
       await database.close();

@@ -1,0 +1,122 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * agentd as users run it: `node dist/main.js …` in a process of its own. The
+ * build comes from `npm run build` (which `npm test` runs first); a missing or
+ * stale build fails the test with that instruction rather than testing old code.
+ */
+const root = fileURLToPath(new URL('../..', import.meta.url));
+export const mainScript = path.join(root, 'dist', 'main.js');
+
+function newestModification(directory: string): number {
+  return fs.readdirSync(directory, { withFileTypes: true }).reduce((newest, entry) => {
+    const full = path.join(directory, entry.name);
+    const time = entry.isDirectory() ? newestModification(full) : fs.statSync(full).mtimeMs;
+    return Math.max(newest, time);
+  }, 0);
+}
+
+export function assertBuilt(): void {
+  if (!fs.existsSync(mainScript)) throw new Error('dist/main.js is missing: run `npm run build` first');
+  if (fs.statSync(mainScript).mtimeMs < newestModification(path.join(root, 'src'))) {
+    throw new Error('dist/ is older than src/: run `npm run build` first');
+  }
+}
+
+/** Only what the command needs: the environment of the test run (DATABASE_URL…) never leaks in. */
+function processEnvironment(env: Record<string, string>): NodeJS.ProcessEnv {
+  return { PATH: process.env.PATH, ...env };
+}
+
+export interface CommandResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs an `agentd` command to its end. */
+export async function runAgentd(args: string[], env: Record<string, string>, timeoutMs = 30_000): Promise<CommandResult> {
+  assertBuilt();
+  const child = spawn(process.execPath, [mainScript, ...args], { env: processEnvironment(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => (stdout += String(chunk)));
+  child.stderr.on('data', (chunk) => (stderr += String(chunk)));
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  const [code] = (await once(child, 'exit')) as [number | null];
+  clearTimeout(timer);
+  return { code, stdout, stderr };
+}
+
+export interface ServerProcess {
+  /** http://127.0.0.1:PORT */
+  url: string;
+  port: number;
+  child: ChildProcess;
+  /** Everything written to stdout and stderr so far. */
+  output(): string;
+  /** The JSON log lines so far. */
+  logEntries(): Array<Record<string, unknown> & { msg?: string }>;
+  /** Sends a signal and waits for the process to exit (SIGKILL if it has not within `timeoutMs`). */
+  stop(signal?: NodeJS.Signals, timeoutMs?: number): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/**
+ * Starts `agentd serve` on a free port (PORT=0; the port is read from the
+ * "Server listening" log line) and resolves once it listens.
+ */
+export async function startServer(env: Record<string, string>, startTimeoutMs = 30_000): Promise<ServerProcess> {
+  assertBuilt();
+  const child = spawn(process.execPath, [mainScript, 'serve'], {
+    env: processEnvironment({ HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const exited = once(child, 'exit').then(([code, signal]) => ({ code: code as number | null, signal: signal as NodeJS.Signals | null }));
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`agentd did not start within ${startTimeoutMs} ms:\n${output}`));
+    }, startTimeoutMs);
+    const onData = (chunk: Buffer) => {
+      output += String(chunk);
+      const match = /"msg":"Server listening at http:\/\/127\.0\.0\.1:(\d+)"/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(Number(match[1]));
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    void exited.then(({ code, signal }) => {
+      clearTimeout(timer);
+      reject(new Error(`agentd exited (${code ?? signal}) before listening:\n${output}`));
+    });
+  });
+  const entries = () =>
+    output
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, unknown> & { msg?: string });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    child,
+    output: () => output,
+    logEntries: entries,
+    exited,
+    async stop(signal = 'SIGTERM', timeoutMs = 30_000) {
+      if (child.exitCode !== null || child.signalCode !== null) return exited;
+      child.kill(signal);
+      const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+      const result = await exited;
+      clearTimeout(timer);
+      return result;
+    },
+  };
+}
