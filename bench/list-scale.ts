@@ -5,7 +5,7 @@
  * page number, and the last page by cursor, for every sort and order, at
  * limit 100. Prints the median of each as a Markdown table.
  *
- *   npm run bench:list-scale -- [--dialect sqlite|postgres|both] [--agents N] [--runs N] [--keep]
+ *   npm run bench:list-scale -- [--dialect sqlite|postgres|both] [--agents N] [--runs N] [--keep] [--skip-analyze]
  *
  * SQLite uses a new file in the temporary directory; PostgreSQL a new database
  * on the server of DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres),
@@ -35,6 +35,8 @@ const { values: options } = parseArgs({
     runs: { type: 'string', default: '25' },
     // Keep the seeded database and print where it is (to look at query plans).
     keep: { type: 'boolean', default: false },
+    // Measure PostgreSQL as it is right after the load, before any ANALYZE (autovacuum off).
+    'skip-analyze': { type: 'boolean', default: false },
   },
 });
 const agentCount = Number(options.agents);
@@ -172,7 +174,7 @@ async function run(dialect: 'sqlite' | 'postgres'): Promise<void> {
     const seedStarted = Date.now();
     await seed(deps, accountId);
     const seedSeconds = Math.round((Date.now() - seedStarted) / 1000);
-    if (dialect === 'postgres') {
+    if (dialect === 'postgres' && !options['skip-analyze']) {
       // What autovacuum does after a load this size: statistics for the planner, and the
       // visibility map that lets deep pages skip entries with an index-only scan.
       // SQLite is measured as agentd runs it, without statistics.
@@ -181,8 +183,9 @@ async function run(dialect: 'sqlite' | 'postgres'): Promise<void> {
     }
     process.stderr.write(`${dialect}: measuring (median of ${runs} runs, limit ${limit})\n`);
     const rows = await measure(deps, accountId);
+    const statistics = dialect === 'postgres' ? (options['skip-analyze'] ? ', no ANALYZE after the load' : ', VACUUM ANALYZE after the load') : '';
     process.stdout.write(
-      `\n${dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL'}: ${agentCount} agents in one account (seeded in ${seedSeconds} s), ` +
+      `\n${dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL'}: ${agentCount} agents in one account (seeded in ${seedSeconds} s${statistics}), ` +
         `median of ${runs} runs, milliseconds, limit ${limit}\n\n` +
         '| sort | matching | first page | last page by number | last page by cursor | middle page by number | deepest ÷ first |\n' +
         '|---|---:|---:|---:|---:|---:|---:|\n' +
