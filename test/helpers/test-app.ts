@@ -107,17 +107,32 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ...(redisPrefix ? { REDIS_URL: redisUrl as string, AGENTD_REDIS_PREFIX: redisPrefix } : {}),
     ...options.env,
   };
+  const removeData = async () => {
+    await schema?.drop();
+    if (redisPrefix) await removeRedisKeys(redisPrefix);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
   const config = loadConfig(env);
   const logger = createLogger(config.logLevel);
-  const deps = await createDependencies(config, {
-    logger,
-    ...(options.clock ? { clock: options.clock } : {}),
-    ...(schema ? { database: { searchPath: schema.name } } : {}),
-    ...(options.limits ? { limits: options.limits } : {}),
-  });
-  const first = await bootstrap({ deps: deps.services, bootstrapKey });
-  if (!first) throw new Error('bootstrap did not run on a fresh database');
-  const app = await buildApp({ config, deps });
+  let deps: AppDeps | undefined;
+  let app: App;
+  let first;
+  try {
+    deps = await createDependencies(config, {
+      logger,
+      ...(options.clock ? { clock: options.clock } : {}),
+      ...(schema ? { database: { searchPath: schema.name } } : {}),
+      ...(options.limits ? { limits: options.limits } : {}),
+    });
+    first = await bootstrap({ deps: deps.services, bootstrapKey });
+    if (!first) throw new Error('bootstrap did not run on a fresh database');
+    app = await buildApp({ config, deps });
+  } catch (error) {
+    // A test app that fails to start leaves nothing behind either.
+    await deps?.close();
+    await removeData();
+    throw error;
+  }
 
   const account = (accountId: string, key: string): TestAccount => ({
     accountId,
@@ -147,9 +162,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     async close() {
       await app.close();
       await deps.close();
-      await schema?.drop();
-      if (redisPrefix) await removeRedisKeys(redisPrefix);
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      await removeData();
     },
   };
 }

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { generateApiKey } from '../../src/security/api-key-secret.js';
 import { runAgentd, startServer, type ServerProcess } from '../helpers/server-process.js';
+import { waitFor } from '../helpers/wait.js';
 
 const temporaryDirectories: string[] = [];
 function dataDir(): string {
@@ -54,11 +55,7 @@ async function requestInFlight(server: ServerProcess, key: string, body: string)
     'POST /v1/agents HTTP/1.1\r\nHost: agentd\r\nContent-Type: application/json\r\n' +
       `Authorization: Bearer ${key}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nExpect: 100-continue\r\n\r\n`,
   );
-  const started = Date.now();
-  while (!received.includes('100 Continue')) {
-    if (Date.now() - started > 5000) throw new Error(`no 100 Continue: ${received}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  if ((await waitFor(() => received.includes('100 Continue'), 5000, 10)) === null) throw new Error(`no 100 Continue: ${received}`);
   return {
     sendBody: () => socket.write(body),
     /** The final response once the server has closed the connection. */
@@ -88,12 +85,8 @@ describe('graceful shutdown on SIGTERM', () => {
       const running = await requestInFlight(server, key, JSON.stringify({ name: 'Finished during shutdown' }));
       server.child.kill('SIGTERM');
 
-      let refused = false;
-      for (let attempt = 0; attempt < 100 && !refused; attempt += 1) {
-        refused = await connectionRefused(server.port);
-        if (!refused) await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      assert.ok(refused, 'new connections are refused while draining');
+      const refusedAfter = await waitFor(() => connectionRefused(server.port), 2000, 20);
+      assert.notEqual(refusedAfter, null, 'new connections are refused while draining');
       assert.equal(server.child.exitCode, null, 'still running while a request is in flight');
 
       running.sendBody();

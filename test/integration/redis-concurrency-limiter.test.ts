@@ -10,18 +10,9 @@ import { RedisLink } from '../../src/limits/redis-link.js';
 import { redisSkip, redisUrl } from '../helpers/environment.js';
 import { captureLog } from '../helpers/log-capture.js';
 import { inspectionClient, randomRedisPrefix, removeRedisKeys } from '../helpers/redis.js';
+import { waitFor } from '../helpers/wait.js';
 
 const holdLeasesScript = fileURLToPath(new URL('../fixtures/hold-leases.ts', import.meta.url));
-
-/** Polls `condition` every 25 ms until it holds or `withinMs` passes; the elapsed time, or null. */
-async function waitFor(condition: () => Promise<boolean>, withinMs: number): Promise<number | null> {
-  const started = Date.now();
-  while (Date.now() - started < withinMs) {
-    if (await condition()) return Date.now() - started;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  return null;
-}
 
 describe('Redis concurrency limiter', { skip: redisSkip }, () => {
   const prefix = randomRedisPrefix();

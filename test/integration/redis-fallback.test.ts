@@ -6,6 +6,7 @@ import { createLimits, type Limits } from '../../src/limits/limits.js';
 import { redisSkip } from '../helpers/environment.js';
 import { captureLog, type CapturedLog } from '../helpers/log-capture.js';
 import { inspectionClient, randomRedisPrefix, RedisProxy, removeRedisKeys, unusedPort } from '../helpers/redis.js';
+import { waitFor } from '../helpers/wait.js';
 
 const warning = 'Redis is unreachable: rate and concurrency limits are kept per instance until it answers again';
 const recovered = 'Redis answers again: rate and concurrency limits are shared by all instances';
@@ -84,15 +85,10 @@ describe('limits through a Redis outage', { skip: redisSkip }, () => {
       assert.ok(log.entries().some((entry) => entry.msg === warning));
 
       await proxy.up();
-      const backAfter = await (async () => {
-        const started = Date.now();
-        while (Date.now() - started < 5000) {
-          await limits.rateLimiter.consume('outage', 100, 60_000);
-          if ((await sharedCount()) > 1) return Date.now() - started;
-          await new Promise((resolve) => setTimeout(resolve, 25));
-        }
-        return null;
-      })();
+      const backAfter = await waitFor(async () => {
+        await limits.rateLimiter.consume('outage', 100, 60_000);
+        return (await sharedCount()) > 1;
+      }, 5000);
       assert.notEqual(backAfter, null, 'requests are counted in Redis again once it answers');
       assert.ok(log.entries().some((entry) => entry.msg === recovered));
     } finally {

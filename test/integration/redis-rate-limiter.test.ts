@@ -6,6 +6,7 @@ import { RedisRateLimiter } from '../../src/limits/redis-rate-limiter.js';
 import { redisSkip, redisUrl } from '../helpers/environment.js';
 import { captureLog } from '../helpers/log-capture.js';
 import { inspectionClient, randomRedisPrefix, removeRedisKeys } from '../helpers/redis.js';
+import { waitFor } from '../helpers/wait.js';
 
 async function redisNow(client: Redis): Promise<number> {
   const [seconds, microseconds] = await client.time();
@@ -72,13 +73,8 @@ describe('Redis rate limiter', { skip: redisSkip }, () => {
     assert.equal(denied.allowed, false);
     assert.ok(denied.retryAfterMs <= windowMs);
 
-    const started = Date.now();
-    let allowed = false;
-    while (!allowed && Date.now() - started < 3000) {
-      allowed = (await second.consume('slide', 2, windowMs)).allowed;
-      if (!allowed) await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    assert.ok(allowed, 'allowed again after the window passed');
+    const allowedAfter = await waitFor(async () => (await second.consume('slide', 2, windowMs)).allowed, 3000, 20);
+    assert.notEqual(allowedAfter, null, 'allowed again after the window passed');
   });
 
   it('is exact under a concurrent burst spread over two instances', async () => {
