@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { ConcurrencyLease, ConcurrencyLimiter } from './concurrency-limiter.js';
+import { redisNowLua } from './redis-link.js';
 
 /**
  * A semaphore shared by all instances: one sorted set per key whose members are
@@ -13,8 +14,7 @@ import type { ConcurrencyLease, ConcurrencyLimiter } from './concurrency-limiter
 const acquireScript = `
 local max = tonumber(ARGV[1])
 local lease = tonumber(ARGV[2])
-local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+${redisNowLua}
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
 if redis.call('ZCARD', KEYS[1]) >= max then return 0 end
 redis.call('ZADD', KEYS[1], now + lease, ARGV[3])
@@ -25,8 +25,7 @@ return 1
 /** Extends a lease that is still held; 0 when it expired (and may have been taken by someone else). */
 const refreshScript = `
 local lease = tonumber(ARGV[1])
-local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+${redisNowLua}
 local expiry = redis.call('ZSCORE', KEYS[1], ARGV[2])
 if not expiry or tonumber(expiry) <= now then
   redis.call('ZREM', KEYS[1], ARGV[2])

@@ -18,6 +18,14 @@ export interface RedisLinkOptions {
   warnEveryMs?: number;
 }
 
+/**
+ * Lua that sets `now` to the Redis server's time in milliseconds. Limiter
+ * scripts take the time from the one server rather than from each instance,
+ * so instances whose clocks disagree still count the same windows and leases.
+ */
+export const redisNowLua = `local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)`;
+
 /** Where Redis is, for logs: host and port only, never the credentials a URL may carry. */
 export function describeRedisUrl(url: string): string {
   try {

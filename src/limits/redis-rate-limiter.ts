@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { RateLimitDecision, RateLimiter } from './rate-limiter.js';
+import { redisNowLua } from './redis-link.js';
 
 /**
  * The sliding log of MemoryRateLimiter, kept in a Redis sorted set so every
@@ -13,8 +14,7 @@ import type { RateLimitDecision, RateLimiter } from './rate-limiter.js';
 const consumeScript = `
 local limit = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])
-local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+${redisNowLua}
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
 local count = redis.call('ZCARD', KEYS[1])
 if count >= limit then
