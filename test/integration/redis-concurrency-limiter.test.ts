@@ -70,12 +70,12 @@ describe('Redis concurrency limiter', { skip: redisSkip }, () => {
   });
 
   it('keeps a held lease alive past its lease time by refreshing it', async () => {
-    const holder = await instance(300, 80);
-    const other = await instance(300, 80);
+    const holder = await instance(500, 100);
+    const other = await instance(500, 100);
     const lease = await holder.acquire('refreshed', 1);
     assert.notEqual(lease, null);
     // Three lease times later the slot is still taken: the refresh timer kept it.
-    const freed = await waitFor(async () => (await other.acquire('refreshed', 1)) !== null, 900);
+    const freed = await waitFor(async () => (await other.acquire('refreshed', 1)) !== null, 1500);
     assert.equal(freed, null, 'the slot stayed held while its holder was alive');
     await lease!.release();
     assert.notEqual(await other.acquire('refreshed', 1), null);
