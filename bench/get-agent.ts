@@ -14,6 +14,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { generateApiKey } from '../src/security/api-key-secret.js';
+import { unusedPort } from '../test/helpers/network.js';
 import { startServer } from '../test/helpers/server-process.js';
 
 const { values } = parseArgs({
@@ -54,6 +55,7 @@ const agentd = await startServer({
   AGENTD_BOOTSTRAP_KEY: key,
   AGENTD_RATE_LIMITS: 'off',
   LOG_LEVEL: values['log-level'] ?? 'warn',
+  PORT: String(await unusedPort()),
 });
 
 const created = await fetch(`${agentd.url}/v1/agents`, {
@@ -74,7 +76,7 @@ const agent = (await created.json()) as { id: string };
 const agentFile = path.join(dataDir, 'agent.json');
 fs.writeFileSync(agentFile, JSON.stringify(agent));
 
-const barePort = 20_000 + Math.floor(Math.random() * 20_000);
+const barePort = await unusedPort();
 const bare = await startBare(barePort, key, agentFile);
 const targets = {
   agentd: `${agentd.url}/v1/agents/${agent.id}`,

@@ -68,7 +68,10 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
     genReqId: requestIdOf,
     bodyLimit: config.bodyLimitBytes,
-    return503OnClosing: true,
+    // Requests that reach a draining instance on an open connection are served
+    // (and their connection closed, see the onSend hook) rather than refused
+    // with a body outside the error catalog; no new connection is accepted.
+    return503OnClosing: false,
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     frameworkErrors: (error, request, reply) => {
@@ -123,6 +126,10 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     done();
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    // While draining, no connection is kept alive for a next request.
+    if (deps.shutdown.draining) reply.header('connection', 'close');
   });
   registerProblemHandlers(app);
   registerAuthentication(app, deps.services);

@@ -60,7 +60,8 @@ export interface Config {
   host: string;
   dataDir: string;
   database: DatabaseConfig;
-  redis: { url: string; keyPrefix: string } | null;
+  /** Shared limits; `leaseMs` is how long a concurrency slot outlives an instance that stopped refreshing it. */
+  redis: { url: string; keyPrefix: string; leaseMs: number } | null;
   /** 32-byte key for agent secrets; null means "load or generate it in the data dir" (embedded mode only). */
   secretKey: Buffer | null;
   bootstrapKey: string | null;
@@ -230,7 +231,13 @@ export function loadConfig(env: Environment, cwd: string = process.cwd()): Confi
     host,
     dataDir,
     database,
-    redis: redisUrl ? { url: redisUrl, keyPrefix: read(env, 'AGENTD_REDIS_PREFIX') ?? 'agentd:' } : null,
+    redis: redisUrl
+      ? {
+          url: redisUrl,
+          keyPrefix: read(env, 'AGENTD_REDIS_PREFIX') ?? 'agentd:',
+          leaseMs: integer(env, 'AGENTD_CONCURRENCY_LEASE_MS', 30_000, 1000, 600_000),
+        }
+      : null,
     secretKey,
     bootstrapKey,
     rateLimits: parseRateLimits(read(env, 'AGENTD_RATE_LIMITS')),

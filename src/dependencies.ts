@@ -1,9 +1,10 @@
 import type { Logger } from 'pino';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
+import { GracefulShutdown } from './http/graceful-shutdown.js';
 import type { ConcurrencyLimiter } from './limits/concurrency-limiter.js';
-import { MemoryConcurrencyLimiter } from './limits/memory-concurrency-limiter.js';
-import { MemoryRateLimiter } from './limits/memory-rate-limiter.js';
+import { createLimits, type CreateLimitsOptions } from './limits/limits.js';
+import type { RedisLink } from './limits/redis-link.js';
 import type { RateLimiter } from './limits/rate-limiter.js';
 import { ProviderCatalog } from './providers/catalog.js';
 import type { ReadinessCheck } from './routes/ops/health.js';
@@ -21,6 +22,8 @@ export interface AppDeps {
   rateLimiter: RateLimiter;
   concurrencyLimiter: ConcurrencyLimiter;
   readiness: ReadinessCheck[];
+  /** The drain on SIGTERM; long-running responses register their streams with it. */
+  shutdown: GracefulShutdown;
   close(): Promise<void>;
 }
 
@@ -28,6 +31,8 @@ export interface CreateDepsOptions {
   logger: Logger;
   clock?: Clock;
   database?: OpenDatabaseOptions;
+  /** Redis timings (lease refresh, fallback pauses), shortened by tests. */
+  limits?: Pick<CreateLimitsOptions, 'redis' | 'connectWaitMs'>;
 }
 
 export async function createDependencies(config: Config, options: CreateDepsOptions): Promise<AppDeps> {
@@ -50,8 +55,13 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
     throw error;
   }
 
-  const rateLimiter = new MemoryRateLimiter(clock);
-  const concurrencyLimiter = new MemoryConcurrencyLimiter();
+  let limits;
+  try {
+    limits = await createLimits(config, { logger: options.logger, clock, ...options.limits });
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
   const services: ServiceDeps = {
     repositories: createRepositories(database),
     secretBox: new SecretBox(key),
@@ -64,22 +74,39 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
   return {
     database,
     services,
-    rateLimiter,
-    concurrencyLimiter,
-    readiness: [
-      {
-        name: 'database',
-        required: true,
-        check: async () => {
-          await database.ping();
-          return 'ok';
-        },
-      },
-    ],
+    rateLimiter: limits.rateLimiter,
+    concurrencyLimiter: limits.concurrencyLimiter,
+    readiness: readinessChecks(database, limits.redis),
+    shutdown: new GracefulShutdown(options.logger),
     async close() {
-      await rateLimiter.close();
-      await concurrencyLimiter.close();
+      await limits.close();
       await database.close();
     },
   };
+}
+
+function readinessChecks(database: DatabaseHandle, redis: RedisLink | null): ReadinessCheck[] {
+  const checks: ReadinessCheck[] = [
+    {
+      name: 'database',
+      required: true,
+      check: async () => {
+        await database.ping();
+        return 'ok';
+      },
+    },
+  ];
+  if (redis !== null) {
+    // Not required: without Redis the instance serves on with per-instance limits
+    // (reported as `degraded`), so a load balancer keeps sending it traffic.
+    checks.push({
+      name: 'redis',
+      required: false,
+      check: async () => {
+        await redis.ping();
+        return 'ok';
+      },
+    });
+  }
+  return checks;
 }

@@ -1,8 +1,10 @@
 #!/usr/bin/env node
+import type { Logger } from 'pino';
 import { buildApp } from './app.js';
 import { parseCommand, usage, UsageError, type Command } from './cli.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
-import { createDependencies } from './dependencies.js';
+import { createDependencies, type AppDeps } from './dependencies.js';
+import type { App } from './http/app-instance.js';
 import { createLogger } from './logger.js';
 import { createAccount } from './services/accounts.js';
 import { bootstrap, isScope, issueApiKey } from './services/api-keys.js';
@@ -13,9 +15,8 @@ function boxed(lines: string[]): string {
   return [border, ...lines.map((line) => `| ${line.padEnd(width)} |`), border].join('\n');
 }
 
-async function serve(config: Config): Promise<void> {
-  const logger = createLogger(config.logLevel);
-  const deps = await createDependencies(config, { logger });
+/** Bootstraps the first account when the database is new, then listens. */
+async function start(config: Config, deps: AppDeps, logger: Logger): Promise<App> {
   const first = await bootstrap({ deps: deps.services, bootstrapKey: config.bootstrapKey });
   if (first?.printableKey) {
     // Shown once, on purpose, outside the structured log: it is never stored in plaintext.
@@ -33,31 +34,65 @@ async function serve(config: Config): Promise<void> {
   if (first) logger.info({ accountId: first.accountId }, 'first account and API key created');
 
   const app = await buildApp({ config, deps });
-  await app.listen({ port: config.port, host: config.host });
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
+  return app;
+}
+
+async function serve(config: Config): Promise<void> {
+  const logger = createLogger(config.logLevel);
+  const deps = await createDependencies(config, { logger });
+  let app: App;
+  try {
+    app = await start(config, deps, logger);
+  } catch (error) {
+    // Open connections (Redis reconnecting, the database pool) would keep a failed start alive.
+    await deps.close();
+    throw error;
+  }
 
   let stopping = false;
   const stop = async (signal: string) => {
-    if (stopping) return;
+    if (stopping) {
+      // A second signal: stop waiting for running requests.
+      logger.warn({ signal }, 'second signal: ending running requests now');
+      deps.shutdown.hurry();
+      return;
+    }
     stopping = true;
-    logger.info({ signal, timeoutMs: config.shutdownTimeoutMs }, 'shutting down: no new requests, finishing running ones');
-    const deadline = setTimeout(() => {
-      logger.warn('shutdown deadline passed; closing remaining connections');
-      app.server.closeAllConnections();
-    }, config.shutdownTimeoutMs);
-    deadline.unref();
+    logger.info({ signal, timeoutMs: config.shutdownTimeoutMs }, 'shutting down: no new connections, finishing running requests');
+    // Should closing itself hang (a pool that never ends), the process still goes.
+    const lastResort = setTimeout(() => {
+      logger.error('shutdown did not complete in time; exiting');
+      process.exit(1);
+    }, config.shutdownTimeoutMs + 15_000);
+    lastResort.unref();
+    let exitCode = 0;
     try {
-      await app.close();
+      const { timedOut } = await deps.shutdown.drain(
+        {
+          close: () => app.close(),
+          closeIdleConnections: () => app.server.closeIdleConnections(),
+          closeAllConnections: () => app.server.closeAllConnections(),
+        },
+        config.shutdownTimeoutMs,
+      );
+      // Limiters release their slots and the connections to Redis and the database close.
       await deps.close();
-      logger.info('stopped');
+      logger.info({ timedOut }, 'stopped');
     } catch (error) {
       logger.error({ err: error }, 'error while shutting down');
-      process.exitCode = 1;
-    } finally {
-      clearTimeout(deadline);
+      exitCode = 1;
     }
+    // Exit now rather than when the last timer of some library lets go.
+    process.exit(exitCode);
   };
-  process.once('SIGTERM', () => void stop('SIGTERM'));
-  process.once('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
 }
 
 async function runAdministration(command: Exclude<Command, { name: 'serve' | 'help' }>, config: Config): Promise<void> {

@@ -26,6 +26,8 @@ export interface DatabaseHandle {
 export interface OpenDatabaseOptions {
   /** PostgreSQL schema to use instead of `public` (tests isolate themselves this way). */
   searchPath?: string;
+  /** How the connections introduce themselves to PostgreSQL (pg_stat_activity), default `agentd`. */
+  applicationName?: string;
 }
 
 const statementCacheSize = 256;
@@ -96,7 +98,9 @@ export function openDatabase(config: DatabaseConfig, options: OpenDatabaseOption
 
   const pool = new pg.Pool({
     connectionString: config.url,
+    // Per instance: instances × poolSize must stay below the server's max_connections.
     max: config.poolSize,
+    application_name: options.applicationName ?? 'agentd',
     ...(options.searchPath ? { options: `-c search_path=${options.searchPath}` } : {}),
   });
   // An idle client that loses its server emits 'error' on the pool; without a

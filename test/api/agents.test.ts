@@ -19,7 +19,7 @@ const fullAgent = {
 };
 
 for (const backend of backends) {
-  describe(`agents API on ${backend.name}`, { skip: backend.skip }, () => {
+  describe(`agents API on ${backend.label}`, { skip: backend.skip }, () => {
     let t: TestApp;
     before(async () => {
       t = await createTestApp({ backend: backend.name });

@@ -4,7 +4,7 @@ import { scopes } from '../../src/services/context.js';
 import { backends, createTestApp, type TestApp } from '../helpers/test-app.js';
 
 for (const backend of backends) {
-  describe(`API keys over HTTP (${backend.name})`, { skip: backend.skip }, () => {
+  describe(`API keys over HTTP on ${backend.label}`, { skip: backend.skip }, () => {
     let t: TestApp;
     before(async () => {
       t = await createTestApp({ backend: backend.name });

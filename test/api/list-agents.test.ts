@@ -35,7 +35,7 @@ const agentSpecs = fc.array(
 );
 
 for (const backend of backends) {
-  describe(`listing agents (${backend.name})`, { skip: backend.skip }, () => {
+  describe(`listing agents on ${backend.label}`, { skip: backend.skip }, () => {
     let t: TestApp;
     before(async () => {
       t = await createTestApp({ backend: backend.name });
@@ -163,6 +163,21 @@ for (const backend of backends) {
         assert.equal(response.statusCode, 400, forged);
         assert.equal(response.json().errors[0].path, '/query/cursor');
       }
+    });
+
+    it('counts by status from the maintained counts, also after updates and deletes', async () => {
+      const account = await t.newAccount();
+      const agents = await seed(
+        account,
+        Array.from({ length: 9 }, (_, index) => ({ name: `n${index}`, status: statuses[index % 3] as AgentStatus, second: index })),
+      );
+      const [first, second] = agents.filter((agent) => agent.status === 'active');
+      await t.inject({ method: 'PATCH', url: `/v1/agents/${first?.id}`, payload: { status: 'inactive' }, as: account });
+      await t.inject({ method: 'DELETE', url: `/v1/agents/${second?.id}`, as: account });
+      assert.equal((await list(account, 'status=active')).pagination.total, 1);
+      assert.equal((await list(account, 'status=inactive')).pagination.total, 4);
+      assert.equal((await list(account, 'status=error')).pagination.total, 3);
+      assert.equal((await list(account, '')).pagination.total, 8);
     });
 
     it('answers a page past the end with no agents', async () => {

@@ -41,7 +41,7 @@ function assertUnauthorized(response: { statusCode: number; headers: Record<stri
 }
 
 for (const backend of backends) {
-  describe(`security on every route (${backend.name})`, { skip: backend.skip }, () => {
+  describe(`security on every route on ${backend.label}`, { skip: backend.skip }, () => {
     let t: TestApp;
     let victim: TestAccount;
     let victimAgentId: string;

@@ -1,97 +1,138 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The built command, exactly what `npm start` runs. */
-export const mainScript = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/main.js');
+
+/**
+ * agentd as users run it: `node dist/main.js …` in a process of its own. The
+ * build comes from `npm run build` (which `npm test` runs first); a missing or
+ * stale build fails the test with that instruction rather than testing old code.
+ */
+const root = fileURLToPath(new URL('../..', import.meta.url));
+export const mainScript = path.join(root, 'dist', 'main.js');
+
+function newestModification(directory: string): number {
+  return fs.readdirSync(directory, { withFileTypes: true }).reduce((newest, entry) => {
+    const full = path.join(directory, entry.name);
+    const time = entry.isDirectory() ? newestModification(full) : fs.statSync(full).mtimeMs;
+    return Math.max(newest, time);
+  }, 0);
+}
 
 export function assertBuilt(): void {
-  if (!fs.existsSync(mainScript)) throw new Error('dist/main.js is missing: run `npm run build` first (npm test does)');
-}
-
-export interface ServerProcess {
-  url: string;
-  process: ChildProcess;
-  /** Everything printed on stdout so far. */
-  output(): string;
-  /** SIGTERM and wait for the exit code. */
-  stop(signal?: NodeJS.Signals): Promise<number | null>;
-}
-
-/** A port nothing listens on right now. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-/** Starts `agentd serve` on a free port and resolves once /healthz answers, whatever the log level. */
-export async function startServer(env: Record<string, string>, timeoutMs = 20_000): Promise<ServerProcess> {
-  assertBuilt();
-  const port = env.PORT ?? String(await freePort());
-  const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [mainScript, 'serve'], {
-    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', ...env, PORT: port },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  let exitCode: number | null | undefined;
-  const exited = new Promise<number | null>((resolve) =>
-    child.once('exit', (code) => {
-      exitCode = code;
-      resolve(code);
-    }),
-  );
-
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (exitCode !== undefined) throw new Error(`server exited with ${exitCode}:\n${stdout}\n${stderr}`);
-    const healthy = await fetch(`${url}/healthz`).then(
-      (response) => response.ok,
-      () => false,
-    );
-    if (healthy) break;
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`server did not start in time:\n${stdout}\n${stderr}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
+  if (!fs.existsSync(mainScript)) throw new Error('dist/main.js is missing: run `npm run build` first');
+  if (fs.statSync(mainScript).mtimeMs < newestModification(path.join(root, 'src'))) {
+    throw new Error('dist/ is older than src/: run `npm run build` first');
   }
+}
 
-  return {
-    url,
-    process: child,
-    output: () => stdout,
-    async stop(signal = 'SIGTERM') {
-      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-      return exited;
-    },
-  };
+/** Only what the command needs: the environment of the test run (DATABASE_URL…) never leaks in. */
+function processEnvironment(env: Record<string, string>): NodeJS.ProcessEnv {
+  return { PATH: process.env.PATH, ...env };
 }
 
 export interface CommandResult {
-  status: number | null;
+  code: number | null;
   stdout: string;
   stderr: string;
 }
 
-/** Runs one `agentd` command to completion. */
-export function runCommand(args: string[], env: Record<string, string>): CommandResult {
+/** Runs an `agentd` command to its end. */
+export async function runAgentd(args: string[], env: Record<string, string>, timeoutMs = 30_000): Promise<CommandResult> {
   assertBuilt();
-  const result = spawnSync(process.execPath, [mainScript, ...args], {
-    env: { PATH: process.env.PATH ?? '', ...env },
-    encoding: 'utf8',
-    timeout: 30_000,
+  const child = spawn(process.execPath, [mainScript, ...args], { env: processEnvironment(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => (stdout += String(chunk)));
+  child.stderr.on('data', (chunk) => (stderr += String(chunk)));
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  const [code] = (await once(child, 'exit')) as [number | null];
+  clearTimeout(timer);
+  return { code, stdout, stderr };
+}
+
+export interface ServerProcess {
+  /** http://127.0.0.1:PORT */
+  url: string;
+  port: number;
+  child: ChildProcess;
+  /** Everything written to stdout and stderr so far. */
+  output(): string;
+  /** The JSON log lines so far. */
+  logEntries(): Array<Record<string, unknown> & { msg?: string }>;
+  /** Sends a signal and waits for the process to exit (SIGKILL if it has not within `timeoutMs`). */
+  stop(signal?: NodeJS.Signals, timeoutMs?: number): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/**
+ * Starts `agentd serve` and resolves once it listens. Without a PORT it takes a
+ * free one (PORT=0) and reads the port from the "Server listening" log line;
+ * with a PORT (needed when LOG_LEVEL hides info lines) it polls /healthz.
+ */
+export async function startServer(env: Record<string, string>, startTimeoutMs = 30_000): Promise<ServerProcess> {
+  assertBuilt();
+  const child = spawn(process.execPath, [mainScript, 'serve'], {
+    env: processEnvironment({ HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env }),
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+  let output = '';
+  const exited = once(child, 'exit').then(([code, signal]) => ({ code: code as number | null, signal: signal as NodeJS.Signals | null }));
+  const port = await new Promise<number>((resolve, reject) => {
+    let settled = false;
+    const settle = (error: Error | null, value?: number) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (error) {
+        child.kill('SIGKILL');
+        reject(error);
+      } else resolve(value as number);
+    };
+    const timer = setTimeout(() => settle(new Error(`agentd did not start within ${startTimeoutMs} ms:\n${output}`)), startTimeoutMs);
+    const onData = (chunk: Buffer) => {
+      output += String(chunk);
+      const match = /"msg":"Server listening at http:\/\/127\.0\.0\.1:(\d+)"/.exec(output);
+      if (match) settle(null, Number(match[1]));
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    void exited.then(({ code, signal }) => settle(new Error(`agentd exited (${code ?? signal}) before listening:\n${output}`)));
+    if (env.PORT && env.PORT !== '0') {
+      const poll = async () => {
+        while (!settled) {
+          const healthy = await fetch(`http://127.0.0.1:${env.PORT}/healthz`).then(
+            (response) => response.ok,
+            () => false,
+          );
+          if (healthy) return settle(null, Number(env.PORT));
+          await new Promise((wait) => setTimeout(wait, 50));
+        }
+      };
+      void poll();
+    }
+  });
+  const entries = () =>
+    output
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, unknown> & { msg?: string });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    child,
+    output: () => output,
+    logEntries: entries,
+    exited,
+    async stop(signal = 'SIGTERM', timeoutMs = 30_000) {
+      if (child.exitCode !== null || child.signalCode !== null) return exited;
+      child.kill(signal);
+      const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+      const result = await exited;
+      clearTimeout(timer);
+      return result;
+    },
+  };
 }

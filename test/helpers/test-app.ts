@@ -7,27 +7,35 @@ import pg from 'pg';
 import { buildApp } from '../../src/app.js';
 import type { Clock } from '../../src/clock.js';
 import { loadConfig, type Config } from '../../src/config.js';
-import { createDependencies, type AppDeps } from '../../src/dependencies.js';
+import { createDependencies, type AppDeps, type CreateDepsOptions } from '../../src/dependencies.js';
 import type { App } from '../../src/http/app-instance.js';
 import { createLogger } from '../../src/logger.js';
 import { generateApiKey } from '../../src/security/api-key-secret.js';
 import { createAccount } from '../../src/services/accounts.js';
 import { bootstrap, issueApiKey } from '../../src/services/api-keys.js';
 import type { Scope } from '../../src/services/context.js';
-import { databaseUrl, postgresSkip } from './environment.js';
+import { captureLog, type CapturedLog } from './log-capture.js';
+import { databaseUrl, postgresSkip, redisUrl } from './environment.js';
+import { randomRedisPrefix, removeRedisKeys } from './redis.js';
 
 export type BackendName = 'sqlite' | 'postgres';
 
 export interface Backend {
   name: BackendName;
+  /** What the backend runs on, for test titles. */
+  label: string;
   /** false to run, or the reason the backend's tests are skipped. */
   skip: string | false;
 }
 
-/** SQLite always; PostgreSQL when DATABASE_URL points at one. */
+/**
+ * SQLite (limits in process) always; PostgreSQL when DATABASE_URL points at
+ * one, with limits on Redis as well when REDIS_URL is set: the deployment of
+ * several instances.
+ */
 export const backends: Backend[] = [
-  { name: 'sqlite', skip: false },
-  { name: 'postgres', skip: postgresSkip },
+  { name: 'sqlite', label: 'SQLite', skip: false },
+  { name: 'postgres', label: redisUrl ? 'PostgreSQL + Redis' : 'PostgreSQL', skip: postgresSkip },
 ];
 
 export interface TestAccount {
@@ -49,6 +57,8 @@ export interface TestApp {
   /** A new key for an existing account. */
   newKey(accountId: string, scopes?: Scope[]): Promise<TestAccount>;
   inject(options: InjectOptions & { as?: TestAccount }): Promise<LightMyRequestResponse>;
+  /** The captured log, with `captureLogs`. */
+  logs: CapturedLog | null;
   close(): Promise<void>;
 }
 
@@ -62,8 +72,10 @@ export interface TestAppOptions {
   /** Extra environment, e.g. AGENTD_RATE_LIMITS or provider variables. */
   env?: Record<string, string>;
   clock?: Clock;
-  /** Collects every log line (at debug level) here instead of discarding logs. */
-  logLines?: string[];
+  /** Keeps every log line (at debug level) in `logs` instead of discarding logs. */
+  captureLogs?: boolean;
+  /** Redis timings for tests that play with an outage. */
+  limits?: CreateDepsOptions['limits'];
 }
 
 /** A schema of its own on the shared PostgreSQL, so test files never see each other's rows. */
@@ -89,6 +101,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentd-test-'));
   const bootstrapKey = generateApiKey();
   const schema = backend === 'postgres' ? await createPostgresSchema() : null;
+  // Each app has keys of its own in the shared Redis, removed when it closes.
+  const redisPrefix = backend === 'postgres' && redisUrl ? randomRedisPrefix() : null;
   const env: Record<string, string> = {
     AGENTD_DATA_DIR: dataDir,
     AGENTD_SECRET_KEY: randomBytes(32).toString('hex'),
@@ -96,21 +110,36 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     AGENTD_RATE_LIMITS: generousRateLimits,
     LOG_LEVEL: 'silent',
     ...(backend === 'postgres' ? { DATABASE_URL: databaseUrl as string, AGENTD_DATABASE_POOL_SIZE: '5' } : {}),
+    ...(redisPrefix ? { REDIS_URL: redisUrl as string, AGENTD_REDIS_PREFIX: redisPrefix } : {}),
     ...options.env,
   };
+  const removeData = async () => {
+    await schema?.drop();
+    if (redisPrefix) await removeRedisKeys(redisPrefix);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
   const config = loadConfig(env);
-  const logLines = options.logLines;
-  const logger = logLines
-    ? createLogger('debug', { write: (line: string) => void logLines.push(line) })
-    : createLogger(config.logLevel);
-  const deps = await createDependencies(config, {
-    logger,
-    ...(options.clock ? { clock: options.clock } : {}),
-    ...(schema ? { database: { searchPath: schema.name } } : {}),
-  });
-  const first = await bootstrap({ deps: deps.services, bootstrapKey });
-  if (!first) throw new Error('bootstrap did not run on a fresh database');
-  const app = await buildApp({ config, deps });
+  const logs = options.captureLogs ? captureLog() : null;
+  const logger = logs?.logger ?? createLogger(config.logLevel);
+  let deps: AppDeps | undefined;
+  let app: App;
+  let first;
+  try {
+    deps = await createDependencies(config, {
+      logger,
+      ...(options.clock ? { clock: options.clock } : {}),
+      ...(schema ? { database: { searchPath: schema.name } } : {}),
+      ...(options.limits ? { limits: options.limits } : {}),
+    });
+    first = await bootstrap({ deps: deps.services, bootstrapKey });
+    if (!first) throw new Error('bootstrap did not run on a fresh database');
+    app = await buildApp({ config, deps });
+  } catch (error) {
+    // A test app that fails to start leaves nothing behind either.
+    await deps?.close();
+    await removeData();
+    throw error;
+  }
 
   const account = (accountId: string, keyId: string, key: string): TestAccount => ({
     accountId,
@@ -125,6 +154,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     deps,
     config,
     owner,
+    logs,
     async newAccount(scopes) {
       const created = await createAccount({ deps: deps.services, input: { name: 'test account' } });
       const issued = await issueApiKey({ deps: deps.services, input: { accountId: created.id, ...(scopes ? { scopes } : {}) } });
@@ -141,8 +171,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     async close() {
       await app.close();
       await deps.close();
-      await schema?.drop();
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      await removeData();
     },
   };
 }

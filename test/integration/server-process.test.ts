@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { runCommand, startServer, type ServerProcess } from '../helpers/server-process.js';
+import { runAgentd, startServer, type ServerProcess } from '../helpers/server-process.js';
 
 describe('the agentd process, as npm start runs it', () => {
   let dataDir: string;
@@ -42,14 +42,14 @@ describe('the agentd process, as npm start runs it', () => {
   });
 
   it('creates a second account and key with the CLI while serving, and keeps accounts apart', async () => {
-    const account = runCommand(['accounts', 'create', '--name', 'Second', '--json'], env);
-    assert.equal(account.status, 0, account.stderr);
+    const account = await runAgentd(['accounts', 'create', '--name', 'Second', '--json'], env);
+    assert.equal(account.code, 0, account.stderr);
     const created = JSON.parse(account.stdout);
     assert.deepEqual(Object.keys(created).sort(), ['createdAt', 'id', 'name']);
     assert.equal(created.name, 'Second');
 
-    const key = runCommand(['keys', 'create', '--account', created.id, '--name', 'cli', '--json'], env);
-    assert.equal(key.status, 0, key.stderr);
+    const key = await runAgentd(['keys', 'create', '--account', created.id, '--name', 'cli', '--json'], env);
+    assert.equal(key.code, 0, key.stderr);
     const issued = JSON.parse(key.stdout);
     assert.deepEqual(Object.keys(issued).sort(), ['accountId', 'id', 'key', 'scopes']);
     assert.equal(issued.accountId, created.id);
@@ -63,31 +63,31 @@ describe('the agentd process, as npm start runs it', () => {
   });
 
   it('issues keys with chosen scopes and refuses bad CLI input', async () => {
-    const account = JSON.parse(runCommand(['accounts', 'create', '--name', 'Scoped', '--json'], env).stdout);
-    const readOnly = JSON.parse(runCommand(['keys', 'create', '--account', account.id, '--scopes', 'agents:read', '--json'], env).stdout);
+    const account = JSON.parse((await runAgentd(['accounts', 'create', '--name', 'Scoped', '--json'], env)).stdout);
+    const readOnly = JSON.parse((await runAgentd(['keys', 'create', '--account', account.id, '--scopes', 'agents:read', '--json'], env)).stdout);
     assert.deepEqual(readOnly.scopes, ['agents:read']);
     assert.equal((await call('GET', '/v1/agents', readOnly.key)).status, 200);
     const refused = await call('POST', '/v1/agents', readOnly.key, { name: 'Nope' });
     assert.equal(refused.status, 403);
     assert.equal(refused.body.code, 'insufficient_scope');
 
-    const unknownAccount = runCommand(['keys', 'create', '--account', 'acc_01ARZ3NDEKTSV4RRFFQ69G5FAV'], env);
-    assert.equal(unknownAccount.status, 2);
+    const unknownAccount = await runAgentd(['keys', 'create', '--account', 'acc_01ARZ3NDEKTSV4RRFFQ69G5FAV'], env);
+    assert.equal(unknownAccount.code, 2);
     assert.match(unknownAccount.stderr, /no account acc_01ARZ3NDEKTSV4RRFFQ69G5FAV/);
-    const unknownScope = runCommand(['keys', 'create', '--account', account.id, '--scopes', 'agents:fly'], env);
-    assert.equal(unknownScope.status, 2);
+    const unknownScope = await runAgentd(['keys', 'create', '--account', account.id, '--scopes', 'agents:fly'], env);
+    assert.equal(unknownScope.code, 2);
     assert.match(unknownScope.stderr, /unknown scope agents:fly/);
-    const unknownCommand = runCommand(['agents', 'explode'], env);
-    assert.equal(unknownCommand.status, 2);
+    const unknownCommand = await runAgentd(['agents', 'explode'], env);
+    assert.equal(unknownCommand.code, 2);
     assert.match(unknownCommand.stderr, /Usage: agentd/);
-    const help = runCommand(['help'], env);
-    assert.equal(help.status, 0);
+    const help = await runAgentd(['help'], env);
+    assert.equal(help.code, 0);
     assert.match(help.stdout, /accounts create --name NAME/);
   });
 
   it('keeps its data across a restart and prints no new key', async () => {
     const agent = await call('POST', '/v1/agents', firstKey, { name: 'Durable' });
-    assert.equal(await server.stop(), 0, 'SIGTERM stops it cleanly');
+    assert.equal((await server.stop()).code, 0, 'SIGTERM stops it cleanly');
     server = await startServer(env);
     assert.ok(!/agd_[0-9A-Za-z]{40}/.test(server.output()), 'no key printed on a later start');
     const fetched = await call('GET', `/v1/agents/${agent.body.id}`, firstKey);
@@ -105,8 +105,8 @@ describe('start-up configuration errors', () => {
         ['AGENTD_SECRET_KEY', 'too-short'],
         ['AGENTD_RATE_LIMITS', 'everything=1'],
       ]) {
-        const result = runCommand(['serve'], { AGENTD_DATA_DIR: dataDir, [variable as string]: value as string });
-        assert.equal(result.status, 78, result.stderr);
+        const result = await runAgentd(['serve'], { AGENTD_DATA_DIR: dataDir, [variable as string]: value as string });
+        assert.equal(result.code, 78, result.stderr);
         const lines = result.stderr.trim().split('\n');
         assert.equal(lines.length, 1, result.stderr);
         assert.match(lines[0] as string, new RegExp(`^agentd: Invalid configuration: ${variable} `));

@@ -61,7 +61,7 @@ describe('configuration from the environment', () => {
       REDIS_URL: 'redis://cache:6379',
     });
     assert.deepEqual(config.database, { kind: 'postgres', url: 'postgres://agentd@db:5432/agentd', poolSize: 25 });
-    assert.deepEqual(config.redis, { url: 'redis://cache:6379', keyPrefix: 'agentd:' });
+    assert.deepEqual(config.redis, { url: 'redis://cache:6379', keyPrefix: 'agentd:', leaseMs: 30_000 });
     assert.equal(config.secretKey?.toString('hex'), secret);
   });
 

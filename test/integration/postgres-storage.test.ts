@@ -1,0 +1,64 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { openDatabase } from '../../src/storage/database.js';
+import { migrateToLatest } from '../../src/storage/migrate.js';
+import { postgresSkip } from '../helpers/environment.js';
+import { createFreshDatabase, type FreshDatabase } from '../helpers/postgres.js';
+
+describe('PostgreSQL storage', { skip: postgresSkip }, () => {
+  let database: FreshDatabase;
+  before(async () => {
+    database = await createFreshDatabase();
+  });
+  after(async () => database?.drop());
+
+  it('runs each migration once when several instances start together on a fresh database', async () => {
+    const handles = Array.from({ length: 6 }, () => openDatabase({ kind: 'postgres', url: database.url, poolSize: 2 }));
+    try {
+      const outcomes = await Promise.allSettled(handles.map((handle) => migrateToLatest(handle)));
+      const failures = outcomes.filter((outcome) => outcome.status === 'rejected');
+      assert.deepEqual(failures, [], 'every instance starts');
+      const applied = outcomes.flatMap((outcome) => (outcome.status === 'fulfilled' ? outcome.value : []));
+      assert.deepEqual(applied, ['0001-initial'], 'exactly one instance applied each migration');
+
+      const recorded = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(handles[0]!.db);
+      assert.deepEqual(recorded.rows.map((row) => row.name), ['0001-initial']);
+      assert.deepEqual(await migrateToLatest(handles[0]!), [], 'a later start finds nothing to do');
+    } finally {
+      await Promise.all(handles.map((handle) => handle.close()));
+    }
+  });
+
+  it('opens at most AGENTD_DATABASE_POOL_SIZE connections per instance', async () => {
+    const applicationName = `agentd_pool_${randomBytes(4).toString('hex')}`;
+    const poolSize = 3;
+    const handle = openDatabase({ kind: 'postgres', url: database.url, poolSize }, { applicationName });
+    const observer = new pg.Client({ connectionString: database.url });
+    await observer.connect();
+    try {
+      let most = 0;
+      let running = true;
+      const watching = (async () => {
+        while (running) {
+          const result = await observer.query<{ count: string }>(
+            'select count(*) from pg_stat_activity where application_name = $1',
+            [applicationName],
+          );
+          most = Math.max(most, Number(result.rows[0]!.count));
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+      })();
+      // Eight queries at once, each holding its connection for a while: the rest wait for one.
+      await Promise.all(Array.from({ length: 8 }, () => sql`select pg_sleep(0.2)`.execute(handle.db)));
+      running = false;
+      await watching;
+      assert.equal(most, poolSize);
+    } finally {
+      await observer.end();
+      await handle.close();
+    }
+  });
+});
