@@ -4,6 +4,7 @@ import { AccountRepository } from './accounts.js';
 import { AgentRepository } from './agents.js';
 import { ApiKeyRepository } from './api-keys.js';
 import { IdempotencyRepository } from './idempotency.js';
+import { KnowledgeRepository } from './knowledge.js';
 import { MessageRepository } from './messages.js';
 import { ServiceStateRepository } from './service-state.js';
 
@@ -14,6 +15,7 @@ export interface Repositories {
   agents: AgentRepository;
   idempotency: IdempotencyRepository;
   messages: MessageRepository;
+  knowledge: KnowledgeRepository;
   serviceState: ServiceStateRepository;
 }
 
@@ -25,6 +27,7 @@ export function createRepositories(db: Kysely<Database>, dialect: Dialect): Repo
     agents: new AgentRepository(db, dialect),
     idempotency: new IdempotencyRepository(db),
     messages: new MessageRepository(db),
+    knowledge: new KnowledgeRepository(db, dialect),
     serviceState: new ServiceStateRepository(db),
   };
 }
