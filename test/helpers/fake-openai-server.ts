@@ -181,12 +181,12 @@ export async function startFakeOpenAiServer(options: { port?: number } = {}): Pr
     const words = text.split(/(?<= )/);
     let sent = 0;
     for (const word of words) {
+      if (sent > 0) await wait(behaviour.tokenDelayMs ?? 0, connection);
       if (behaviour.failAfterChunks !== undefined && sent >= behaviour.failAfterChunks) {
         connection.brokenOnPurpose = true;
         response.destroy();
         return;
       }
-      if (sent > 0) await wait(behaviour.tokenDelayMs ?? 0, connection);
       if (connection.closed) return;
       send({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta: { ...(sent === 0 ? { role: 'assistant' } : {}), content: word }, finish_reason: null }] });
       sent += 1;
