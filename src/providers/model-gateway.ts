@@ -72,11 +72,14 @@ export class OpenedModelStream {
     readonly ticket: CircuitTicket,
   ) {}
 
+  #ended = false;
+
   async next(): Promise<ModelStreamPart | null> {
     try {
       const result = await nextWithin(this.iterator, this.timeoutMs, this.controller, () =>
         new ProviderError('timeout', `The provider ${this.provider} went silent for ${this.timeoutMs} ms in the middle of its answer.`, { isRetryable: true }),
       );
+      if (result.done || result.value.type === 'finish') this.#ended = true;
       return result.done ? null : result.value;
     } catch (error) {
       if (this.clientSignal.aborted) throw new ProviderError('aborted', 'The model call was aborted.', { cause: error });
@@ -86,7 +89,8 @@ export class OpenedModelStream {
 
   /** Ends the provider call (a no-op when it already ended) and lets go of the client's signal. */
   close(): void {
-    this.controller.abort();
+    // Aborting a finished call would only build an AbortError nobody reads.
+    if (!this.#ended && this.first.type !== 'finish') this.controller.abort();
     this.detach();
   }
 }
