@@ -2,6 +2,7 @@ import type { AssembledPrompt } from '../conversation/prompt.js';
 import { estimateTokens } from '../conversation/tokens.js';
 import type { ModelAdapter, ModelCall, ModelStreamPart } from './model-adapter.js';
 import { ProviderError } from './provider-error.js';
+import { abortableDelay } from './abortable-delay.js';
 
 /**
  * The builtin model: offline and deterministic. It is not a language model and
@@ -57,19 +58,6 @@ export interface BuiltinModelOptions {
   wordDelayMs: number;
 }
 
-function pause(milliseconds: number, signal: AbortSignal): Promise<void> {
-  if (milliseconds <= 0) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, milliseconds);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
-}
-
 export class BuiltinModel implements ModelAdapter {
   constructor(private readonly options: BuiltinModelOptions) {}
 
@@ -79,7 +67,7 @@ export class BuiltinModel implements ModelAdapter {
     let text = '';
     let finishReason: 'stop' | 'length' = 'stop';
     for (const [index, word] of words.entries()) {
-      if (index > 0) await pause(this.options.wordDelayMs, call.abortSignal);
+      if (index > 0) await abortableDelay(this.options.wordDelayMs, call.abortSignal);
       if (call.abortSignal.aborted) throw new ProviderError('aborted', 'The model call was aborted.');
       if (limit !== undefined && estimateTokens(text + word) > limit) {
         finishReason = 'length';

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
+import { abortableDelay } from './abortable-delay.js';
 import type { ProviderName } from './catalog.js';
 import { CircuitBreaker, type CircuitSettings, type CircuitTicket } from './circuit-breaker.js';
 import type { ModelAdapter, ModelCall, ModelStreamPart } from './model-adapter.js';
@@ -20,18 +21,6 @@ export interface GatewaySettings {
 
 /** Seconds a client is told to wait after a failure that named no time of its own. */
 const defaultRetryAfterSeconds = 2;
-
-function abortableDelay(milliseconds: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(finish, milliseconds);
-    function finish() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', finish);
-      resolve();
-    }
-    signal.addEventListener('abort', finish, { once: true });
-  });
-}
 
 /** Waits for the iterator's next part, or aborts the call when `timeoutMs` pass first. */
 async function nextWithin(
