@@ -10,7 +10,7 @@
  * reply (to the complete response) and for a stream (to the first text).
  * Every message has a userId, so history is read and the exchange stored.
  *
- * Capacity: a fresh agentd and a provider that sends one word a second hold
+ * Capacity: a fresh agentd and a provider that sends one word every 10 seconds hold
  * STREAMS streams open at once; agentd's resident memory is read when all of
  * them have begun. Set STREAMS (default 5000) to try other numbers.
  */
@@ -82,8 +82,10 @@ async function latency() {
 }
 
 async function capacity(streams: number) {
-  // One word a second, for longer than it takes to open every stream.
-  const provider = await startFakeProvider(1_000, 600);
+  // One word every 10 s, for longer than it takes to open every stream: streams that are open and mostly
+  // waiting on the model, as real ones are (at one word a second, 5,000 streams are 5,000 events a second,
+  // which measures CPU, not how many streams an instance holds).
+  const provider = await startFakeProvider(10_000, 120);
   const agentd = await startAgentd(
     { AGENTD_OPENAI_COMPATIBLE_BASE_URL: provider.url, AGENTD_DEFAULT_MODEL: 'openai-compatible/bench-model', AGENTD_PROVIDER_TIMEOUT_MS: '120000' },
     3918,
@@ -97,20 +99,38 @@ async function capacity(streams: number) {
     const started = performance.now();
     let begun = 0;
     let failed = 0;
-    await new Promise<void>((resolve) => {
-      for (let index = 0; index < streams; index += 1) {
-        const request = http.request(`${agentd.url}/v1/agents/${created.id}/messages`, { method: 'POST', agent, headers: auth });
-        request.on('error', () => undefined);
-        request.on('response', (response) => {
-          if (response.statusCode !== 200) failed += 1;
-          else begun += 1;
-          response.on('data', () => undefined);
-          if (begun + failed === streams) resolve();
-        });
-        request.end(JSON.stringify({ text: 'Count slowly.', userId: `stream-${index}`, stream: true }));
-        requests.push(request);
-      }
-    });
+    const errors = new Map<string, number>();
+    // Opened in batches: thousands of simultaneous connects would overflow the listen backlog, which measures the kernel.
+    const batch = 250;
+    for (let first = 0; first < streams; first += batch) {
+      const size = Math.min(batch, streams - first);
+      if (process.env.VERBOSE) console.log('batch', first, begun, failed, Math.round(performance.now() - started));
+      await new Promise<void>((resolve) => {
+        let settled = 0;
+        const settle = () => {
+          settled += 1;
+          if (settled === size) resolve();
+        };
+        for (let index = first; index < first + size; index += 1) {
+          const request = http.request(`${agentd.url}/v1/agents/${created.id}/messages`, { method: 'POST', agent, headers: auth });
+          request.on('error', (error: NodeJS.ErrnoException) => {
+            failed += 1;
+            errors.set(error.code ?? error.message, (errors.get(error.code ?? error.message) ?? 0) + 1);
+            settle();
+          });
+          request.on('response', (response) => {
+            if (response.statusCode === 200) begun += 1;
+            else failed += 1;
+            response.on('data', () => undefined);
+            response.on('error', () => undefined);
+            settle();
+          });
+          request.end(JSON.stringify({ text: 'Count slowly.', userId: `stream-${index}`, stream: true }));
+          requests.push(request);
+        }
+      });
+    }
+    if (errors.size > 0) console.log('errors:', Object.fromEntries(errors));
     const openedMs = performance.now() - started;
     // Let every stream receive a few words, then read memory with all of them open.
     await new Promise((resolve) => setTimeout(resolve, 5_000));
