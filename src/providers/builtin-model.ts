@@ -54,7 +54,7 @@ export function composeBuiltinReply(prompt: AssembledPrompt): string {
 }
 
 export interface BuiltinModelOptions {
-  /** Pause between streamed words, so a person watching a stream sees it arrive. */
+  /** Pause between streamed words, so a person watching a stream sees it arrive (none for a non-streamed reply). */
   wordDelayMs: number;
 }
 
@@ -67,7 +67,7 @@ export class BuiltinModel implements ModelAdapter {
     let text = '';
     let finishReason: 'stop' | 'length' = 'stop';
     for (const [index, word] of words.entries()) {
-      if (index > 0) await abortableDelay(this.options.wordDelayMs, call.abortSignal);
+      if (index > 0 && call.watched) await abortableDelay(this.options.wordDelayMs, call.abortSignal);
       if (call.abortSignal.aborted) throw new ProviderError('aborted', 'The model call was aborted.');
       if (limit !== undefined && estimateTokens(text + word) > limit) {
         finishReason = 'length';

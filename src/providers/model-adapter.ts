@@ -33,6 +33,8 @@ export interface ModelCall {
   apiKey?: string;
   /** What to send: the rendered system prompt and turns, and the parts they were made from. */
   prompt: AssembledPrompt;
+  /** Whether someone watches the answer arrive (a streamed reply); a model may pace itself only then. */
+  watched: boolean;
   abortSignal: AbortSignal;
 }
 

@@ -37,7 +37,7 @@ describe('builtin model', () => {
   });
 
   it('streams word by word, the words joining to the reply, then finishes with usage', async () => {
-    const parts = await collect(new BuiltinModel({ wordDelayMs: 0 }).stream({ modelName: 'echo', settings: {}, prompt, abortSignal: new AbortController().signal }));
+    const parts = await collect(new BuiltinModel({ wordDelayMs: 0 }).stream({ modelName: 'echo', settings: {}, prompt, watched: true, abortSignal: new AbortController().signal }));
     const deltas = parts.filter((part) => part.type === 'text-delta');
     assert.ok(deltas.length > 10);
     assert.ok(deltas.every((part) => part.type === 'text-delta' && part.text.trim().split(' ').length === 1));
@@ -48,7 +48,7 @@ describe('builtin model', () => {
   });
 
   it('stops at maxOutputTokens with finishReason length', async () => {
-    const parts = await collect(new BuiltinModel({ wordDelayMs: 0 }).stream({ modelName: 'echo', settings: { maxOutputTokens: 5 }, prompt, abortSignal: new AbortController().signal }));
+    const parts = await collect(new BuiltinModel({ wordDelayMs: 0 }).stream({ modelName: 'echo', settings: { maxOutputTokens: 5 }, prompt, watched: true, abortSignal: new AbortController().signal }));
     const finish = parts.at(-1);
     assert.ok(finish?.type === 'finish' && finish.finishReason === 'length' && finish.usage.outputTokens <= 5);
   });

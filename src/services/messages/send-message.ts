@@ -96,6 +96,7 @@ export async function sendMessage({
           },
           ...(apiKey !== undefined ? { apiKey } : {}),
           prompt,
+          watched: input.stream === true,
         },
         signal,
       );
