@@ -22,6 +22,10 @@ import { registerUpdateAgent } from './routes/agents/update-agent.js';
 import { registerCreateApiKey } from './routes/api-keys/create-api-key.js';
 import { registerListApiKeys } from './routes/api-keys/list-api-keys.js';
 import { registerRevokeApiKey } from './routes/api-keys/revoke-api-key.js';
+import { registerForgetConversation } from './routes/messages/forget-conversation.js';
+import { registerListMessages } from './routes/messages/list-messages.js';
+import { MessageReply } from './routes/messages/schemas.js';
+import { registerSendMessage } from './routes/messages/send-message.js';
 import { ProblemSchema } from './routes/common-schemas.js';
 import { registerErrorDocs } from './routes/ops/error-docs.js';
 import { registerHealth } from './routes/ops/health.js';
@@ -96,6 +100,7 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
 
   app.addSchema(ProblemSchema);
   app.addSchema(AgentSchema);
+  app.addSchema(MessageReply);
 
   await app.register(swagger, {
     openapi: {
@@ -112,6 +117,7 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
       security: [{ bearerAuth: [] }],
       tags: [
         { name: 'agents', description: 'Agents of the account' },
+        { name: 'messages', description: 'Talking to agents, and their conversation history' },
         { name: 'api-keys', description: 'API keys of the account' },
         { name: 'operations', description: 'Health, readiness and metrics (no key, no rate limit)' },
       ],
@@ -142,6 +148,9 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
   registerGetAgent(app);
   registerUpdateAgent(app);
   registerDeleteAgent(app);
+  registerSendMessage(app, { keepAliveMs: config.sseKeepAliveMs, shutdown: deps.shutdown });
+  registerListMessages(app);
+  registerForgetConversation(app);
   registerCreateApiKey(app);
   registerListApiKeys(app);
   registerRevokeApiKey(app);

@@ -71,8 +71,14 @@ export interface Config {
   providers: ProviderEnvironment;
   allowAgentModelKeys: boolean;
   providerTimeoutMs: number;
+  /** First pause before retrying a failed model call; doubled for the next retry. */
+  providerRetryDelayMs: number;
   circuitBreaker: { failureThreshold: number; openMs: number };
   bodyLimitBytes: number;
+  /** Interval of `: keep-alive` comments while a streamed reply's model is silent. */
+  sseKeepAliveMs: number;
+  /** Pause between the builtin model's streamed words. */
+  builtinWordDelayMs: number;
   shutdownTimeoutMs: number;
   logLevel: LogLevel;
 }
@@ -245,11 +251,14 @@ export function loadConfig(env: Environment, cwd: string = process.cwd()): Confi
     providers,
     allowAgentModelKeys: boolean(env, 'AGENTD_ALLOW_AGENT_MODEL_KEYS', false),
     providerTimeoutMs: integer(env, 'AGENTD_PROVIDER_TIMEOUT_MS', 30_000, 100, 600_000),
+    providerRetryDelayMs: integer(env, 'AGENTD_PROVIDER_RETRY_DELAY_MS', 250, 0, 60_000),
     circuitBreaker: {
       failureThreshold: integer(env, 'AGENTD_CIRCUIT_FAILURE_THRESHOLD', 5, 1, 1000),
       openMs: integer(env, 'AGENTD_CIRCUIT_OPEN_MS', 30_000, 100, 3_600_000),
     },
     bodyLimitBytes: integer(env, 'AGENTD_BODY_LIMIT_BYTES', 1_048_576, 1024, 64 * 1_048_576),
+    sseKeepAliveMs: integer(env, 'AGENTD_SSE_KEEPALIVE_MS', 15_000, 10, 600_000),
+    builtinWordDelayMs: integer(env, 'AGENTD_BUILTIN_WORD_DELAY_MS', 20, 0, 1_000),
     shutdownTimeoutMs: integer(env, 'AGENTD_SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     logLevel: logLevel as LogLevel,
   };

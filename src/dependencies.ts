@@ -7,6 +7,8 @@ import { createLimits, type CreateLimitsOptions } from './limits/limits.js';
 import type { RedisLink } from './limits/redis-link.js';
 import type { RateLimiter } from './limits/rate-limiter.js';
 import { ProviderCatalog } from './providers/catalog.js';
+import { ModelGateway } from './providers/model-gateway.js';
+import { createModelAdapters } from './providers/registry.js';
 import type { ReadinessCheck } from './routes/ops/health.js';
 import { loadOrCreateSecretKey } from './secret-key.js';
 import { SecretBox } from './security/secret-box.js';
@@ -69,6 +71,19 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
     providers,
     logger: options.logger,
     allowAgentModelKeys: config.allowAgentModelKeys,
+    models: new ModelGateway(
+      createModelAdapters(config.providers, { builtinWordDelayMs: config.builtinWordDelayMs }),
+      {
+        timeoutMs: config.providerTimeoutMs,
+        maxRetries: 2,
+        retryDelayMs: config.providerRetryDelayMs,
+        circuit: config.circuitBreaker,
+      },
+      clock,
+      options.logger,
+    ),
+    concurrencyLimiter: limits.concurrencyLimiter,
+    messageConcurrency: config.rateLimits?.sendMessageConcurrency ?? null,
   };
 
   return {

@@ -1,3 +1,4 @@
+import { randomFillSync } from 'node:crypto';
 import { monotonicFactory } from 'ulid';
 
 /**
@@ -15,7 +16,24 @@ export const idPrefixes = {
 
 export type IdKind = keyof typeof idPrefixes;
 
-const nextUlid = monotonicFactory();
+/**
+ * The ULID library draws one byte from the system's CSPRNG per character (a
+ * call into crypto each time); drawing them from a pool filled 4 KiB at a time
+ * gives the same randomness for a fraction of the cost on the hot path.
+ */
+const randomPool = Buffer.alloc(4096);
+let randomOffset = randomPool.length;
+function pooledRandom(): number {
+  if (randomOffset >= randomPool.length) {
+    randomFillSync(randomPool);
+    randomOffset = 0;
+  }
+  const byte = randomPool[randomOffset] as number;
+  randomOffset += 1;
+  return byte / 256;
+}
+
+const nextUlid = monotonicFactory(pooledRandom);
 
 export function newId(kind: IdKind): string {
   return `${idPrefixes[kind]}_${nextUlid()}`;

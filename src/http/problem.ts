@@ -40,16 +40,21 @@ export function toAppError(error: FastifyError | AppError | Error): AppError {
   return new AppError('internal', 'An unexpected error occurred; it has been logged with the request id.', { cause: error });
 }
 
-export function sendProblem(reply: FastifyReply, request: FastifyRequest, appError: AppError): FastifyReply {
-  const body = {
+/** The RFC 9457 body of an error: in a problem response, or inside a stream's `message.failed` event. */
+export function problemBody(appError: AppError, requestId: string) {
+  return {
     type: `/docs/errors#${appError.code}`,
     title: appError.title,
     status: appError.status,
     code: appError.code,
     detail: appError.detail,
     ...(appError.errors ? { errors: appError.errors } : {}),
-    requestId: request.id,
+    requestId,
   };
+}
+
+export function sendProblem(reply: FastifyReply, request: FastifyRequest, appError: AppError): FastifyReply {
+  const body = problemBody(appError, request.id);
   if (appError.status === 401) reply.header('www-authenticate', 'Bearer realm="agentd"');
   for (const [name, value] of Object.entries(appError.headers)) reply.header(name, value);
   return reply.status(appError.status).type('application/problem+json; charset=utf-8').send(body);

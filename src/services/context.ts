@@ -1,7 +1,9 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
+import type { ConcurrencyLimiter } from '../limits/concurrency-limiter.js';
 import type { ProviderCatalog } from '../providers/catalog.js';
+import type { ModelGateway } from '../providers/model-gateway.js';
 import type { SecretBox } from '../security/secret-box.js';
 import type { Repositories } from '../storage/repositories/index.js';
 
@@ -23,6 +25,11 @@ export interface ServiceDeps {
   providers: ProviderCatalog;
   logger: Logger;
   allowAgentModelKeys: boolean;
+  /** Model calls with time-outs, retries and circuit breakers. */
+  models: ModelGateway;
+  /** Message requests in flight per agent; `messageConcurrency` null when limits are off. */
+  concurrencyLimiter: ConcurrencyLimiter;
+  messageConcurrency: number | null;
 }
 
 export interface ServiceContext {

@@ -1,11 +1,14 @@
 import { Migrator, type Migration, type MigrationProvider } from 'kysely';
 import type { DatabaseHandle } from './database.js';
 import { initialMigration } from './migrations/0001-initial.js';
+import { conversationsMigration } from './migrations/0002-conversations.js';
 import type { Dialect } from './schema.js';
 
-function migrations(dialect: Dialect): Record<string, Migration> {
+/** Every migration, by name, in the order they apply. */
+export function migrations(dialect: Dialect): Record<string, Migration> {
   return {
     '0001-initial': initialMigration(dialect),
+    '0002-conversations': conversationsMigration(dialect),
   };
 }
 

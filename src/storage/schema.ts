@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Generated, Kysely, Transaction } from 'kysely';
 
 /**
  * Row shapes as both dialects store them. Times are RFC 3339 UTC strings with
@@ -83,6 +83,16 @@ export interface MessagesTable {
   created_at: string;
 }
 
+/** One knowledge item of an agent, indexed for full-text search (see migration 0002). */
+export interface KnowledgeItemsTable {
+  search_id: Generated<number>;
+  agent_id: string;
+  /** Index of the item in the agent's `knowledge` list. */
+  position: number;
+  title: string | null;
+  content: string;
+}
+
 export interface Database {
   service_state: ServiceStateTable;
   accounts: AccountsTable;
@@ -91,6 +101,7 @@ export interface Database {
   agent_counts: AgentCountsTable;
   idempotency_keys: IdempotencyKeysTable;
   messages: MessagesTable;
+  knowledge_items: KnowledgeItemsTable;
 }
 
 export type Executor = Kysely<Database> | Transaction<Database>;

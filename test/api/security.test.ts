@@ -18,6 +18,8 @@ interface RouteCase {
   body?: unknown;
   /** The kind of resource named in the path, for the other-account check. */
   resource?: 'agent' | 'apiKey';
+  /** A query string the operation needs to be valid. */
+  query?: string;
 }
 
 const routes: RouteCase[] = [
@@ -26,6 +28,15 @@ const routes: RouteCase[] = [
   { method: 'GET', path: '/v1/agents/{agentId}', scope: 'agents:read', resource: 'agent' },
   { method: 'PATCH', path: '/v1/agents/{agentId}', scope: 'agents:write', body: { name: 'Renamed' }, resource: 'agent' },
   { method: 'DELETE', path: '/v1/agents/{agentId}', scope: 'agents:delete', resource: 'agent' },
+  { method: 'POST', path: '/v1/agents/{agentId}/messages', scope: 'messages:send', body: { text: 'hello' }, resource: 'agent' },
+  { method: 'GET', path: '/v1/agents/{agentId}/messages', scope: 'agents:read', resource: 'agent' },
+  {
+    method: 'DELETE',
+    path: '/v1/agents/{agentId}/conversations',
+    scope: 'agents:write',
+    resource: 'agent',
+    query: '?userId=probe',
+  },
   { method: 'POST', path: '/v1/api-keys', scope: 'keys:manage', body: {} },
   { method: 'GET', path: '/v1/api-keys', scope: 'keys:manage' },
   { method: 'DELETE', path: '/v1/api-keys/{keyId}', scope: 'keys:manage', resource: 'apiKey' },
@@ -89,7 +100,7 @@ for (const backend of backends) {
         const request = (url: string, headers: Record<string, string>) =>
           t.app.inject({
             method: route.method,
-            url,
+            url: `${url}${route.query ?? ''}`,
             headers,
             ...(route.body !== undefined ? { payload: route.body as object } : {}),
           });

@@ -109,6 +109,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     AGENTD_BOOTSTRAP_KEY: bootstrapKey,
     AGENTD_RATE_LIMITS: generousRateLimits,
     LOG_LEVEL: 'silent',
+    AGENTD_BUILTIN_WORD_DELAY_MS: '0',
     ...(backend === 'postgres' ? { DATABASE_URL: databaseUrl as string, AGENTD_DATABASE_POOL_SIZE: '5' } : {}),
     ...(redisPrefix ? { REDIS_URL: redisUrl as string, AGENTD_REDIS_PREFIX: redisPrefix } : {}),
     ...options.env,

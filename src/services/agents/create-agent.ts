@@ -57,7 +57,10 @@ export async function createAgent({
   const agent = toAgentView(record);
 
   if (idempotencyKey === undefined) {
-    await repositories.agents.insert(record);
+    await repositories.db.transaction().execute(async (transaction) => {
+      await repositories.agents.insert(record, transaction);
+      await repositories.knowledge.replace(id, record.profile.knowledge, transaction);
+    });
     logger.info({ agentId: id, accountId: record.accountId, requestId: ctx.requestId }, 'agent created');
     return { agent, replayed: false };
   }
@@ -91,6 +94,7 @@ export async function createAgent({
   try {
     await repositories.db.transaction().execute(async (transaction) => {
       await repositories.agents.insert(record, transaction);
+      await repositories.knowledge.replace(id, record.profile.knowledge, transaction);
       await idempotency.complete(accountId, idempotencyKey, 201, JSON.stringify(agent), transaction);
     });
   } catch (error) {

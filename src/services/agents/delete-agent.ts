@@ -15,6 +15,7 @@ export async function deleteAgent({ ctx, agentId }: { ctx: ServiceContext; agent
       );
     }
     await repositories.messages.deleteForAgent(record.id, transaction);
+    await repositories.knowledge.deleteForAgent(record.id, transaction);
     if (!(await repositories.agents.delete(record, transaction))) throw notFound('Agent');
   });
   ctx.deps.logger.info({ agentId, accountId: ctx.actor.accountId, requestId: ctx.requestId }, 'agent deleted');

@@ -46,6 +46,9 @@ export async function updateAgent({
     if (!(await agents.update(current, next, transaction))) {
       throw new AppError('internal', 'The agent changed while it was locked for this update.');
     }
+    if (JSON.stringify(current.profile.knowledge) !== JSON.stringify(next.profile.knowledge)) {
+      await ctx.deps.repositories.knowledge.replace(current.id, next.profile.knowledge, transaction);
+    }
     return { current, next };
   });
   if (current.status !== next.status) {

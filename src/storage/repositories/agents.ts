@@ -201,6 +201,30 @@ export class AgentRepository {
     });
   }
 
+  /**
+   * Sets the status the service decides (e.g. `error` after a provider
+   * rejected the agent's credentials), with its reason and the counts, unless
+   * the agent changed since `record` was read: then its owner has acted
+   * meanwhile and their change stands. True when the status was written.
+   */
+  async setStatus(record: AgentRecord, status: AgentStatus, reason: string | null, updatedAt: string, executor: Executor = this.db): Promise<boolean> {
+    return inTransaction(executor, async (transaction) => {
+      const result = await transaction
+        .updateTable('agents')
+        .set({ status, status_reason: reason, version: record.version + 1, updated_at: updatedAt })
+        .where('id', '=', record.id)
+        .where('account_id', '=', record.accountId)
+        .where('version', '=', record.version)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 0) return false;
+      if (record.status !== status) {
+        await this.adjustCount(record.accountId, record.status, -1, transaction);
+        await this.adjustCount(record.accountId, status, 1, transaction);
+      }
+      return true;
+    });
+  }
+
   async delete(record: AgentRecord, executor: Executor = this.db): Promise<boolean> {
     return inTransaction(executor, async (transaction) => {
       // The status comes from the deleted row itself, so the counts stay right even

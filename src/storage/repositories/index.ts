@@ -5,6 +5,7 @@ import { AccountRepository } from './accounts.js';
 import { AgentRepository } from './agents.js';
 import { ApiKeyRepository } from './api-keys.js';
 import { IdempotencyRepository } from './idempotency.js';
+import { KnowledgeRepository } from './knowledge.js';
 import { MessageRepository } from './messages.js';
 import { ServiceStateRepository } from './service-state.js';
 
@@ -15,6 +16,7 @@ export interface Repositories {
   agents: AgentRepository;
   idempotency: IdempotencyRepository;
   messages: MessageRepository;
+  knowledge: KnowledgeRepository;
   serviceState: ServiceStateRepository;
 }
 
@@ -26,6 +28,7 @@ export function createRepositories({ db, dialect, committedReader }: DatabaseHan
     agents: new AgentRepository(db, dialect, committedReader),
     idempotency: new IdempotencyRepository(db),
     messages: new MessageRepository(db),
+    knowledge: new KnowledgeRepository(db, dialect),
     serviceState: new ServiceStateRepository(db),
   };
 }

@@ -1,7 +1,59 @@
-import type { Executor } from '../schema.js';
+import type { Database, Executor } from '../schema.js';
 
+export type MessageRow = Database['messages'];
+
+/** Which turns of an agent a query is about (see services/messages/conversation.ts). */
+export interface TurnFilter {
+  conversation?: string;
+  userId?: string;
+}
+
+export interface TurnPageQuery extends TurnFilter {
+  agentId: string;
+  limit: number;
+  /** Keyset position: turns strictly older than this id. */
+  beforeId?: string;
+}
+
+/**
+ * Stored conversation turns. Ids are ULIDs, so id order is creation order and
+ * "newest first" is a descending index scan on (agent, conversation, id).
+ */
 export class MessageRepository {
   constructor(private readonly db: Executor) {}
+
+  async insert(rows: MessageRow[], executor: Executor = this.db): Promise<void> {
+    if (rows.length === 0) return;
+    await executor.insertInto('messages').values(rows).execute();
+  }
+
+  /** The most recent turns of one conversation, newest first: what a prompt's history is cut from. */
+  async recent(agentId: string, conversation: string, limit: number, executor: Executor = this.db) {
+    return executor
+      .selectFrom('messages')
+      .select(['role', 'user_id', 'text'])
+      .where('agent_id', '=', agentId)
+      .where('conversation', '=', conversation)
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+  }
+
+  async page(query: TurnPageQuery, executor: Executor = this.db): Promise<MessageRow[]> {
+    let builder = executor.selectFrom('messages').selectAll().where('agent_id', '=', query.agentId);
+    if (query.conversation !== undefined) builder = builder.where('conversation', '=', query.conversation);
+    if (query.userId !== undefined) builder = builder.where('user_id', '=', query.userId);
+    if (query.beforeId !== undefined) builder = builder.where('id', '<', query.beforeId);
+    return builder.orderBy('id', 'desc').limit(query.limit).execute();
+  }
+
+  async deleteTurns(agentId: string, filter: TurnFilter, executor: Executor = this.db): Promise<number> {
+    let builder = executor.deleteFrom('messages').where('agent_id', '=', agentId);
+    if (filter.conversation !== undefined) builder = builder.where('conversation', '=', filter.conversation);
+    if (filter.userId !== undefined) builder = builder.where('user_id', '=', filter.userId);
+    const result = await builder.executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
 
   async deleteForAgent(agentId: string, executor: Executor = this.db): Promise<number> {
     const result = await executor.deleteFrom('messages').where('agent_id', '=', agentId).executeTakeFirst();

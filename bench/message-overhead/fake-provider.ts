@@ -1,0 +1,23 @@
+/**
+ * The tests' fake OpenAI-compatible provider as a process of its own, for the
+ * benchmark and for trying agentd with a provider configured:
+ *
+ *   node --import tsx bench/message-overhead/fake-provider.ts [port] [tokenDelayMs] [words]
+ *
+ * It prints its base URL (for AGENTD_OPENAI_COMPATIBLE_BASE_URL) and answers
+ * every request at once, or with `tokenDelayMs` between streamed words.
+ */
+import { startFakeOpenAiServer } from '../../test/helpers/fake-openai-server.js';
+
+const [portArgument, delayArgument, wordsArgument] = process.argv.slice(2);
+const words = Number(wordsArgument ?? 0);
+const server = await startFakeOpenAiServer({ port: Number(portArgument ?? 0) });
+server.setDefault({
+  tokenDelayMs: Number(delayArgument ?? 0),
+  ...(words > 0 ? { reply: Array.from({ length: words }, (_, index) => `word${index}`).join(' ') } : {}),
+});
+// Recorded requests would grow without bound in a long run.
+setInterval(() => server.requests.splice(0), 1000).unref();
+process.stdout.write(`${server.baseUrl}\n`);
+process.on('SIGTERM', () => void server.close().then(() => process.exit(0)));
+process.on('SIGINT', () => void server.close().then(() => process.exit(0)));

@@ -1,0 +1,88 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+
+/** Starting the fake provider and a built agentd as separate processes, as they run in production. */
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+export interface Started {
+  process: ChildProcess;
+  url: string;
+  stop(): Promise<void>;
+}
+
+async function firstLineMatching(child: ChildProcess, pattern: RegExp): Promise<string> {
+  let buffer = '';
+  for await (const chunk of child.stdout!) {
+    buffer += String(chunk);
+    const match = pattern.exec(buffer);
+    if (match) return match[0];
+  }
+  throw new Error('process ended before it was ready');
+}
+
+function stopper(child: ChildProcess) {
+  return async () => {
+    if (child.exitCode !== null) return;
+    child.kill('SIGTERM');
+    await once(child, 'exit');
+  };
+}
+
+export async function startFakeProvider(tokenDelayMs: number, words: number): Promise<Started> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'bench/message-overhead/fake-provider.ts'), '0', String(tokenDelayMs), String(words)], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await firstLineMatching(child, /http:\/\/127\.0\.0\.1:\d+\/v1/);
+  return { process: child, url, stop: stopper(child) };
+}
+
+export async function startAgentd(env: Record<string, string>, port: number, nodeArguments: string[] = []): Promise<Started & { key: string }> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentd-bench-'));
+  const key = `agd_${randomBytes(20).toString('hex')}`;
+  const child = spawn(process.execPath, [...nodeArguments, path.join(root, 'dist/main.js'), 'serve'], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: {
+      PATH: process.env.PATH ?? '',
+      PORT: String(port),
+      AGENTD_DATA_DIR: dataDir,
+      AGENTD_BOOTSTRAP_KEY: key,
+      AGENTD_RATE_LIMITS: 'off',
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+  });
+  child.stdout!.resume();
+  const url = `http://127.0.0.1:${port}`;
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) break;
+    } catch {
+      if (attempt > 200) throw new Error('agentd did not start');
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const stop = stopper(child);
+  return {
+    process: child,
+    url,
+    key,
+    stop: async () => {
+      await stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Resident set size of a process, from /proc (Linux). */
+export function rssBytes(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const match = /VmRSS:\s+(\d+) kB/.exec(status);
+  return match ? Number(match[1]) * 1024 : Number.NaN;
+}

@@ -1,0 +1,152 @@
+/**
+ * What agentd adds to a reply, and how many open streams one instance holds.
+ *
+ *   npm run build && node --import tsx bench/message-overhead/run.ts
+ *
+ * Latency: the fake OpenAI-compatible provider (its own process) answers at
+ * once; the same client measures requests to the provider directly and
+ * through agentd (a built instance, its own process, SQLite, rate limits off).
+ * The difference of the percentiles is agentd's overhead: for a non-streamed
+ * reply (to the complete response) and for a stream (to the first text).
+ * Every message has a userId, so history is read and the exchange stored.
+ *
+ * Capacity: a fresh agentd and a provider that sends one word every 10 seconds hold
+ * STREAMS streams open at once; agentd's resident memory is read when all of
+ * them have begun. Set STREAMS (default 5000) to try other numbers.
+ */
+import http from 'node:http';
+import { load, percentile, post, type Timing } from './client.js';
+import { rssBytes, startAgentd, startFakeProvider } from './processes.js';
+
+const mib = (bytes: number) => `${(bytes / 1_048_576).toFixed(0)} MiB`;
+const fixed = (value: number) => value.toFixed(2);
+
+function summary(label: string, direct: Timing[], through: Timing[], field: 'totalMs' | 'firstTextMs') {
+  const row = (fraction: number) => {
+    const base = percentile(direct.map((timing) => timing[field]), fraction);
+    const via = percentile(through.map((timing) => timing[field]), fraction);
+    return { base, via, added: via - base };
+  };
+  const p50 = row(0.5);
+  const p99 = row(0.99);
+  console.log(
+    `| ${label} | ${fixed(p50.base)} | ${fixed(p50.via)} | **${fixed(p50.added)}** | ${fixed(p99.base)} | ${fixed(p99.via)} | **${fixed(p99.added)}** |`,
+  );
+}
+
+async function latency() {
+  const provider = await startFakeProvider(0, 0);
+  const agentd = await startAgentd({ AGENTD_OPENAI_COMPATIBLE_BASE_URL: provider.url, AGENTD_DEFAULT_MODEL: 'openai-compatible/bench-model' }, 3917);
+  try {
+    const auth = { authorization: `Bearer ${agentd.key}` };
+    const created = await fetch(`${agentd.url}/v1/agents`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Bench', bio: 'A benchmark agent.', knowledge: ['Gas is paid in ETH.'] }),
+    });
+    const agent = (await created.json()) as { id: string };
+    const messagesUrl = `${agentd.url}/v1/agents/${agent.id}/messages`;
+    const providerUrl = `${provider.url}/chat/completions`;
+    const providerBody = (stream: boolean) => ({
+      model: 'bench-model',
+      messages: [{ role: 'system', content: 'You are Bench.' }, { role: 'user', content: 'What pays for gas?' }],
+      ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
+    });
+
+    console.log('| measurement | provider direct (ms) p50 | through agentd p50 | added p50 | provider direct p99 | through agentd p99 | added p99 |');
+    console.log('|---|---|---|---|---|---|---|');
+    for (const concurrency of [1, 50]) {
+      const total = concurrency === 1 ? 2_000 : 10_000;
+      const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+      const direct = (stream: boolean) => (index: number) =>
+        post(agent, providerUrl, providerBody(stream), {}, stream ? '"content"' : 'choices');
+      const through = (stream: boolean) => (index: number) =>
+        post(agent, messagesUrl, { text: 'What pays for gas?', userId: `user-${concurrency}-${index}`, stream }, auth, stream ? 'message.delta' : '"text"');
+      // Warm-up: JIT, connection pools, SQLite statement cache.
+      await load(500, concurrency, through(false));
+      await load(500, concurrency, through(true));
+      await load(500, concurrency, direct(false));
+      await load(500, concurrency, direct(true));
+      const directPlain = await load(total, concurrency, direct(false));
+      const throughPlain = await load(total, concurrency, through(false));
+      const directStream = await load(total, concurrency, direct(true));
+      const throughStream = await load(total, concurrency, through(true));
+      summary(`non-streamed reply, ${concurrency} client${concurrency > 1 ? 's' : ''}`, directPlain, throughPlain, 'totalMs');
+      summary(`time to first delta, ${concurrency} client${concurrency > 1 ? 's' : ''}`, directStream, throughStream, 'firstTextMs');
+      agent.destroy();
+    }
+  } finally {
+    await agentd.stop();
+    await provider.stop();
+  }
+}
+
+async function capacity(streams: number) {
+  // One word every 10 s, for longer than it takes to open every stream: streams that are open and mostly
+  // waiting on the model, as real ones are (at one word a second, 5,000 streams are 5,000 events a second,
+  // which measures CPU, not how many streams an instance holds).
+  const provider = await startFakeProvider(10_000, 120);
+  const agentd = await startAgentd(
+    { AGENTD_OPENAI_COMPATIBLE_BASE_URL: provider.url, AGENTD_DEFAULT_MODEL: 'openai-compatible/bench-model', AGENTD_PROVIDER_TIMEOUT_MS: '120000' },
+    3918,
+  );
+  const agent = new http.Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY });
+  const requests: http.ClientRequest[] = [];
+  try {
+    const auth = { authorization: `Bearer ${agentd.key}`, 'content-type': 'application/json' };
+    const created = (await (await fetch(`${agentd.url}/v1/agents`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'Streams' }) })).json()) as { id: string };
+    const idleRss = rssBytes(agentd.process.pid!);
+    const started = performance.now();
+    let begun = 0;
+    let failed = 0;
+    const errors = new Map<string, number>();
+    // Opened in batches: thousands of simultaneous connects would overflow the listen backlog, which measures the kernel.
+    const batch = 250;
+    for (let first = 0; first < streams; first += batch) {
+      const size = Math.min(batch, streams - first);
+      if (process.env.VERBOSE) console.log('batch', first, begun, failed, Math.round(performance.now() - started));
+      await new Promise<void>((resolve) => {
+        let settled = 0;
+        const settle = () => {
+          settled += 1;
+          if (settled === size) resolve();
+        };
+        for (let index = first; index < first + size; index += 1) {
+          const request = http.request(`${agentd.url}/v1/agents/${created.id}/messages`, { method: 'POST', agent, headers: auth });
+          request.on('error', (error: NodeJS.ErrnoException) => {
+            failed += 1;
+            errors.set(error.code ?? error.message, (errors.get(error.code ?? error.message) ?? 0) + 1);
+            settle();
+          });
+          request.on('response', (response) => {
+            if (response.statusCode === 200) begun += 1;
+            else failed += 1;
+            response.on('data', () => undefined);
+            response.on('error', () => undefined);
+            settle();
+          });
+          request.end(JSON.stringify({ text: 'Count slowly.', userId: `stream-${index}`, stream: true }));
+          requests.push(request);
+        }
+      });
+    }
+    if (errors.size > 0) console.log('errors:', Object.fromEntries(errors));
+    const openedMs = performance.now() - started;
+    // Let every stream receive a few words, then read memory with all of them open.
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
+    const rss = rssBytes(agentd.process.pid!);
+    console.log(`\n| open streams | failed | time to open all | agentd RSS idle | agentd RSS with all open | per stream |`);
+    console.log('|---|---|---|---|---|---|');
+    console.log(`| ${begun} | ${failed} | ${(openedMs / 1000).toFixed(1)} s | ${mib(idleRss)} | ${mib(rss)} | ${(((rss - idleRss) / Math.max(1, begun)) / 1024).toFixed(0)} KiB |`);
+  } finally {
+    for (const request of requests) request.destroy();
+    agent.destroy();
+    await agentd.stop();
+    await provider.stop();
+  }
+}
+
+const streams = Number(process.env.STREAMS ?? 5_000);
+console.log(`node ${process.version}, ${(await import('node:os')).cpus().length} cores\n`);
+if (process.env.ONLY !== 'capacity') await latency();
+if (process.env.ONLY !== 'latency') await capacity(streams);

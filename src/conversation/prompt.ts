@@ -1,0 +1,119 @@
+import { fitHistory, type HistoryTurn } from './history-window.js';
+import { estimateMessageTokens, estimateTokens } from './tokens.js';
+
+/**
+ * Prompt assembly (contract §5): the agent's character, the knowledge found
+ * for this message, the request's context, then as much recent history as fits
+ * the model's budget, then the message itself.
+ */
+
+export interface Character {
+  name: string;
+  bio: string[];
+  personality: { traits: string[]; style: string[]; tone: string | null };
+  goals: { objectives: string[]; motivations: string[] };
+  expertise: string[];
+  system: string | null;
+}
+
+export interface KnowledgeEntry {
+  title?: string;
+  content: string;
+}
+
+export interface PromptMessage {
+  role: 'user' | 'assistant';
+  content: string;
+}
+
+export interface AssembledPrompt {
+  system: string;
+  messages: PromptMessage[];
+  character: Character;
+  knowledge: KnowledgeEntry[];
+  context: Record<string, unknown> | null;
+  /** The history that made it into the prompt, oldest first. */
+  history: HistoryTurn[];
+  message: { text: string; userId: string | null };
+  /** A room: several speakers, each user turn labelled with its userId. */
+  shared: boolean;
+  estimatedInputTokens: number;
+}
+
+export interface PromptInput {
+  character: Character;
+  knowledge: KnowledgeEntry[];
+  context: Record<string, unknown> | null;
+  /** Stored turns of the conversation, newest first. */
+  history: readonly HistoryTurn[];
+  message: { text: string; userId: string | null };
+  shared: boolean;
+  /** Tokens the whole prompt may take (the model's window less the answer's reserve). */
+  budgetTokens: number;
+}
+
+function list(items: string[]): string {
+  return items.join('; ');
+}
+
+export function renderCharacter(character: Character): string {
+  const lines = [`You are ${character.name}.`];
+  if (character.bio.length > 0) lines.push(character.bio.join(' '));
+  const { traits, style, tone } = character.personality;
+  if (traits.length > 0) lines.push(`Your traits: ${list(traits)}.`);
+  if (style.length > 0) lines.push(`Your style: ${list(style)}.`);
+  if (tone) lines.push(`Your tone: ${tone}.`);
+  if (character.goals.objectives.length > 0) lines.push(`Your objectives: ${list(character.goals.objectives)}.`);
+  if (character.goals.motivations.length > 0) lines.push(`Your motivations: ${list(character.goals.motivations)}.`);
+  if (character.expertise.length > 0) lines.push(`Your expertise: ${list(character.expertise)}.`);
+  if (character.system) lines.push('', character.system);
+  return lines.join('\n');
+}
+
+function renderKnowledge(knowledge: KnowledgeEntry[]): string {
+  const items = knowledge.map((item) => `- ${item.title ? `${item.title}: ` : ''}${item.content}`);
+  return `Knowledge relevant to this message (use it when it helps, do not invent beyond it):\n${items.join('\n')}`;
+}
+
+/** How a stored turn reads in the prompt: in a room, user turns name their speaker. */
+export function renderTurn(turn: { role: 'user' | 'agent'; userId: string | null; text: string }, shared: boolean): string {
+  if (turn.role === 'user' && shared && turn.userId !== null) return `[${turn.userId}] ${turn.text}`;
+  return turn.text;
+}
+
+export function assemblePrompt(input: PromptInput): AssembledPrompt {
+  const sections = [renderCharacter(input.character)];
+  if (input.knowledge.length > 0) sections.push(renderKnowledge(input.knowledge));
+  if (input.context !== null && Object.keys(input.context).length > 0) {
+    sections.push(`Context supplied with this message (JSON):\n${JSON.stringify(input.context)}`);
+  }
+  if (input.shared) {
+    sections.push('This is a shared conversation with several people. Each of their messages starts with the speaker\'s id in brackets.');
+  }
+  const system = sections.join('\n\n');
+
+  const current = renderTurn({ role: 'user', ...input.message }, input.shared);
+  const fixedTokens = estimateTokens(system) + estimateMessageTokens(current);
+  const history = fitHistory(input.history, input.budgetTokens - fixedTokens, (turn) => renderTurn(turn, input.shared));
+
+  const messages: PromptMessage[] = [];
+  for (const turn of history) {
+    // An answer aborted before its first word has nothing to show the model.
+    if (turn.text === '') continue;
+    messages.push({ role: turn.role === 'user' ? 'user' : 'assistant', content: renderTurn(turn, input.shared) });
+  }
+  messages.push({ role: 'user', content: current });
+
+  const estimatedInputTokens = estimateTokens(system) + messages.reduce((sum, message) => sum + estimateMessageTokens(message.content), 0);
+  return {
+    system,
+    messages,
+    character: input.character,
+    knowledge: input.knowledge,
+    context: input.context,
+    history,
+    message: input.message,
+    shared: input.shared,
+    estimatedInputTokens,
+  };
+}

@@ -1,0 +1,83 @@
+import type { AssembledPrompt } from '../conversation/prompt.js';
+import { estimateTokens } from '../conversation/tokens.js';
+import type { ModelAdapter, ModelCall, ModelStreamPart } from './model-adapter.js';
+import { ProviderError } from './provider-error.js';
+import { abortableDelay } from './abortable-delay.js';
+
+/**
+ * The builtin model: offline and deterministic. It is not a language model and
+ * says so in every answer; it composes a reply in the agent's character from
+ * its profile, the knowledge retrieved for the message and the conversation so
+ * far, so that agentd can be tried (and tested) with no provider at all.
+ */
+
+function quote(text: string, max = 200): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return `“${flat.length > max ? `${flat.slice(0, max - 1)}…` : flat}”`;
+}
+
+function sentence(text: string): string {
+  const trimmed = text.trim();
+  return /[.!?…]$/.test(trimmed) ? trimmed : `${trimmed}.`;
+}
+
+/** The reply, as a pure function of the prompt. */
+export function composeBuiltinReply(prompt: AssembledPrompt): string {
+  const { character, knowledge, history, message, shared } = prompt;
+  const parts: string[] = [];
+  const speaker = message.userId ? ` ${message.userId}` : '';
+  parts.push(`Hello${speaker}, I'm ${character.name}.`);
+  const bio = character.bio[0];
+  if (bio) parts.push(sentence(bio));
+  if (character.personality.tone) parts.push(`(Tone: ${character.personality.tone}.)`);
+  parts.push(`You said: ${quote(message.text)}.`);
+
+  if (knowledge.length > 0) {
+    const [first, ...others] = knowledge;
+    parts.push(`Here is what I know about that: ${sentence(`${first?.title ? `${first.title}: ` : ''}${first?.content ?? ''}`)}`);
+    for (const item of others.slice(0, 2)) parts.push(`Also: ${sentence(item.content)}`);
+  } else if (character.expertise.length > 0) {
+    parts.push(`I don't have notes on that, but I can talk about ${character.expertise.join(', ')}.`);
+  } else {
+    parts.push("I don't have notes on that.");
+  }
+
+  const earlier = [...history].reverse().find((turn) => turn.role === 'user');
+  if (earlier) {
+    const who = shared && earlier.userId !== null && earlier.userId !== message.userId ? `${earlier.userId} said` : 'you said';
+    parts.push(`Earlier ${who}: ${quote(earlier.text, 120)}.`);
+  }
+  const objective = character.goals.objectives[0];
+  if (objective) parts.push(`My aim: ${sentence(objective)}`);
+  parts.push("(This answer comes from agentd's builtin offline model, which composes replies from the agent's profile and knowledge; it is not a language model. Configure a model provider for real conversations.)");
+  return parts.join(' ');
+}
+
+export interface BuiltinModelOptions {
+  /** Pause between streamed words, so a person watching a stream sees it arrive (none for a non-streamed reply). */
+  wordDelayMs: number;
+}
+
+export class BuiltinModel implements ModelAdapter {
+  constructor(private readonly options: BuiltinModelOptions) {}
+
+  async *stream(call: ModelCall): AsyncIterable<ModelStreamPart> {
+    const words = composeBuiltinReply(call.prompt).split(/(?<= )/);
+    const limit = call.settings.maxOutputTokens;
+    let text = '';
+    let finishReason: 'stop' | 'length' = 'stop';
+    for (const [index, word] of words.entries()) {
+      if (index > 0 && call.watched) await abortableDelay(this.options.wordDelayMs, call.abortSignal);
+      if (call.abortSignal.aborted) throw new ProviderError('aborted', 'The model call was aborted.');
+      if (limit !== undefined && estimateTokens(text + word) > limit) {
+        finishReason = 'length';
+        break;
+      }
+      text += word;
+      yield { type: 'text-delta', text: word };
+    }
+    const inputTokens = call.prompt.estimatedInputTokens;
+    const outputTokens = estimateTokens(text);
+    yield { type: 'finish', finishReason, usage: { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens } };
+  }
+}

@@ -1,0 +1,163 @@
+import type { Logger } from 'pino';
+import type { Clock } from '../clock.js';
+import { abortableDelay } from './abortable-delay.js';
+import type { ProviderName } from './catalog.js';
+import { CircuitBreaker, type CircuitSettings, type CircuitTicket } from './circuit-breaker.js';
+import type { ModelAdapter, ModelCall, ModelStreamPart } from './model-adapter.js';
+import { ProviderError, toProviderError } from './provider-error.js';
+
+/**
+ * The policy around every model call (contract §6): a time-out to the first
+ * part, at most `maxRetries` retries with exponential backoff for retryable
+ * failures before anything reached the client, the same time-out for silence
+ * in the middle of an answer, and a circuit breaker per provider.
+ */
+export interface GatewaySettings {
+  timeoutMs: number;
+  maxRetries: number;
+  retryDelayMs: number;
+  circuit: CircuitSettings;
+}
+
+/** Seconds a client is told to wait after a failure that named no time of its own. */
+const defaultRetryAfterSeconds = 2;
+
+/** Waits for the iterator's next part, or aborts the call when `timeoutMs` pass first. */
+async function nextWithin(
+  iterator: AsyncIterator<ModelStreamPart>,
+  timeoutMs: number,
+  controller: AbortController,
+  timedOut: () => ProviderError,
+): Promise<IteratorResult<ModelStreamPart>> {
+  let timer: NodeJS.Timeout | undefined;
+  let expired = false;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      expired = true;
+      controller.abort();
+      reject(timedOut());
+    }, timeoutMs);
+  });
+  try {
+    return await Promise.race([iterator.next(), deadline]);
+  } catch (error) {
+    throw expired ? timedOut() : error;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A model answer whose first part has arrived; the rest is read with `next()`. */
+export class OpenedModelStream {
+  constructor(
+    readonly first: ModelStreamPart,
+    private readonly iterator: AsyncIterator<ModelStreamPart>,
+    private readonly controller: AbortController,
+    private readonly clientSignal: AbortSignal,
+    private readonly timeoutMs: number,
+    private readonly provider: string,
+    private readonly detach: () => void,
+    /** Report the reply's outcome here: it is what the circuit breaker counts. */
+    readonly ticket: CircuitTicket,
+  ) {}
+
+  #ended = false;
+
+  async next(): Promise<ModelStreamPart | null> {
+    try {
+      const result = await nextWithin(this.iterator, this.timeoutMs, this.controller, () =>
+        new ProviderError('timeout', `The provider ${this.provider} went silent for ${this.timeoutMs} ms in the middle of its answer.`, { isRetryable: true }),
+      );
+      if (result.done || result.value.type === 'finish') this.#ended = true;
+      return result.done ? null : result.value;
+    } catch (error) {
+      if (this.clientSignal.aborted) throw new ProviderError('aborted', 'The model call was aborted.', { cause: error });
+      throw toProviderError(error, this.provider, '');
+    }
+  }
+
+  /** Ends the provider call (a no-op when it already ended) and lets go of the client's signal. */
+  close(): void {
+    // Aborting a finished call would only build an AbortError nobody reads.
+    if (!this.#ended && this.first.type !== 'finish') this.controller.abort();
+    this.detach();
+  }
+}
+
+export class ModelGateway {
+  readonly #breakers = new Map<string, CircuitBreaker>();
+
+  constructor(
+    private readonly adapters: ReadonlyMap<ProviderName, ModelAdapter>,
+    private readonly settings: GatewaySettings,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+  ) {}
+
+  circuitOf(provider: ProviderName): CircuitBreaker {
+    let breaker = this.#breakers.get(provider);
+    if (breaker === undefined) {
+      breaker = new CircuitBreaker(this.settings.circuit, this.clock, (state) =>
+        this.logger.warn({ provider, circuit: state }, `circuit of provider ${provider} is ${state}`),
+      );
+      this.#breakers.set(provider, breaker);
+    }
+    return breaker;
+  }
+
+  /**
+   * Starts a model call and resolves when its first part arrives. Throws a
+   * ProviderError when the circuit is open, when every attempt failed, or
+   * when `signal` (the client) aborted.
+   */
+  async open(provider: ProviderName, call: Omit<ModelCall, 'abortSignal'>, signal: AbortSignal): Promise<OpenedModelStream> {
+    const adapter = this.adapters.get(provider);
+    if (adapter === undefined) throw new ProviderError('unavailable', `The provider ${provider} is not enabled on this server.`);
+    const admission = this.circuitOf(provider).admit();
+    if (!admission.admitted) {
+      throw new ProviderError('circuit-open', `The provider ${provider} failed repeatedly; agentd is not calling it for a while.`, {
+        retryAfterSeconds: Math.max(1, Math.ceil(admission.retryAfterMs / 1000)),
+      });
+    }
+    const { ticket } = admission;
+    const { timeoutMs, maxRetries, retryDelayMs } = this.settings;
+
+    for (let attempt = 0; ; attempt += 1) {
+      const controller = new AbortController();
+      const abort = () => controller.abort();
+      signal.addEventListener('abort', abort, { once: true });
+      const detach = () => signal.removeEventListener('abort', abort);
+      if (signal.aborted) controller.abort();
+      const iterator = adapter.stream({ ...call, abortSignal: controller.signal })[Symbol.asyncIterator]();
+      let failure: ProviderError;
+      try {
+        const first = await nextWithin(iterator, timeoutMs, controller, () =>
+          new ProviderError('timeout', `The provider ${provider} sent nothing within ${timeoutMs} ms.`, { isRetryable: true }),
+        );
+        if (!first.done) return new OpenedModelStream(first.value, iterator, controller, signal, timeoutMs, provider, detach, ticket);
+        failure = new ProviderError('unavailable', `The provider ${provider} ended its answer before it began.`, { isRetryable: true });
+      } catch (error) {
+        failure = toProviderError(error, provider, call.modelName);
+      }
+      controller.abort();
+      detach();
+      if (signal.aborted) {
+        ticket.released();
+        throw new ProviderError('aborted', 'The model call was aborted.', { cause: failure });
+      }
+      if (failure.isRetryable && attempt < maxRetries) {
+        this.logger.debug({ provider, attempt: attempt + 1, reason: failure.message }, 'retrying model call');
+        await abortableDelay(retryDelayMs * 2 ** attempt, signal);
+        continue;
+      }
+      if (failure.countsAgainstProvider) ticket.failed();
+      else ticket.released();
+      throw failure;
+    }
+  }
+
+  /** The Retry-After a client gets for this failure. */
+  static retryAfterSeconds(failure: ProviderError): number {
+    return Math.min(3600, Math.max(1, failure.retryAfterSeconds ?? defaultRetryAfterSeconds));
+  }
+}

@@ -1,0 +1,78 @@
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { createOpenAI } from '@ai-sdk/openai';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import type { ProviderEnvironment } from '../config.js';
+import { AiSdkModel, type LanguageModelFactory, type LanguageModelV3 } from './ai-sdk-model.js';
+import { BuiltinModel } from './builtin-model.js';
+import type { ProviderName } from './catalog.js';
+import type { ModelAdapter } from './model-adapter.js';
+
+/**
+ * One adapter per enabled provider, built once at start-up from the
+ * environment. Provider clients are reused by every call; a per-agent key
+ * gets a client of its own for that call.
+ */
+
+/** Model objects kept per model name and key: the SDK builds its response schemas per object, which is costly per call. */
+const cachedModelsPerProvider = 64;
+
+function cached(create: LanguageModelFactory): LanguageModelFactory {
+  const models = new Map<string, LanguageModelV3>();
+  return (name, apiKey) => {
+    const key = `${name}\u0000${apiKey ?? ''}`;
+    let model = models.get(key);
+    if (model === undefined) {
+      model = create(name, apiKey);
+      // Oldest first out: agents can name any model, so the cache must stay bounded.
+      if (models.size >= cachedModelsPerProvider) models.delete(models.keys().next().value as string);
+      models.set(key, model);
+    }
+    return model;
+  };
+}
+
+/** Anthropic's and Ollama's own tools take base URLs without the API version; the SDK wants it. */
+function withVersionPath(baseUrl: string): string {
+  return /\/v1$/.test(baseUrl) ? baseUrl : `${baseUrl}/v1`;
+}
+
+export function createModelAdapters(providers: ProviderEnvironment, options: { builtinWordDelayMs: number }): Map<ProviderName, ModelAdapter> {
+  const adapters = new Map<ProviderName, ModelAdapter>();
+  adapters.set('builtin', new BuiltinModel({ wordDelayMs: options.builtinWordDelayMs }));
+
+  if (providers.openai) {
+    const settings = { apiKey: providers.openai.apiKey, ...(providers.openai.baseUrl ? { baseURL: providers.openai.baseUrl } : {}) };
+    const shared = createOpenAI(settings);
+    adapters.set(
+      'openai',
+      new AiSdkModel('openai', cached((name, apiKey) => (apiKey ? createOpenAI({ ...settings, apiKey }) : shared).chat(name))),
+    );
+  }
+  if (providers.anthropic) {
+    const settings = {
+      apiKey: providers.anthropic.apiKey,
+      ...(providers.anthropic.baseUrl ? { baseURL: withVersionPath(providers.anthropic.baseUrl) } : {}),
+    };
+    const shared = createAnthropic(settings);
+    adapters.set('anthropic', new AiSdkModel('anthropic', cached((name, apiKey) => (apiKey ? createAnthropic({ ...settings, apiKey }) : shared)(name))));
+  }
+  if (providers.openaiCompatible) {
+    const settings = {
+      name: 'openai-compatible',
+      baseURL: providers.openaiCompatible.baseUrl,
+      includeUsage: true,
+      ...(providers.openaiCompatible.apiKey ? { apiKey: providers.openaiCompatible.apiKey } : {}),
+    };
+    const shared = createOpenAICompatible(settings);
+    adapters.set(
+      'openai-compatible',
+      new AiSdkModel('openai-compatible', cached((name, apiKey) => (apiKey ? createOpenAICompatible({ ...settings, apiKey }) : shared).chatModel(name))),
+    );
+  }
+  if (providers.ollama) {
+    // Ollama serves the OpenAI Chat Completions protocol under /v1, usage included in streams.
+    const ollama = createOpenAICompatible({ name: 'ollama', baseURL: withVersionPath(providers.ollama.baseUrl), includeUsage: true });
+    adapters.set('ollama', new AiSdkModel('ollama', cached((name) => ollama.chatModel(name))));
+  }
+  return adapters;
+}

@@ -1,0 +1,99 @@
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { IdString, StringEnum, Timestamp } from '../common-schemas.js';
+
+/**
+ * Messages and conversations (contract §5): what a client sends, the reply it
+ * gets (as JSON, or as the `message.completed` event of a stream) and stored
+ * conversation turns.
+ */
+
+export const messageLimits = { text: 32_000, participantId: 200, contextBytes: 16_384 } as const;
+
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+const ParticipantId = (description: string) =>
+  Type.String({ minLength: 1, maxLength: messageLimits.participantId, description });
+
+export const SendMessageBody = Type.Object(
+  {
+    text: Type.String({ minLength: 1, maxLength: messageLimits.text, description: 'The message, 1–32,000 characters.' }),
+    userId: Type.Optional(ParticipantId('Who is speaking. Alone: a private conversation with this user, remembered across messages.')),
+    roomId: Type.Optional(ParticipantId('A shared conversation: everyone in the room shares its history, each turn labelled with its userId.')),
+    context: Type.Optional(
+      Type.Record(Type.String(), Type.Unknown(), {
+        description: 'A JSON object given to the model with this message only (at most 16 KiB as JSON); not stored.',
+      }),
+    ),
+    stream: Type.Optional(Type.Boolean({ description: 'Answer as a text/event-stream (default false).' })),
+  },
+  { additionalProperties: false, title: 'SendMessage' },
+);
+export type SendMessageInput = Static<typeof SendMessageBody>;
+
+export const finishReasons = ['stop', 'length', 'content-filter', 'tool-calls', 'error', 'other', 'aborted'] as const;
+const FinishReason = StringEnum(finishReasons, {
+  description: '`stop` (complete), `length` (maxOutputTokens reached), `aborted` (the client went away), `error` (the provider failed mid-answer), or another reason the provider gave.',
+});
+
+const ModelOfReply = Type.Object({ provider: Type.String(), name: Type.String() });
+
+export const MessageReply = Type.Object(
+  {
+    id: IdString('message'),
+    agentId: IdString('agent'),
+    userId: Nullable(Type.String()),
+    roomId: Nullable(Type.String()),
+    text: Type.String(),
+    finishReason: FinishReason,
+    usage: Type.Object({
+      inputTokens: Type.Integer(),
+      outputTokens: Type.Integer(),
+      totalTokens: Type.Integer(),
+    }, { description: 'Token counts reported by the provider (estimated for the builtin model and for aborted replies).' }),
+    model: ModelOfReply,
+    latencyMs: Type.Integer({ description: 'Milliseconds from receiving the message to the end of the reply.' }),
+    createdAt: Timestamp,
+  },
+  { $id: 'MessageReply', title: 'MessageReply' },
+);
+export type MessageReplyView = Static<typeof MessageReply>;
+
+/** The data of `message.started`. */
+export type MessageStartedView = Pick<MessageReplyView, 'id' | 'agentId' | 'userId' | 'roomId' | 'model' | 'createdAt'>;
+
+export const ConversationTurn = Type.Object({
+  id: IdString('message'),
+  agentId: IdString('agent'),
+  userId: Nullable(Type.String()),
+  roomId: Nullable(Type.String()),
+  role: StringEnum(['user', 'agent']),
+  text: Type.String(),
+  finishReason: Type.Optional(FinishReason),
+  createdAt: Timestamp,
+});
+export type ConversationTurnView = Static<typeof ConversationTurn>;
+
+const conversationSelector = {
+  userId: Type.Optional(ParticipantId('Alone: the private conversation with this user. With roomId: this user\'s turns in the room and the answers to them.')),
+  roomId: Type.Optional(ParticipantId('The shared conversation of this room.')),
+};
+
+export const ListMessagesQuery = Type.Object(
+  {
+    ...conversationSelector,
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'Turns per page, 1–100 (default 20).' })),
+    cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 1000, description: 'The `nextCursor` of the previous page.' })),
+  },
+  { additionalProperties: false },
+);
+export type ListMessagesQueryValue = Static<typeof ListMessagesQuery>;
+
+export const MessageList = Type.Object({
+  data: Type.Array(ConversationTurn),
+  pagination: Type.Object({ limit: Type.Integer(), hasMore: Type.Boolean(), nextCursor: Nullable(Type.String()) }),
+});
+export type MessageListView = Static<typeof MessageList>;
+
+export const ForgetConversationQuery = Type.Object(conversationSelector, { additionalProperties: false });
+export type ForgetConversationQueryValue = Static<typeof ForgetConversationQuery>;
+
+export const ForgottenTurns = Type.Object({ deleted: Type.Integer({ description: 'Turns removed.' }) });

@@ -1,0 +1,94 @@
+import { Type } from '@sinclair/typebox';
+import type { App } from '../../http/app-instance.js';
+import type { GracefulShutdown } from '../../http/graceful-shutdown.js';
+import { contextOf } from '../../http/operation.js';
+import { problemBody, toAppError } from '../../http/problem.js';
+import { sendEventStream, type ServerSentEvent } from '../../http/sse.js';
+import { AppError } from '../../errors.js';
+import type { Reply } from '../../services/messages/reply.js';
+import { sendMessage } from '../../services/messages/send-message.js';
+import { AgentIdParams } from '../agents/schemas.js';
+import { problemResponses } from '../common-schemas.js';
+import { MessageReply, SendMessageBody } from './schemas.js';
+
+async function* replyEvents(answer: Reply, requestId: string, log: (error: unknown) => void): AsyncGenerator<ServerSentEvent, void, undefined> {
+  const { id } = answer.started;
+  yield { event: 'message.started', data: answer.started };
+  try {
+    for await (const event of answer.events()) {
+      if (event.type === 'delta') yield { event: 'message.delta', data: { id, text: event.text } };
+      else if (event.type === 'completed') yield { event: 'message.completed', data: event.reply };
+      else yield { event: 'message.failed', data: { id, error: problemBody(event.error, requestId) } };
+    }
+  } catch (error) {
+    log(error);
+    yield { event: 'message.failed', data: { id, error: problemBody(toAppError(error as Error), requestId) } };
+  }
+}
+
+export function registerSendMessage(app: App, options: { keepAliveMs: number; shutdown: GracefulShutdown }): void {
+  app.post(
+    '/v1/agents/:agentId/messages',
+    {
+      config: { operation: { scope: 'messages:send', rateLimit: 'sendMessage', rateLimitPer: 'agent' } },
+      schema: {
+        operationId: 'sendMessage',
+        tags: ['messages'],
+        summary: 'Send a message and get the agent\'s reply',
+        description:
+          'The agent answers in character, with the knowledge relevant to the message, the `context` given, and the ' +
+          'history of the conversation named by `userId` (private) or `roomId` (shared). Without either, nothing is stored.\n\n' +
+          'With `stream: true` the answer is `text/event-stream`: `message.started`, then `message.delta` events whose texts ' +
+          'joined are the reply, then `message.completed` (the same object as the JSON reply) — or `message.failed` with a ' +
+          'problem if the model fails mid-answer. `: keep-alive` comments come while the model is silent. If the client ' +
+          'disconnects, the model call is aborted and what was said is stored with `finishReason: "aborted"`. Anything that ' +
+          'goes wrong before the reply begins is an ordinary problem response.\n\n' +
+          'At most 60 messages per minute and 10 in flight per agent (a stream counts until it ends). An agent that is ' +
+          '`inactive` or in `error` answers 503 `agent_unavailable`; a provider that times out, fails or whose circuit is ' +
+          'open, 503 `provider_unavailable` with Retry-After. Scope: `messages:send`.',
+        params: AgentIdParams,
+        body: SendMessageBody,
+        response: {
+          200: {
+            description: 'The reply (JSON), or with `stream: true` an event stream.',
+            content: {
+              'application/json': { schema: Type.Ref(MessageReply) },
+              'text/event-stream': { schema: Type.String({ description: 'Server-sent events: message.started, message.delta…, message.completed or message.failed.' }) },
+            },
+          },
+          ...problemResponses(400, 404, 413, 415, 503),
+        },
+      },
+    },
+    async (request, reply) => {
+      const controller = new AbortController();
+      // A client that goes away before the reply begins (or a non-streamed one that is waiting) aborts the model call.
+      reply.raw.once('close', () => {
+        if (!reply.raw.writableFinished) controller.abort();
+      });
+      const answer = await sendMessage({ ctx: contextOf(request), agentId: request.params.agentId, input: request.body, signal: controller.signal });
+      if (request.body.stream === true) {
+        // On shutdown a stream may run until the deadline; then it is cut like a client hang-up:
+        // the model call is aborted and the reply ends with finishReason "aborted".
+        const registration = options.shutdown.beginStream();
+        const endAtDeadline = () => controller.abort();
+        if (registration.signal.aborted) endAtDeadline();
+        else registration.signal.addEventListener('abort', endAtDeadline, { once: true });
+        reply.raw.once('close', () => {
+          registration.signal.removeEventListener('abort', endAtDeadline);
+          registration.end();
+        });
+        const log = (error: unknown) => request.log.error({ err: error, requestId: request.id }, 'streamed reply failed');
+        return sendEventStream(reply, replyEvents(answer, request.id, log), {
+          keepAliveMs: options.keepAliveMs,
+          onClientGone: () => controller.abort(),
+        });
+      }
+      for await (const event of answer.events()) {
+        if (event.type === 'completed') return reply.type('application/json; charset=utf-8').send(event.reply);
+        if (event.type === 'failed') throw event.error;
+      }
+      throw new AppError('internal', 'The reply ended without an outcome.');
+    },
+  );
+}

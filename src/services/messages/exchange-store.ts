@@ -1,0 +1,61 @@
+import { isoTime } from '../../clock.js';
+import type { FinishReason, TokenUsage } from '../../providers/model-adapter.js';
+import type { MessageReplyView } from '../../routes/messages/schemas.js';
+import type { ServiceContext } from '../context.js';
+
+/** One message and the agent's answer to it, as they will be stored and returned. */
+export interface Exchange {
+  agentId: string;
+  userId: string | null;
+  roomId: string | null;
+  conversation: string | null;
+  userTurnId: string;
+  replyId: string;
+  text: string;
+  model: { provider: string; name: string };
+  /** Epoch milliseconds when the message arrived. */
+  startedAt: number;
+  /** performance.now() when the message arrived, for latency. */
+  startedTick: number;
+}
+
+/**
+ * Stores the exchange (both turns in one statement, so history never holds
+ * half of one) when it belongs to a conversation, and returns the reply.
+ */
+export async function storeExchange(
+  ctx: ServiceContext,
+  exchange: Exchange,
+  outcome: { text: string; finishReason: FinishReason; usage: TokenUsage },
+): Promise<MessageReplyView> {
+  const createdAt = isoTime(exchange.startedAt);
+  const latencyMs = Math.max(0, Math.round(performance.now() - exchange.startedTick));
+  const reply: MessageReplyView = {
+    id: exchange.replyId,
+    agentId: exchange.agentId,
+    userId: exchange.userId,
+    roomId: exchange.roomId,
+    text: outcome.text,
+    finishReason: outcome.finishReason,
+    usage: outcome.usage,
+    model: exchange.model,
+    latencyMs,
+    createdAt,
+  };
+  if (exchange.conversation === null) return reply;
+  const common = { agent_id: exchange.agentId, conversation: exchange.conversation, user_id: exchange.userId, room_id: exchange.roomId, created_at: createdAt };
+  await ctx.deps.repositories.messages.insert([
+    { ...common, id: exchange.userTurnId, role: 'user', text: exchange.text, finish_reason: null, usage: null, model: null, latency_ms: null },
+    {
+      ...common,
+      id: exchange.replyId,
+      role: 'agent',
+      text: outcome.text,
+      finish_reason: outcome.finishReason,
+      usage: JSON.stringify(outcome.usage),
+      model: JSON.stringify(exchange.model),
+      latency_ms: latencyMs,
+    },
+  ]);
+  return reply;
+}

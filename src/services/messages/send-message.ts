@@ -1,0 +1,118 @@
+import { buildPrompt } from '../../conversation/build-prompt.js';
+import { AppError, validationError } from '../../errors.js';
+import { newId } from '../../ids.js';
+import type { ConcurrencyLease } from '../../limits/concurrency-limiter.js';
+import type { ProviderName } from '../../providers/catalog.js';
+import { ProviderError } from '../../providers/provider-error.js';
+import { messageLimits, type SendMessageInput } from '../../routes/messages/schemas.js';
+import type { AgentRecord } from '../../storage/repositories/agents.js';
+import { findOwnAgent } from '../agents/get-agent.js';
+import { requireScope, type ServiceContext } from '../context.js';
+import { ensureAnswering } from './agent-availability.js';
+import { conversationKey } from './conversation.js';
+import { storeExchange, type Exchange } from './exchange-store.js';
+import { appErrorForFailure } from './provider-failure.js';
+import { Reply } from './reply.js';
+
+async function acquireSlot(ctx: ServiceContext, agent: AgentRecord): Promise<ConcurrencyLease | null> {
+  const max = ctx.deps.messageConcurrency;
+  if (max === null) return null;
+  const lease = await ctx.deps.concurrencyLimiter.acquire(`${ctx.actor.accountId}:${agent.id}`, max);
+  if (lease === null) {
+    throw new AppError('concurrency_limited', `Agent ${agent.id} already has ${max} message requests in flight; retry when one has finished.`, {
+      headers: { 'retry-after': '1' },
+    });
+  }
+  return lease;
+}
+
+function modelKeyOf(ctx: ServiceContext, agent: AgentRecord): string | undefined {
+  const sealed = agent.profile.model.apiKey;
+  return sealed ? ctx.deps.secretBox.open(sealed.sealed, agent.id) : undefined;
+}
+
+/**
+ * Sends a message to an agent and resolves when its answer has begun (the
+ * model's first part arrived), so that everything that can go wrong before
+ * then is an ordinary error response: 404, 429 `concurrency_limited`, 503.
+ * `signal` is the client's: when it aborts, so does the model call.
+ */
+export async function sendMessage({
+  ctx,
+  agentId,
+  input,
+  signal,
+}: {
+  ctx: ServiceContext;
+  agentId: string;
+  input: SendMessageInput;
+  signal: AbortSignal;
+}): Promise<Reply> {
+  requireScope(ctx, 'messages:send');
+  const startedTick = performance.now();
+  const startedAt = ctx.deps.clock.now();
+  if (input.context !== undefined && Buffer.byteLength(JSON.stringify(input.context), 'utf8') > messageLimits.contextBytes) {
+    throw validationError('/body/context', 'must be at most 16 KiB as JSON');
+  }
+  const agent = await findOwnAgent(ctx, agentId);
+  await ensureAnswering(ctx, agent);
+  const lease = await acquireSlot(ctx, agent);
+
+  const userId = input.userId ?? null;
+  const roomId = input.roomId ?? null;
+  const conversation = conversationKey(userId, roomId);
+  const { provider, name, temperature, maxOutputTokens, topP } = agent.profile.model;
+  const exchange: Exchange = {
+    agentId: agent.id,
+    userId,
+    roomId,
+    conversation,
+    userTurnId: newId('message'),
+    replyId: newId('message'),
+    text: input.text,
+    model: { provider, name },
+    startedAt,
+    startedTick,
+  };
+  try {
+    const prompt = await buildPrompt(ctx.deps.repositories, agent, {
+      text: input.text,
+      userId,
+      conversation,
+      shared: roomId !== null,
+      context: (input.context as Record<string, unknown> | undefined) ?? null,
+    });
+    const apiKey = modelKeyOf(ctx, agent);
+    let opened;
+    try {
+      opened = await ctx.deps.models.open(
+        provider as ProviderName,
+        {
+          modelName: name,
+          settings: {
+            ...(temperature !== undefined ? { temperature } : {}),
+            ...(maxOutputTokens !== undefined ? { maxOutputTokens } : {}),
+            ...(topP !== undefined ? { topP } : {}),
+          },
+          ...(apiKey !== undefined ? { apiKey } : {}),
+          prompt,
+          watched: input.stream === true,
+        },
+        signal,
+      );
+    } catch (error) {
+      if (!(error instanceof ProviderError)) throw error;
+      if (error.kind === 'aborted') {
+        // The client left before the first word: the exchange is kept, with nothing said.
+        const usage = { inputTokens: prompt.estimatedInputTokens, outputTokens: 0, totalTokens: prompt.estimatedInputTokens };
+        await storeExchange(ctx, exchange, { text: '', finishReason: 'aborted', usage });
+        throw new AppError('provider_unavailable', 'The client closed the connection before the reply began.');
+      }
+      throw await appErrorForFailure(ctx, agent, error);
+    }
+    return new Reply(ctx, agent, exchange, prompt, opened, lease);
+  } catch (error) {
+    await lease?.release();
+    throw error;
+  }
+}
