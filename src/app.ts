@@ -68,6 +68,8 @@ export interface BuildAppOptions {
 export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> {
   const fastify = Fastify({
     loggerInstance: deps.services.logger as FastifyBaseLogger,
+    // No child logger per request: every log line of ours names its requestId itself.
+    childLoggerFactory: (logger) => logger,
     // One line per request is written by the onResponse hook instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
     genReqId: requestIdOf,
@@ -133,9 +135,11 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
     reply.header('x-request-id', request.id);
     done();
   });
-  app.addHook('onSend', async (_request, reply) => {
-    // While draining, no connection is kept alive for a next request.
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    // While draining, no connection is kept alive for a next request, even one
+    // whose request arrived before the drain began.
     if (deps.shutdown.draining) reply.header('connection', 'close');
+    done(null, payload);
   });
   registerProblemHandlers(app);
   registerAuthentication(app, deps.services);

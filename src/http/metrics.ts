@@ -29,14 +29,33 @@ export function createMetrics(): Metrics {
   };
 }
 
+interface LabelledSeries {
+  inc(): void;
+  observe(seconds: number): void;
+}
+
 /** Counts every response and logs one line for it; the route label is the template, never the raw URL. */
 export function registerRequestObservation(app: FastifyInstance, metrics: Metrics): void {
+  // Label sets are few (routes × methods × statuses): resolve each once, not per request.
+  const series = new Map<string, LabelledSeries>();
+  const seriesFor = (method: string, route: string, status: number): LabelledSeries => {
+    const key = `${method} ${route} ${status}`;
+    let found = series.get(key);
+    if (found === undefined) {
+      const labels = { method, route, status: String(status) };
+      const counter = metrics.requests.labels(labels);
+      const histogram = metrics.duration.labels(labels);
+      found = { inc: () => counter.inc(), observe: (seconds) => histogram.observe(seconds) };
+      series.set(key, found);
+    }
+    return found;
+  };
+
   app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
-    const labels = { method: request.method, route, status: String(reply.statusCode) };
-    const seconds = reply.elapsedTime / 1000;
-    metrics.requests.inc(labels);
-    metrics.duration.observe(labels, seconds);
+    const observed = seriesFor(request.method, route, reply.statusCode);
+    observed.inc();
+    observed.observe(reply.elapsedTime / 1000);
     request.log.info(
       { requestId: request.id, method: request.method, route, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 },
       'request completed',

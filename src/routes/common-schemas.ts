@@ -10,6 +10,16 @@ export function StringEnum<const Values extends readonly string[]>(
   return Type.Unsafe<Values[number]>({ type: 'string', enum: [...values], ...options });
 }
 
+/**
+ * A nullable value in a response, as a JSON Schema type list. Request schemas
+ * use `Type.Union([…, Type.Null()])` for their error messages; responses use
+ * this form because the serializer handles a type list with a `typeof` check,
+ * where a union costs a validation per branch on every response.
+ */
+export function NullableInResponse(type: 'string' | 'integer', options: { description?: string } = {}): TUnsafe<string | null> {
+  return Type.Unsafe<string | null>({ type: [type, 'null'], ...options });
+}
+
 /** RFC 9457 problem details, the body of every error response. */
 export const ProblemSchema = Type.Object(
   {

@@ -5,12 +5,15 @@ import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
 import type { Database, Dialect } from './schema.js';
+import { CommittedReads, withStatementCache } from './sqlite-connections.js';
 
 /**
  * Runs one compiled read outside any transaction and returns its rows
  * synchronously; only committed data is visible to it.
  */
-export type CommittedReader = (sqlText: string, parameters: readonly unknown[]) => unknown[];
+export interface CommittedReader {
+  read(sqlText: string, parameters: readonly unknown[]): unknown[];
+}
 
 export interface DatabaseHandle {
   readonly db: Kysely<Database>;
@@ -30,45 +33,6 @@ export interface OpenDatabaseOptions {
   applicationName?: string;
 }
 
-const statementCacheSize = 256;
-
-/**
- * better-sqlite3 compiles a statement on every `prepare`; Kysely prepares on every
- * query. Keeping the last statements by SQL text makes repeated queries reuse
- * their compiled form. Kysely runs one query at a time per connection, so a
- * statement is never used twice at once.
- */
-function withStatementCache(database: SqliteDatabase.Database) {
-  const cache = new Map<string, SqliteDatabase.Statement>();
-  return {
-    close: () => database.close(),
-    prepare(sqlText: string) {
-      let statement = cache.get(sqlText);
-      if (statement === undefined) {
-        statement = database.prepare(sqlText);
-        if (cache.size >= statementCacheSize) cache.delete(cache.keys().next().value as string);
-        cache.set(sqlText, statement);
-      }
-      return statement;
-    },
-  };
-}
-
-/**
- * In WAL mode a second connection reads the last committed state without
- * waiting for the writer. The per-request reads (the API key, the agent) run
- * on it directly: synchronous better-sqlite3 calls, no connection queue.
- */
-function committedReaderFor(file: string): { read: CommittedReader; close(): void } {
-  const connection = new SqliteDatabase(file, { readonly: true, fileMustExist: true });
-  connection.pragma('busy_timeout = 5000');
-  const statements = withStatementCache(connection);
-  return {
-    read: (sqlText, parameters) => statements.prepare(sqlText).all(...parameters),
-    close: () => connection.close(),
-  };
-}
-
 export function openDatabase(config: DatabaseConfig, options: OpenDatabaseOptions = {}): DatabaseHandle {
   if (config.kind === 'sqlite') {
     if (config.file !== ':memory:') fs.mkdirSync(path.dirname(config.file), { recursive: true });
@@ -77,14 +41,16 @@ export function openDatabase(config: DatabaseConfig, options: OpenDatabaseOption
     database.pragma('synchronous = NORMAL');
     database.pragma('busy_timeout = 5000');
     database.pragma('foreign_keys = ON');
+    const reader = config.file === ':memory:' ? null : new CommittedReads(config.file);
     const db = new Kysely<Database>({
-      dialect: new SqliteDialect({ database: withStatementCache(database) as unknown as SqliteDatabase.Database }),
+      dialect: new SqliteDialect({
+        database: withStatementCache(database, () => reader?.invalidate()) as unknown as SqliteDatabase.Database,
+      }),
     });
-    const reader = config.file === ':memory:' ? null : committedReaderFor(config.file);
     return {
       db,
       dialect: 'sqlite',
-      committedReader: reader?.read ?? null,
+      committedReader: reader,
       schema: null,
       ping: async () => {
         await sql`select 1`.execute(db);

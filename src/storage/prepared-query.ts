@@ -30,7 +30,7 @@ export class PreparedQuery<Params extends Record<string, unknown>, Row> {
     // Inside a transaction the read must see the transaction's own writes, so it
     // goes through it; outside one, committed data is exactly what is wanted.
     if (this.committedReader !== null && !executor.isTransaction) {
-      return this.committedReader(this.#compiled.sql, parameters) as Row[];
+      return this.committedReader.read(this.#compiled.sql, parameters) as Row[];
     }
     const result = await executor.executeQuery<Row>({ ...this.#compiled, parameters });
     return result.rows;

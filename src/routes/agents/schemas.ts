@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { IdString, StringEnum, Timestamp } from '../common-schemas.js';
+import { IdString, NullableInResponse, StringEnum, Timestamp } from '../common-schemas.js';
 
 /**
  * The agent as the contract defines it (§3). These schemas validate requests,
@@ -52,6 +52,14 @@ export const KnowledgeItem = Type.Union([
     { additionalProperties: false },
   ),
 ]);
+/** The same item as a type list, which the serializer handles without validating each branch. */
+const KnowledgeItemInResponse = Type.Unsafe<Static<typeof KnowledgeItem>>({
+  type: ['string', 'object'],
+  properties: { title: { type: 'string' }, content: { type: 'string' } },
+  required: ['content'],
+  description: 'A text, or an object with an optional title and its content.',
+});
+
 const KnowledgeList = Type.Array(KnowledgeItem, {
   maxItems: limits.arrayItems,
   description: 'Up to 100 items and 1 MiB of text in all. The most relevant items are retrieved for each message.',
@@ -210,12 +218,12 @@ export const AgentSchema = Type.Object(
     id: IdString('agent'),
     name: Type.String(),
     status: AgentStatus,
-    statusReason: Nullable(Type.String()),
+    statusReason: NullableInResponse('string'),
     bio: Type.Array(Type.String()),
-    personality: Type.Object({ traits: Type.Array(Type.String()), style: Type.Array(Type.String()), tone: Nullable(Type.String()) }),
-    system: Nullable(Type.String()),
+    personality: Type.Object({ traits: Type.Array(Type.String()), style: Type.Array(Type.String()), tone: NullableInResponse('string') }),
+    system: NullableInResponse('string'),
     expertise: Type.Array(Type.String()),
-    knowledge: Type.Array(KnowledgeItem),
+    knowledge: Type.Array(KnowledgeItemInResponse),
     goals: Type.Object({ objectives: Type.Array(Type.String()), motivations: Type.Array(Type.String()) }),
     platforms: Type.Array(Platform),
     plugins: Type.Array(Plugin),
@@ -255,7 +263,7 @@ export const AgentList = Type.Object({
     total: Type.Integer({ description: 'Agents matching the filter.' }),
     totalPages: Type.Integer(),
     hasMore: Type.Boolean(),
-    nextCursor: Nullable(Type.String()),
+    nextCursor: NullableInResponse('string'),
   }),
 });
 export type AgentListValue = Static<typeof AgentList>;

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { scopes } from '../../services/context.js';
-import { IdString, StringEnum, Timestamp } from '../common-schemas.js';
+import { IdString, NullableInResponse, StringEnum, Timestamp } from '../common-schemas.js';
 
 const Scope = StringEnum(scopes);
 
@@ -22,7 +22,7 @@ export type CreateApiKeyInput = Static<typeof CreateApiKeyBody>;
 
 const apiKeyFields = {
   id: IdString('apiKey'),
-  name: Type.Union([Type.String(), Type.Null()]),
+  name: NullableInResponse('string'),
   scopes: Type.Array(Type.String()),
   prefix: Type.String({ description: 'The first characters of the key, to recognise it.' }),
   createdAt: Timestamp,

@@ -1,5 +1,5 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { IdString, StringEnum, Timestamp } from '../common-schemas.js';
+import { Type, type Static } from '@sinclair/typebox';
+import { IdString, NullableInResponse, StringEnum, Timestamp } from '../common-schemas.js';
 
 /**
  * Messages and conversations (contract §5): what a client sends, the reply it
@@ -9,7 +9,6 @@ import { IdString, StringEnum, Timestamp } from '../common-schemas.js';
 
 export const messageLimits = { text: 32_000, participantId: 200, contextBytes: 16_384 } as const;
 
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const ParticipantId = (description: string) =>
   Type.String({ minLength: 1, maxLength: messageLimits.participantId, description });
 
@@ -40,8 +39,8 @@ export const MessageReply = Type.Object(
   {
     id: IdString('message'),
     agentId: IdString('agent'),
-    userId: Nullable(Type.String()),
-    roomId: Nullable(Type.String()),
+    userId: NullableInResponse('string'),
+    roomId: NullableInResponse('string'),
     text: Type.String(),
     finishReason: FinishReason,
     usage: Type.Object({
@@ -63,8 +62,8 @@ export type MessageStartedView = Pick<MessageReplyView, 'id' | 'agentId' | 'user
 export const ConversationTurn = Type.Object({
   id: IdString('message'),
   agentId: IdString('agent'),
-  userId: Nullable(Type.String()),
-  roomId: Nullable(Type.String()),
+  userId: NullableInResponse('string'),
+  roomId: NullableInResponse('string'),
   role: StringEnum(['user', 'agent']),
   text: Type.String(),
   finishReason: Type.Optional(FinishReason),
@@ -89,7 +88,7 @@ export type ListMessagesQueryValue = Static<typeof ListMessagesQuery>;
 
 export const MessageList = Type.Object({
   data: Type.Array(ConversationTurn),
-  pagination: Type.Object({ limit: Type.Integer(), hasMore: Type.Boolean(), nextCursor: Nullable(Type.String()) }),
+  pagination: Type.Object({ limit: Type.Integer(), hasMore: Type.Boolean(), nextCursor: NullableInResponse('string') }),
 });
 export type MessageListView = Static<typeof MessageList>;
 

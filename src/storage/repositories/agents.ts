@@ -106,8 +106,22 @@ function toRow(record: AgentRecord): AgentRow {
   };
 }
 
+/** Freezes a decoded record shared between requests, so that no caller can change it for the others. */
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+}
+
 export class AgentRepository {
   readonly #byId: PreparedQuery<{ accountId: string; agentId: string }, AgentRow>;
+  /**
+   * Decoded records by the row they came from: rows the committed-read cache
+   * hands out again decode once (the profile's JSON is the costly part).
+   */
+  readonly #decoded = new WeakMap<AgentRow, AgentRecord>();
 
   constructor(
     private readonly db: Executor,
@@ -157,7 +171,13 @@ export class AgentRepository {
   async find(accountId: string, agentId: string, executor: Executor = this.db, lock = false): Promise<AgentRecord | null> {
     if (!lock || this.dialect !== 'postgres') {
       const [row] = await this.#byId.execute(executor, { accountId, agentId });
-      return row ? toRecord(row) : null;
+      if (row === undefined) return null;
+      let record = this.#decoded.get(row);
+      if (record === undefined) {
+        record = deepFreeze(toRecord(row));
+        this.#decoded.set(row, record);
+      }
+      return record;
     }
     const row = await executor
       .selectFrom('agents')
