@@ -10,6 +10,7 @@ import type { Config } from './config.js';
 import type { AppDeps } from './dependencies.js';
 import type { App } from './http/app-instance.js';
 import { registerAuthentication } from './http/authentication.js';
+import { memoizingSerializerFactory } from './http/memoized-serializer.js';
 import { createMetrics, registerRequestObservation } from './http/metrics.js';
 import { registerProblemHandlers, sendProblem, toAppError } from './http/problem.js';
 import { registerRateLimits } from './http/rate-limit.js';
@@ -68,6 +69,7 @@ export interface BuildAppOptions {
 export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> {
   const fastify = Fastify({
     loggerInstance: deps.services.logger as FastifyBaseLogger,
+    schemaController: { compilersFactory: { buildSerializer: memoizingSerializerFactory() } },
     // No child logger per request: every log line of ours names its requestId itself.
     childLoggerFactory: (logger) => logger,
     // One line per request is written by the onResponse hook instead of Fastify's two.
@@ -145,7 +147,7 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
   registerAuthentication(app, deps.services);
   registerRateLimits(app, deps.rateLimiter, config.rateLimits);
   const metrics = createMetrics();
-  registerRequestObservation(app, metrics);
+  registerRequestObservation(app, metrics, deps.services.logger);
 
   registerCreateAgent(app);
   registerListAgents(app);

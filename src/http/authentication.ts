@@ -1,7 +1,8 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { AppError } from '../errors.js';
-import { authenticate } from '../services/api-keys.js';
-import type { ServiceDeps } from '../services/context.js';
+import { authenticate, authenticateNow } from '../services/api-keys.js';
+import type { Actor, ServiceDeps } from '../services/context.js';
+import type { OperationConfig } from './operation.js';
 
 const bearer = /^Bearer[ ]+(\S+)[ ]*$/i;
 
@@ -9,18 +10,41 @@ const bearer = /^Bearer[ ]+(\S+)[ ]*$/i;
  * Every route with an operation config needs `Authorization: Bearer <key>`.
  * A bad key gets the same 401 on every route; a good key without the route's
  * scope gets 403 before anything else about the request is looked at.
+ *
+ * Callback-style, with a synchronous path: where the key can be read at once
+ * (SQLite's committed-read cache), the request goes on without a promise.
  */
 export function registerAuthentication(app: FastifyInstance, deps: ServiceDeps): void {
   app.decorateRequest('serviceContext', null);
-  app.addHook('onRequest', async (request) => {
-    const operation = request.routeOptions.config.operation;
-    if (operation === undefined) return;
-    const header = request.headers.authorization;
-    const token = header === undefined ? null : (bearer.exec(header)?.[1] ?? null);
-    const actor = await authenticate({ deps, token });
+
+  const admit = (request: FastifyRequest, operation: OperationConfig, actor: Actor, done: HookHandlerDoneFunction) => {
     request.serviceContext = { deps, actor, requestId: request.id };
     if (!actor.scopes.has(operation.scope)) {
-      throw new AppError('insufficient_scope', `This API key lacks the ${operation.scope} scope.`);
+      done(new AppError('insufficient_scope', `This API key lacks the ${operation.scope} scope.`));
+      return;
     }
+    done();
+  };
+
+  app.addHook('onRequest', (request, _reply, done) => {
+    const operation = request.routeOptions.config.operation;
+    if (operation === undefined) {
+      done();
+      return;
+    }
+    const header = request.headers.authorization;
+    const token = header === undefined ? null : (bearer.exec(header)?.[1] ?? null);
+    let actor: Actor | undefined;
+    try {
+      actor = authenticateNow({ deps, token });
+    } catch (error) {
+      done(error as Error);
+      return;
+    }
+    if (actor !== undefined) {
+      admit(request, operation, actor, done);
+      return;
+    }
+    authenticate({ deps, token }).then((found) => admit(request, operation, found, done), done);
   });
 }

@@ -3,7 +3,7 @@ import { apiKeyPattern } from '../config.js';
 import { AppError, notFound, validationError } from '../errors.js';
 import { newId } from '../ids.js';
 import { displayPrefix, generateApiKey, hashApiKey } from '../security/api-key-secret.js';
-import type { ApiKeyRecord } from '../storage/repositories/api-keys.js';
+import type { ApiKeyIdentity, ApiKeyRecord } from '../storage/repositories/api-keys.js';
 import type { Executor } from '../storage/schema.js';
 import { requireScope, scopes, type Actor, type Scope, type ServiceContext, type ServiceDeps } from './context.js';
 
@@ -74,19 +74,36 @@ export async function revokeApiKey({ ctx, keyId }: { ctx: ServiceContext; keyId:
 }
 
 const maxTokenLength = 256;
+const refused = () => new AppError('unauthorized', 'A valid API key is required.');
+
+/** Actors by key identity: an identity served again from the read cache makes no new actor. */
+const actors = new WeakMap<ApiKeyIdentity, Actor>();
+
+function actorFor(identity: ApiKeyIdentity | null, token: string): Actor {
+  if (identity === null || !apiKeyPattern.test(token)) throw refused();
+  let actor = actors.get(identity);
+  if (actor === undefined) {
+    actor = Object.freeze({ accountId: identity.accountId, keyId: identity.id, scopes: new Set(identity.scopes) });
+    actors.set(identity, actor);
+  }
+  return actor;
+}
 
 /**
- * Resolves a bearer token to its account. Every well-formed-looking token is
- * hashed and looked up, so unknown and malformed keys take the same path and
- * the plaintext is never compared.
+ * Resolves a bearer token to its account. Every token is hashed and looked
+ * up, so unknown and malformed keys take the same path and the plaintext is
+ * never compared.
  */
 export async function authenticate({ deps, token }: { deps: ServiceDeps; token: string | null }): Promise<Actor> {
-  if (token === null || token.length > maxTokenLength) throw new AppError('unauthorized', 'A valid API key is required.');
-  const identity = await deps.repositories.apiKeys.findActiveByHash(hashApiKey(token));
-  if (identity === null || !apiKeyPattern.test(token)) {
-    throw new AppError('unauthorized', 'A valid API key is required.');
-  }
-  return { accountId: identity.accountId, keyId: identity.id, scopes: new Set(identity.scopes) };
+  if (token === null || token.length > maxTokenLength) throw refused();
+  return actorFor(await deps.repositories.apiKeys.findActiveByHash(hashApiKey(token)), token);
+}
+
+/** The same, synchronously, where the key can be read without waiting (SQLite); undefined otherwise. */
+export function authenticateNow({ deps, token }: { deps: ServiceDeps; token: string | null }): Actor | undefined {
+  if (token === null || token.length > maxTokenLength) throw refused();
+  const identity = deps.repositories.apiKeys.findActiveByHashNow(hashApiKey(token));
+  return identity === undefined ? undefined : actorFor(identity, token);
 }
 
 export interface BootstrapResult {

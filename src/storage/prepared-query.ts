@@ -24,15 +24,26 @@ export class PreparedQuery<Params extends Record<string, unknown>, Row> {
     });
   }
 
-  async execute(executor: Executor, values: Params): Promise<Row[]> {
+  #parameters(values: Params): unknown[] {
     const parameters = [...this.#compiled.parameters];
     for (const [index, name] of this.#slots) parameters[index] = values[name];
+    return parameters;
+  }
+
+  /** The rows as last committed, synchronously, where the database can answer so (SQLite); else undefined. */
+  readCommittedNow(values: Params): Row[] | undefined {
+    if (this.committedReader === null) return undefined;
+    return this.committedReader.read(this.#compiled.sql, this.#parameters(values)) as Row[];
+  }
+
+  async execute(executor: Executor, values: Params): Promise<Row[]> {
     // Inside a transaction the read must see the transaction's own writes, so it
     // goes through it; outside one, committed data is exactly what is wanted.
-    if (this.committedReader !== null && !executor.isTransaction) {
-      return this.committedReader.read(this.#compiled.sql, parameters) as Row[];
+    if (!executor.isTransaction) {
+      const rows = this.readCommittedNow(values);
+      if (rows !== undefined) return rows;
     }
-    const result = await executor.executeQuery<Row>({ ...this.#compiled, parameters });
+    const result = await executor.executeQuery<Row>({ ...this.#compiled, parameters: this.#parameters(values) });
     return result.rows;
   }
 }

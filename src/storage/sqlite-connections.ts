@@ -67,7 +67,9 @@ const maxEntries = 10_000;
 export class CommittedReads {
   readonly #connection: SqliteDatabase.Database;
   readonly #statements: ReturnType<typeof withStatementCache>;
-  readonly #entries = new Map<string, { generation: number; expiresAt: number; rows: unknown[] }>();
+  /** Cached rows by SQL text, then by parameter values. */
+  readonly #entries = new Map<string, Map<string, { generation: number; expiresAt: number; rows: unknown[] }>>();
+  #entryCount = 0;
   readonly #watcher: fs.FSWatcher | null;
   #generation = 0;
 
@@ -88,13 +90,22 @@ export class CommittedReads {
 
   /** The rows of a compiled read, from memory when nothing changed since they were read. */
   read(sqlText: string, parameters: readonly unknown[]): unknown[] {
-    const key = `${sqlText}\u0000${parameters.join('\u0000')}`;
+    let entries = this.#entries.get(sqlText);
+    if (entries === undefined) {
+      entries = new Map();
+      this.#entries.set(sqlText, entries);
+    }
+    const key = parameters.join('\u0000');
     const now = Date.now();
-    const cached = this.#entries.get(key);
+    const cached = entries.get(key);
     if (cached !== undefined && cached.generation === this.#generation && cached.expiresAt > now) return cached.rows;
     const rows = this.#statements.prepare(sqlText).all(...parameters);
-    if (this.#entries.size >= maxEntries) this.#entries.clear();
-    this.#entries.set(key, { generation: this.#generation, expiresAt: now + entryLifetimeMs, rows });
+    if (this.#entryCount >= maxEntries) {
+      for (const map of this.#entries.values()) map.clear();
+      this.#entryCount = 0;
+    }
+    if (cached === undefined) this.#entryCount += 1;
+    entries.set(key, { generation: this.#generation, expiresAt: now + entryLifetimeMs, rows });
     return rows;
   }
 

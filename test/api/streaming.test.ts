@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from '../helpers/fake-openai-server.js';
-import { eventually } from '../helpers/eventually.js';
+import { eventually } from '../helpers/wait.js';
 import { readEvents } from '../helpers/sse-client.js';
 import { backends, createTestApp, type TestApp } from '../helpers/test-app.js';
 

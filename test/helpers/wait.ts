@@ -11,3 +11,15 @@ export async function waitFor(condition: () => boolean | Promise<boolean>, withi
   }
   return null;
 }
+
+/**
+ * For outcomes the server reaches on its own after a client's action (e.g.
+ * storing a reply after a disconnect): checks again every few milliseconds
+ * until `check` returns a value, and fails after `timeoutMs`.
+ */
+export async function eventually<T>(check: () => Promise<T | null>, what: string, timeoutMs = 5_000): Promise<T> {
+  let value: T | null = null;
+  const took = await waitFor(async () => (value = await check()) !== null, timeoutMs, 10);
+  if (took === null || value === null) throw new Error(`timed out waiting for ${what}`);
+  return value;
+}

@@ -230,7 +230,24 @@ export function applyAgentPatch(deps: ServiceDeps, current: AgentRecord, patch: 
   };
 }
 
+/**
+ * Views of records shared between requests (frozen ones, from the read cache),
+ * built once per record and frozen themselves, which also lets the response
+ * serializer write each of them once.
+ */
+const sharedViews = new WeakMap<AgentRecord, Agent>();
+
 export function toAgentView(record: AgentRecord): Agent {
+  if (!Object.isFrozen(record)) return buildAgentView(record);
+  let view = sharedViews.get(record);
+  if (view === undefined) {
+    view = Object.freeze(buildAgentView(record));
+    sharedViews.set(record, view);
+  }
+  return view;
+}
+
+function buildAgentView(record: AgentRecord): Agent {
   const { profile } = record;
   const { apiKey, ...model } = profile.model;
   return {

@@ -51,10 +51,34 @@ export class ApiKeyRepository {
       .execute();
   }
 
-  /** The active key with this hash. Read on every request, never cached: a revocation holds at once. */
+  /**
+   * The active key with this hash. Read on every request: on SQLite from the
+   * committed-read cache, which any write (a revocation included) invalidates
+   * at once; on PostgreSQL from the database, so every instance sees a
+   * revocation at its next request.
+   */
   async findActiveByHash(keyHash: string): Promise<ApiKeyIdentity | null> {
     const [row] = await this.#activeByHash.execute(this.db, { keyHash });
-    return row ? { id: row.id, accountId: row.account_id, scopes: row.scopes.split(' ') } : null;
+    return row ? this.#identity(row) : null;
+  }
+
+  /** The same, answered synchronously where the database allows (SQLite); undefined otherwise. */
+  findActiveByHashNow(keyHash: string): ApiKeyIdentity | null | undefined {
+    const rows = this.#activeByHash.readCommittedNow({ keyHash });
+    if (rows === undefined) return undefined;
+    return rows[0] ? this.#identity(rows[0]) : null;
+  }
+
+  /** Identities by the row they came from, so rows served again from the cache are decoded once. */
+  readonly #identities = new WeakMap<object, ApiKeyIdentity>();
+
+  #identity(row: { id: string; account_id: string; scopes: string }): ApiKeyIdentity {
+    let identity = this.#identities.get(row);
+    if (identity === undefined) {
+      identity = Object.freeze({ id: row.id, accountId: row.account_id, scopes: Object.freeze(row.scopes.split(' ')) as string[] });
+      this.#identities.set(row, identity);
+    }
+    return identity;
   }
 
   /** Whether a key with this hash was ever issued (revoked ones included). */
