@@ -4,7 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import Fastify, { LogController, type FastifyBaseLogger } from 'fastify';
-import { randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Config } from './config.js';
 import type { AppDeps } from './dependencies.js';
@@ -38,13 +38,18 @@ const addFormats = addFormatsModule as unknown as typeof addFormatsModule.defaul
 const clientRequestId = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**
- * The client's X-Request-Id when it is safe to log, else a new one. Request ids
- * need uniqueness, not order, so they come from randomUUID (entropy drawn in
- * batches) rather than a ULID (a random draw per id), on every request's path.
+ * The client's X-Request-Id when it is safe to log, else a new one. A request
+ * id needs uniqueness, not order or secrecy: a random prefix per process and a
+ * counter give that without drawing randomness on every request's path.
  */
+const requestIdPrefix = `req_${randomBytes(8).toString('hex')}`;
+let requestCounter = 0;
+
 function requestIdOf(request: IncomingMessage): string {
   const sent = request.headers['x-request-id'];
-  return typeof sent === 'string' && clientRequestId.test(sent) ? sent : `req_${randomUUID().replaceAll('-', '')}`;
+  if (typeof sent === 'string' && clientRequestId.test(sent)) return sent;
+  requestCounter += 1;
+  return `${requestIdPrefix}${requestCounter.toString(36).padStart(8, '0')}`;
 }
 
 /**

@@ -100,7 +100,8 @@ describe('errors are problem+json', () => {
     const echoed = await t.inject({ method: 'GET', url: '/v1/agents', headers: { 'x-request-id': 'trace-123' } });
     assert.equal(echoed.headers['x-request-id'], 'trace-123');
     const generated = await t.inject({ method: 'GET', url: '/v1/agents' });
-    assert.match(String(generated.headers['x-request-id']), /^req_[0-9a-f]{32}$/);
+    assert.match(String(generated.headers['x-request-id']), /^req_[0-9a-f]{16}[0-9a-z]{8,}$/);
+    assert.notEqual(generated.headers['x-request-id'], (await t.inject({ method: 'GET', url: '/v1/agents' })).headers['x-request-id']);
     const unsafe = await t.inject({ method: 'GET', url: '/v1/agents', headers: { 'x-request-id': 'bad id\twith spaces' } });
     assert.match(String(unsafe.headers['x-request-id']), /^req_/);
     const healthz = await t.app.inject({ method: 'GET', url: '/healthz' });
