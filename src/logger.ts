@@ -1,7 +1,13 @@
 import pino, { type Logger } from 'pino';
 import type { LogLevel } from './config.js';
 
-/** Structured logs; credentials are redacted wherever they might appear. */
+/**
+ * Structured logs; credentials are redacted wherever they might appear.
+ * Standard output is written asynchronously (sonic-boom): lines logged while a
+ * write is in progress go out together in the next one, so a busy instance
+ * does not make one system call per request line, and a quiet one still
+ * writes each line at once. What is buffered is flushed when the process exits.
+ */
 export function createLogger(level: LogLevel, destination?: pino.DestinationStream): Logger {
   return pino(
     {
@@ -20,6 +26,6 @@ export function createLogger(level: LogLevel, destination?: pino.DestinationStre
         censor: '[redacted]',
       },
     },
-    destination,
+    destination ?? pino.destination({ dest: 1, sync: false }),
   );
 }

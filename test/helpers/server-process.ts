@@ -94,6 +94,8 @@ export async function startServer(env: Record<string, string>, startTimeoutMs = 
     const timer = setTimeout(() => settle(new Error(`agentd did not start within ${startTimeoutMs} ms:\n${output}`)), startTimeoutMs);
     const onData = (chunk: Buffer) => {
       output += String(chunk);
+      // Only until it listens: scanning everything on every chunk would cost a busy server's reader dearly.
+      if (settled) return;
       const match = /"msg":"Server listening at http:\/\/127\.0\.0\.1:(\d+)"/.exec(output);
       if (match) settle(null, Number(match[1]));
     };
