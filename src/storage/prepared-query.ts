@@ -1,4 +1,4 @@
-import type { CompiledQuery, Compilable } from 'kysely';
+import type { CompiledQuery } from 'kysely';
 import type { CommittedReader } from './database.js';
 import type { Executor } from './schema.js';
 
@@ -14,11 +14,12 @@ export class PreparedQuery<Params extends Record<string, unknown>, Row> {
   readonly #compiled: CompiledQuery<Row>;
   readonly #slots: Array<[number, keyof Params]> = [];
 
+  /** `compile` builds the query with `parameter(name)` in place of each value and compiles it. */
   constructor(
-    build: (parameter: <Name extends keyof Params & string>(name: Name) => Params[Name]) => Compilable<Row>,
+    compile: (parameter: <Name extends keyof Params & string>(name: Name) => Params[Name]) => CompiledQuery<Row>,
     private readonly committedReader: CommittedReader | null = null,
   ) {
-    this.#compiled = build((name) => `${marker}${name}` as never).compile();
+    this.#compiled = compile((name) => `${marker}${name}` as never);
     this.#compiled.parameters.forEach((value, index) => {
       if (typeof value === 'string' && value.startsWith(marker)) this.#slots.push([index, value.slice(marker.length)]);
     });

@@ -130,7 +130,12 @@ export class AgentRepository {
   ) {
     this.#byId = new PreparedQuery(
       (parameter) =>
-        db.selectFrom('agents').selectAll().where('id', '=', parameter('agentId')).where('account_id', '=', parameter('accountId')),
+        db
+          .selectFrom('agents')
+          .selectAll()
+          .where('id', '=', parameter('agentId'))
+          .where('account_id', '=', parameter('accountId'))
+          .compile(),
       committedReader,
     );
   }

@@ -30,7 +30,8 @@ export class ApiKeyRepository {
           .selectFrom('api_keys')
           .select(['id', 'account_id', 'scopes'])
           .where('key_hash', '=', parameter('keyHash'))
-          .where('revoked_at', 'is', null),
+          .where('revoked_at', 'is', null)
+          .compile(),
       committedReader,
     );
   }

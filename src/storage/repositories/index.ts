@@ -27,8 +27,8 @@ export function createRepositories({ db, dialect, committedReader }: DatabaseHan
     apiKeys: new ApiKeyRepository(db, committedReader),
     agents: new AgentRepository(db, dialect, committedReader),
     idempotency: new IdempotencyRepository(db),
-    messages: new MessageRepository(db),
-    knowledge: new KnowledgeRepository(db, dialect),
+    messages: new MessageRepository(db, committedReader),
+    knowledge: new KnowledgeRepository(db, dialect, committedReader),
     serviceState: new ServiceStateRepository(db),
   };
 }

@@ -1,4 +1,6 @@
 import { sql } from 'kysely';
+import type { CommittedReader } from '../database.js';
+import { PreparedQuery } from '../prepared-query.js';
 import type { Dialect, Executor } from '../schema.js';
 import type { StoredKnowledgeItem } from './agents.js';
 
@@ -10,10 +12,34 @@ import type { StoredKnowledgeItem } from './agents.js';
  * matching more of them, and rarer ones, ranks higher.
  */
 export class KnowledgeRepository {
+  readonly #search: PreparedQuery<{ agentId: string; match: string; query: string; limit: number }, { position: number }>;
+
   constructor(
     private readonly db: Executor,
     private readonly dialect: Dialect,
-  ) {}
+    committedReader: CommittedReader | null = null,
+  ) {
+    this.#search = new PreparedQuery(
+      (parameter) =>
+        (dialect === 'sqlite'
+          ? // The agent is a column of the FTS table, so the index itself narrows to this agent's rows.
+            sql<{ position: number }>`
+              select item.position
+              from knowledge_search
+              join knowledge_items as item on item.search_id = knowledge_search.rowid
+              where knowledge_search match ${parameter('match')}
+              order by bm25(knowledge_search, 0.0, 2.0, 1.0), item.position
+              limit ${parameter('limit')}`
+          : sql<{ position: number }>`
+              select position
+              from knowledge_items
+              where agent_id = ${parameter('agentId')} and search @@ to_tsquery('english', ${parameter('query')})
+              order by ts_rank_cd(search, to_tsquery('english', ${parameter('query')})) desc, position
+              limit ${parameter('limit')}`
+        ).compile(db),
+      committedReader,
+    );
+  }
 
   /** Replaces the agent's indexed items with `items` (call in the transaction that writes the agent). */
   async replace(agentId: string, items: readonly StoredKnowledgeItem[], executor: Executor = this.db): Promise<void> {
@@ -38,26 +64,13 @@ export class KnowledgeRepository {
   /** Positions of the agent's best-matching items, best first. */
   async search(agentId: string, terms: readonly string[], limit: number, executor: Executor = this.db): Promise<number[]> {
     if (terms.length === 0) return [];
-    if (this.dialect === 'sqlite') {
-      // The agent is a column of the FTS table, so the index itself narrows to this agent's rows.
-      const quoted = (text: string) => `"${text.replace(/"/g, '""')}"`;
-      const match = `agent_id : ${quoted(agentId)} AND {title content} : (${terms.map(quoted).join(' OR ')})`;
-      const result = await sql<{ position: number }>`
-        select item.position
-        from knowledge_search
-        join knowledge_items as item on item.search_id = knowledge_search.rowid
-        where knowledge_search match ${match}
-        order by bm25(knowledge_search, 0.0, 2.0, 1.0), item.position
-        limit ${limit}`.execute(executor);
-      return result.rows.map((row) => Number(row.position));
-    }
-    const query = terms.join(' | ');
-    const result = await sql<{ position: number }>`
-      select position
-      from knowledge_items
-      where agent_id = ${agentId} and search @@ to_tsquery('english', ${query})
-      order by ts_rank_cd(search, to_tsquery('english', ${query})) desc, position
-      limit ${limit}`.execute(executor);
-    return result.rows.map((row) => Number(row.position));
+    const quoted = (text: string) => `"${text.replace(/"/g, '""')}"`;
+    const rows = await this.#search.execute(executor, {
+      agentId,
+      match: `agent_id : ${quoted(agentId)} AND {title content} : (${terms.map(quoted).join(' OR ')})`,
+      query: terms.join(' | '),
+      limit,
+    });
+    return rows.map((row) => Number(row.position));
   }
 }

@@ -1,6 +1,9 @@
+import type { CommittedReader } from '../database.js';
+import { PreparedQuery } from '../prepared-query.js';
 import type { Database, Executor } from '../schema.js';
 
 export type MessageRow = Database['messages'];
+export type RecentTurn = Pick<MessageRow, 'role' | 'user_id' | 'text'>;
 
 /** Which turns of an agent a query is about (see services/messages/conversation.ts). */
 export interface TurnFilter {
@@ -20,7 +23,25 @@ export interface TurnPageQuery extends TurnFilter {
  * "newest first" is a descending index scan on (agent, conversation, id).
  */
 export class MessageRepository {
-  constructor(private readonly db: Executor) {}
+  readonly #recent: PreparedQuery<{ agentId: string; conversation: string; limit: number }, RecentTurn>;
+
+  constructor(
+    private readonly db: Executor,
+    committedReader: CommittedReader | null = null,
+  ) {
+    this.#recent = new PreparedQuery(
+      (parameter) =>
+        db
+          .selectFrom('messages')
+          .select(['role', 'user_id', 'text'])
+          .where('agent_id', '=', parameter('agentId'))
+          .where('conversation', '=', parameter('conversation'))
+          .orderBy('id', 'desc')
+          .limit(parameter('limit'))
+          .compile(),
+      committedReader,
+    );
+  }
 
   async insert(rows: MessageRow[], executor: Executor = this.db): Promise<void> {
     if (rows.length === 0) return;
@@ -28,15 +49,8 @@ export class MessageRepository {
   }
 
   /** The most recent turns of one conversation, newest first: what a prompt's history is cut from. */
-  async recent(agentId: string, conversation: string, limit: number, executor: Executor = this.db) {
-    return executor
-      .selectFrom('messages')
-      .select(['role', 'user_id', 'text'])
-      .where('agent_id', '=', agentId)
-      .where('conversation', '=', conversation)
-      .orderBy('id', 'desc')
-      .limit(limit)
-      .execute();
+  async recent(agentId: string, conversation: string, limit: number, executor: Executor = this.db): Promise<RecentTurn[]> {
+    return this.#recent.execute(executor, { agentId, conversation, limit });
   }
 
   async page(query: TurnPageQuery, executor: Executor = this.db): Promise<MessageRow[]> {
