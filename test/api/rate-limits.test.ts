@@ -1,6 +1,19 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { backends, createTestApp, ManualClock, type TestApp } from '../helpers/test-app.js';
+import { backends, createTestApp, ManualClock, type TestAccount, type TestApp } from '../helpers/test-app.js';
+
+/** `count` creates at once for `account`: the ones that got through and the ones refused with 429. */
+async function burstOfCreates(t: TestApp, account: TestAccount, count: number) {
+  const responses = await Promise.all(
+    Array.from({ length: count }, (_, index) =>
+      t.inject({ method: 'POST', url: '/v1/agents', payload: { name: `burst ${index}` }, as: account }),
+    ),
+  );
+  return {
+    created: responses.filter((response) => response.statusCode === 201),
+    limited: responses.filter((response) => response.statusCode === 429),
+  };
+}
 
 for (const backend of backends) {
   describe(`rate limits with the contract's defaults on ${backend.label}`, { skip: backend.skip }, () => {
@@ -13,13 +26,7 @@ for (const backend of backends) {
 
     it('lets exactly 10 of 30 simultaneous creates through', async () => {
       const account = await t.newAccount();
-      const responses = await Promise.all(
-        Array.from({ length: 30 }, (_, index) =>
-          t.inject({ method: 'POST', url: '/v1/agents', payload: { name: `burst ${index}` }, as: account }),
-        ),
-      );
-      const created = responses.filter((response) => response.statusCode === 201);
-      const limited = responses.filter((response) => response.statusCode === 429);
+      const { created, limited } = await burstOfCreates(t, account, 30);
       assert.equal(created.length, 10);
       assert.equal(limited.length, 20);
       for (const response of limited) {
@@ -91,47 +98,41 @@ describe('rate limits over time (in-process limiter, manual clock)', () => {
   });
   after(async () => t?.close());
 
-    it('says to retry in 60 s after a burst, and recovers after a minute', async () => {
-      const account = await t.newAccount();
-      const responses = await Promise.all(
-        Array.from({ length: 30 }, (_, index) =>
-          t.inject({ method: 'POST', url: '/v1/agents', payload: { name: `burst ${index}` }, as: account }),
-        ),
-      );
-      const created = responses.filter((response) => response.statusCode === 201);
-      const limited = responses.filter((response) => response.statusCode === 429);
-      assert.equal(created.length, 10);
-      assert.equal(limited.length, 20);
-      for (const response of limited) {
-        const problem = response.json();
-        assert.equal(problem.code, 'rate_limited');
-        assert.equal(response.headers['retry-after'], '60');
-        assert.equal(response.headers['x-ratelimit-remaining'], '0');
-      }
-      const list = (await t.inject({ method: 'GET', url: '/v1/agents', as: account })).json();
-      assert.equal(list.pagination.total, 10, 'the refused creates changed nothing');
+  it('says to retry in 60 s after a burst, and recovers after a minute', async () => {
+    const account = await t.newAccount();
+    const { created, limited } = await burstOfCreates(t, account, 30);
+    assert.equal(created.length, 10);
+    assert.equal(limited.length, 20);
+    for (const response of limited) {
+      const problem = response.json();
+      assert.equal(problem.code, 'rate_limited');
+      assert.equal(response.headers['retry-after'], '60');
+      assert.equal(response.headers['x-ratelimit-remaining'], '0');
+    }
+    const list = (await t.inject({ method: 'GET', url: '/v1/agents', as: account })).json();
+    assert.equal(list.pagination.total, 10, 'the refused creates changed nothing');
 
-      clock.advance(60_000);
-      const again = await t.inject({ method: 'POST', url: '/v1/agents', payload: { name: 'later' }, as: account });
-      assert.equal(again.statusCode, 201);
-    });
+    clock.advance(60_000);
+    const again = await t.inject({ method: 'POST', url: '/v1/agents', payload: { name: 'later' }, as: account });
+    assert.equal(again.statusCode, 201);
+  });
 
-    it('sends the limit, what remains and the reset time on every authenticated response', async () => {
-      const account = await t.newAccount();
-      const start = clock.now();
-      const first = await t.inject({ method: 'GET', url: '/v1/agents', as: account });
-      assert.equal(first.headers['x-ratelimit-limit'], '60');
-      assert.equal(first.headers['x-ratelimit-remaining'], '59');
-      assert.equal(first.headers['x-ratelimit-reset'], String(Math.ceil((start + 60_000) / 1000)));
-      const second = await t.inject({ method: 'GET', url: '/v1/agents', as: account });
-      assert.equal(second.headers['x-ratelimit-remaining'], '58');
-      const missing = await t.inject({ method: 'GET', url: '/v1/agents/agt_01ARZ3NDEKTSV4RRFFQ69G5FAV', as: account });
-      assert.equal(missing.statusCode, 404);
-      assert.equal(missing.headers['x-ratelimit-limit'], '60', 'errors carry the headers of the get limit');
-      const invalid = await t.inject({ method: 'POST', url: '/v1/agents', payload: {}, as: account });
-      assert.equal(invalid.statusCode, 400);
-      assert.equal(invalid.headers['x-ratelimit-limit'], '10');
-    });
+  it('sends the limit, what remains and the reset time on every authenticated response', async () => {
+    const account = await t.newAccount();
+    const start = clock.now();
+    const first = await t.inject({ method: 'GET', url: '/v1/agents', as: account });
+    assert.equal(first.headers['x-ratelimit-limit'], '60');
+    assert.equal(first.headers['x-ratelimit-remaining'], '59');
+    assert.equal(first.headers['x-ratelimit-reset'], String(Math.ceil((start + 60_000) / 1000)));
+    const second = await t.inject({ method: 'GET', url: '/v1/agents', as: account });
+    assert.equal(second.headers['x-ratelimit-remaining'], '58');
+    const missing = await t.inject({ method: 'GET', url: '/v1/agents/agt_01ARZ3NDEKTSV4RRFFQ69G5FAV', as: account });
+    assert.equal(missing.statusCode, 404);
+    assert.equal(missing.headers['x-ratelimit-limit'], '60', 'errors carry the headers of the get limit');
+    const invalid = await t.inject({ method: 'POST', url: '/v1/agents', payload: {}, as: account });
+    assert.equal(invalid.statusCode, 400);
+    assert.equal(invalid.headers['x-ratelimit-limit'], '10');
+  });
 
 });
 
