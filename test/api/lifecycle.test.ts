@@ -1,14 +1,15 @@
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { startFakeOpenAiServer, type FakeOpenAiServer } from '../helpers/fake-openai-server.js';
+import { startFakeOpenAiServer } from '../helpers/fake-openai-server.js';
+import type { FakeProviderServer } from '../helpers/fake-provider-server.js';
 import { readEvents } from '../helpers/sse-client.js';
 import { backends, createTestApp, ManualClock, type TestApp } from '../helpers/test-app.js';
 
 /** The status rules of contract §7 and the provider policy of §6, end to end against the fake provider. */
 for (const backend of backends) {
   describe(`agent lifecycle and provider failures on ${backend.name}`, { skip: backend.skip }, () => {
-    let fake: FakeOpenAiServer;
+    let fake: FakeProviderServer;
     let t: TestApp;
     let clock: ManualClock;
     before(async () => {

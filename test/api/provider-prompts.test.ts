@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { startFakeOpenAiServer, textOf, type FakeOpenAiServer, type RecordedRequest } from '../helpers/fake-openai-server.js';
+import { startFakeOpenAiServer } from '../helpers/fake-openai-server.js';
+import { textOf, type FakeProviderServer, type RecordedRequest } from '../helpers/fake-provider-server.js';
 import { backends, createTestApp, type TestApp } from '../helpers/test-app.js';
 
 /**
@@ -13,7 +14,7 @@ const turnsOf = (request: RecordedRequest) =>
 
 for (const backend of backends) {
   describe(`prompts sent to an OpenAI-compatible provider on ${backend.name}`, { skip: backend.skip }, () => {
-    let fake: FakeOpenAiServer;
+    let fake: FakeProviderServer;
     let t: TestApp;
     before(async () => {
       fake = await startFakeOpenAiServer();
@@ -42,7 +43,7 @@ for (const backend of backends) {
     it('uses AGENTD_DEFAULT_MODEL for new agents and the provider\'s answer, usage and model in the reply', async () => {
       const agent = await newAgent();
       assert.deepEqual(agent.model, { provider: 'openai-compatible', name: 'test-model' });
-      fake.enqueue({ reply: 'Hi, I am Ava.', usage: { prompt_tokens: 40, completion_tokens: 5 } });
+      fake.enqueue({ reply: 'Hi, I am Ava.', usage: { inputTokens: 40, outputTokens: 5 } });
       const reply = await send(agent.id, { text: 'Who are you?' });
       assert.equal(reply.text, 'Hi, I am Ava.');
       assert.deepEqual(reply.usage, { inputTokens: 40, outputTokens: 5, totalTokens: 45 });
@@ -128,7 +129,7 @@ for (const backend of backends) {
 }
 
 describe('other providers reach their servers', () => {
-  let fake: FakeOpenAiServer;
+  let fake: FakeProviderServer;
   before(async () => {
     fake = await startFakeOpenAiServer();
   });

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { startFakeOpenAiServer, type FakeOpenAiServer } from '../helpers/fake-openai-server.js';
+import { startFakeOpenAiServer } from '../helpers/fake-openai-server.js';
+import type { FakeProviderServer } from '../helpers/fake-provider-server.js';
 import { eventually } from '../helpers/wait.js';
 import { readEvents } from '../helpers/sse-client.js';
 import { backends, createTestApp, type TestApp } from '../helpers/test-app.js';
@@ -9,7 +10,7 @@ import { backends, createTestApp, type TestApp } from '../helpers/test-app.js';
 /** Streamed replies, disconnects and message limits, over real HTTP. */
 for (const backend of backends) {
   describe(`streamed replies on ${backend.name}`, { skip: backend.skip }, () => {
-    let fake: FakeOpenAiServer;
+    let fake: FakeProviderServer;
     let t: TestApp;
     let base: string;
     before(async () => {

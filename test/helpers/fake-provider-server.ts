@@ -1,0 +1,255 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A small model provider for tests and benchmarks, listening on loopback only.
+ * What is common to every provider API lives here: it answers streamed and
+ * non-streamed requests, can be told to wait, fail with a status, pace its
+ * tokens slowly or hang, and records every request it receives (and whether
+ * its client went away before the answer was complete), so tests can read
+ * what agentd sent to the model. How answers are framed on the wire is the
+ * `ProviderProtocol`'s business (fake-openai-server.ts, fake-anthropic-server.ts).
+ */
+
+export interface TokenCounts {
+  inputTokens: number;
+  outputTokens: number;
+}
+
+export interface FakeBehaviour {
+  /** The reply text; split on spaces into one piece per word when streamed. Default: "Reply to: <last user text>". */
+  reply?: string | ((request: RecordedRequest) => string);
+  /** Milliseconds before the response headers. */
+  delayMs?: number;
+  /** Answer with this HTTP status and the protocol's error body instead of an answer. */
+  status?: number;
+  /** Error message sent with `status`. */
+  errorMessage?: string;
+  /** Milliseconds between streamed pieces (cut short when the client goes away). */
+  tokenDelayMs?: number;
+  /** Send the headers, then nothing: the first token never comes. */
+  hang?: boolean;
+  /** Streamed only: after this many pieces of text, destroy the connection (a provider failing mid-stream). */
+  failAfterChunks?: number;
+  /** Token counts reported with the answer. Default: 12 in, one per word out. */
+  usage?: TokenCounts;
+}
+
+export interface ChatMessage {
+  role: string;
+  content: string | Array<{ type: string; text?: string }>;
+}
+
+export interface RecordedRequest {
+  path: string;
+  /** Every request header, names in lower case (`authorization`, `x-api-key`, `anthropic-version`…). */
+  headers: http.IncomingHttpHeaders;
+  authorization: string | undefined;
+  body: {
+    model: string;
+    messages: ChatMessage[];
+    /** Anthropic's system prompt, outside `messages`. */
+    system?: string | Array<{ type: string; text?: string }>;
+    stream?: boolean;
+    stream_options?: { include_usage?: boolean };
+    temperature?: number;
+    max_tokens?: number;
+    max_completion_tokens?: number;
+    top_p?: number;
+    [key: string]: unknown;
+  };
+  /** True when the client closed the connection before the answer was complete. */
+  aborted: boolean;
+  /** True once the answer was sent completely. */
+  completed: boolean;
+}
+
+/** How one provider API frames its answers and errors. */
+export interface ProviderProtocol {
+  /** The path of the requests it answers (POST), e.g. /\/chat\/completions$/. */
+  path: RegExp;
+  /** The JSON body of an error answer with this HTTP status. */
+  errorBody(status: number, message: string): unknown;
+  /** The whole answer, for a request that did not ask for a stream. */
+  completeAnswer(request: RecordedRequest, text: string, usage: TokenCounts): unknown;
+  /** Server-sent event frames sent before the first piece of text. */
+  streamOpening(request: RecordedRequest, usage: TokenCounts): string[];
+  /** The frame carrying one piece of text; `index` counts pieces from 0. */
+  streamPiece(request: RecordedRequest, text: string, index: number): string;
+  /** Frames sent after the last piece of text. */
+  streamClosing(request: RecordedRequest, usage: TokenCounts): string[];
+}
+
+export interface FakeProviderServer {
+  /** Base URL including `/v1`, e.g. http://127.0.0.1:40123/v1 */
+  baseUrl: string;
+  /** Base URL without `/v1` (as Ollama and Anthropic users often write it). */
+  origin: string;
+  requests: RecordedRequest[];
+  /** The behaviour for requests with no queued behaviour. */
+  setDefault(behaviour: FakeBehaviour): void;
+  /** Behaviours used by the next requests, one each, in order. */
+  enqueue(...behaviours: FakeBehaviour[]): void;
+  /** Resolves when at least `count` requests have arrived in total. */
+  waitForRequests(count: number): Promise<void>;
+  /** Resolves when the request at `index` has been aborted by its client. */
+  waitForAbort(index: number): Promise<void>;
+  /** Forgets recorded requests and queued behaviours. */
+  reset(): void;
+  close(): Promise<void>;
+}
+
+/** The text of a message, whether content is a string or a list of parts. */
+export function textOf(message: Pick<ChatMessage, 'content'>): string {
+  if (typeof message.content === 'string') return message.content;
+  return message.content.map((part) => part.text ?? '').join('');
+}
+
+function lastUserText(request: RecordedRequest): string {
+  const last = request.body.messages.filter((message) => message.role === 'user').at(-1);
+  return last ? textOf(last) : '';
+}
+
+/** One client connection: its pauses end early when the client goes away, so no timer outlives it. */
+class Connection {
+  closed = false;
+  /** Set when the fake itself breaks the connection (failAfterChunks): not the client's abort. */
+  brokenOnPurpose = false;
+  readonly #waiting = new Set<() => void>();
+
+  close(): void {
+    this.closed = true;
+    for (const wake of this.#waiting) wake();
+  }
+
+  pause(milliseconds: number): Promise<void> {
+    if (milliseconds <= 0 || this.closed) return Promise.resolve();
+    return new Promise((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        this.#waiting.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, milliseconds);
+      this.#waiting.add(wake);
+    });
+  }
+}
+
+async function answer(protocol: ProviderProtocol, request: RecordedRequest, behaviour: FakeBehaviour, response: http.ServerResponse, connection: Connection) {
+  await connection.pause(behaviour.delayMs ?? 0);
+  if (connection.closed) return;
+  if (behaviour.status !== undefined) {
+    response.writeHead(behaviour.status, { 'content-type': 'application/json' });
+    request.completed = true;
+    response.end(JSON.stringify(protocol.errorBody(behaviour.status, behaviour.errorMessage ?? `failure ${behaviour.status}`)));
+    return;
+  }
+  const text = typeof behaviour.reply === 'function' ? behaviour.reply(request) : (behaviour.reply ?? `Reply to: ${lastUserText(request)}`);
+  const usage = behaviour.usage ?? { inputTokens: 12, outputTokens: text.split(' ').length };
+
+  if (!request.body.stream) {
+    response.writeHead(200, { 'content-type': 'application/json' });
+    if (behaviour.hang) return;
+    request.completed = true;
+    response.end(JSON.stringify(protocol.completeAnswer(request, text, usage)));
+    return;
+  }
+
+  response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  response.flushHeaders();
+  if (behaviour.hang) return;
+  const breakOff = () => {
+    connection.brokenOnPurpose = true;
+    response.destroy();
+  };
+  for (const frame of protocol.streamOpening(request, usage)) response.write(frame);
+  const pieces = text.split(/(?<= )/);
+  for (const [index, piece] of pieces.entries()) {
+    if (index > 0) await connection.pause(behaviour.tokenDelayMs ?? 0);
+    if (behaviour.failAfterChunks !== undefined && index >= behaviour.failAfterChunks) return breakOff();
+    if (connection.closed) return;
+    response.write(protocol.streamPiece(request, piece, index));
+  }
+  if (behaviour.failAfterChunks !== undefined && pieces.length >= behaviour.failAfterChunks) return breakOff();
+  for (const frame of protocol.streamClosing(request, usage)) response.write(frame);
+  request.completed = true;
+  response.end();
+}
+
+export async function startFakeProviderServer(protocol: ProviderProtocol, options: { port?: number } = {}): Promise<FakeProviderServer> {
+  let defaultBehaviour: FakeBehaviour = {};
+  let queue: FakeBehaviour[] = [];
+  const requests: RecordedRequest[] = [];
+  const listeners = new Set<() => void>();
+  const notify = () => {
+    for (const listener of [...listeners]) listener();
+  };
+  const until = (condition: () => boolean) =>
+    new Promise<void>((resolve) => {
+      if (condition()) return resolve();
+      const listener = () => {
+        if (!condition()) return;
+        listeners.delete(listener);
+        resolve();
+      };
+      listeners.add(listener);
+    });
+
+  const server = http.createServer((incoming, response) => {
+    const chunks: Buffer[] = [];
+    incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+    incoming.on('end', () => {
+      const path = incoming.url ?? '';
+      if (!protocol.path.test(path) || incoming.method !== 'POST') {
+        response.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify(protocol.errorBody(404, 'not found')));
+        return;
+      }
+      let body: RecordedRequest['body'];
+      try {
+        body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as RecordedRequest['body'];
+      } catch {
+        response.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify(protocol.errorBody(400, 'bad json')));
+        return;
+      }
+      const recorded: RecordedRequest = { path, headers: incoming.headers, authorization: incoming.headers.authorization, body, aborted: false, completed: false };
+      requests.push(recorded);
+      const connection = new Connection();
+      response.on('close', () => {
+        connection.close();
+        if (!recorded.completed && !connection.brokenOnPurpose) recorded.aborted = true;
+        notify();
+      });
+      notify();
+      void answer(protocol, recorded, queue.shift() ?? defaultBehaviour, response, connection);
+    });
+  });
+
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const origin = `http://127.0.0.1:${port}`;
+
+  return {
+    baseUrl: `${origin}/v1`,
+    origin,
+    requests,
+    setDefault(behaviour) {
+      defaultBehaviour = behaviour;
+    },
+    enqueue(...behaviours) {
+      queue.push(...behaviours);
+    },
+    waitForRequests: (count) => until(() => requests.length >= count),
+    waitForAbort: (index) => until(() => requests[index]?.aborted === true),
+    reset() {
+      requests.length = 0;
+      queue = [];
+      defaultBehaviour = {};
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
