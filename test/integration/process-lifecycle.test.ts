@@ -5,6 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { generateApiKey } from '../../src/security/api-key-secret.js';
+import { sendStreamedMessage } from '../helpers/message-stream.js';
+import type { ReceivedEvent } from '../helpers/sse-client.js';
 import { runAgentd, startServer, type ServerProcess } from '../helpers/server-process.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -119,6 +121,108 @@ describe('graceful shutdown on SIGTERM', () => {
       assert.ok(server.logEntries().some((entry) => entry.msg === 'stopped' && entry.timedOut === true));
     } finally {
       await server.stop('SIGKILL');
+    }
+  });
+});
+
+/**
+ * A streamed reply of the builtin model (one word every AGENTD_BUILTIN_WORD_DELAY_MS)
+ * that has begun, its first word received, on a server of its own.
+ */
+async function runningStream(env: Record<string, string>) {
+  const key = generateApiKey();
+  const serverEnvironment = { AGENTD_DATA_DIR: dataDir(), AGENTD_BOOTSTRAP_KEY: key, ...env };
+  const server = await startServer(serverEnvironment);
+  const created = await fetch(`${server.url}/v1/agents`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Ava', model: { provider: 'builtin', name: 'echo' } }),
+  });
+  assert.equal(created.status, 201);
+  const agentId = ((await created.json()) as { id: string }).id;
+  const stream = await sendStreamedMessage(server.url, key, agentId, { text: 'Tell me about yourself.', userId: 'u1' });
+  assert.equal(stream.status, 200);
+  const received: ReceivedEvent[] = [];
+  for (const expected of ['message.started', 'message.delta']) {
+    const event = await stream.events!.next();
+    assert.equal(event?.event, expected);
+    received.push(event!);
+  }
+  return { server, serverEnvironment, key, agentId, stream, received };
+}
+
+const deltaText = (events: ReceivedEvent[]) =>
+  events
+    .filter((event) => event.event === 'message.delta')
+    .map((event) => event.data.text)
+    .join('');
+
+describe('a streamed reply during graceful shutdown', () => {
+  it('runs to its end when it ends before the deadline, then the process exits 0', async () => {
+    // About 40 words at 40 ms: some two seconds of stream after the signal, well inside the 10 s deadline.
+    const { server, stream, received } = await runningStream({ AGENTD_SHUTDOWN_TIMEOUT_MS: '10000', AGENTD_BUILTIN_WORD_DELAY_MS: '40' });
+    try {
+      server.child.kill('SIGTERM');
+      const rest = await stream.events!.rest();
+      const completed = rest.at(-1)!;
+      assert.equal(completed.event, 'message.completed');
+      assert.ok(rest.filter((event) => event.event === 'message.delta').length > 5, 'words kept coming after the signal');
+      assert.equal(completed.data.finishReason, 'stop');
+      assert.equal(deltaText([...received, ...rest]), completed.data.text);
+      assert.match(completed.data.text, /Configure a model provider for real conversations\.\)$/, 'the whole reply');
+
+      assert.deepEqual(await server.exited, { code: 0, signal: null });
+      assert.ok(server.logEntries().some((entry) => entry.msg === 'stopped' && entry.timedOut === false), server.output());
+    } finally {
+      await server.stop('SIGKILL');
+    }
+  });
+
+  it('ends at AGENTD_SHUTDOWN_TIMEOUT_MS as an aborted reply that is stored, then the process exits 0', async () => {
+    // One word every 250 ms: the whole reply would take some ten seconds, the deadline is 300 ms.
+    const { server, serverEnvironment, key, agentId, stream, received } = await runningStream({
+      AGENTD_SHUTDOWN_TIMEOUT_MS: '300',
+      AGENTD_BUILTIN_WORD_DELAY_MS: '250',
+    });
+    let restarted: ServerProcess | undefined;
+    try {
+      const signalledAt = Date.now();
+      server.child.kill('SIGTERM');
+      const rest = await stream.events!.rest();
+      const took = Date.now() - signalledAt;
+      const completed = rest.at(-1)!;
+      assert.deepEqual(
+        rest.map((event) => event.event),
+        [...Array(rest.length - 1).fill('message.delta'), 'message.completed'],
+        'the stream ends with message.completed, not a cut connection or message.failed',
+      );
+      assert.equal(completed.data.finishReason, 'aborted');
+      assert.ok(took >= 300 && took < 3000, `ended at the deadline (${took} ms after the signal)`);
+      const partial = deltaText([...received, ...rest]);
+      assert.equal(completed.data.text, partial);
+      assert.match(partial, /^Hello u1/, 'what was said before the deadline');
+      assert.doesNotMatch(partial, /Configure a model provider/, 'the reply was cut short');
+
+      assert.deepEqual(await server.exited, { code: 0, signal: null });
+      const logs = server.logEntries();
+      assert.ok(logs.some((entry) => entry.msg?.startsWith('shutdown deadline passed') && entry.streams === 1), server.output());
+      assert.ok(logs.some((entry) => entry.msg === 'stopped' && entry.timedOut === true), server.output());
+
+      // The next start on the same data finds the exchange, the partial reply marked aborted.
+      restarted = await startServer(serverEnvironment);
+      const history = await fetch(`${restarted.url}/v1/agents/${agentId}/messages?userId=u1`, { headers: { authorization: `Bearer ${key}` } });
+      const turns = ((await history.json()) as { data: Array<Record<string, unknown>> }).data;
+      assert.deepEqual(
+        turns.map((turn) => [turn.role, turn.text, turn.finishReason]),
+        [
+          ['agent', partial, 'aborted'],
+          ['user', 'Tell me about yourself.', undefined],
+        ],
+      );
+      assert.equal(turns[0]!.id, completed.data.id);
+    } finally {
+      await server.stop('SIGKILL');
+      await restarted?.stop('SIGKILL');
     }
   });
 });
