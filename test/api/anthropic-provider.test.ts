@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { startFakeAnthropicServer, systemTextOf } from '../helpers/fake-anthropic-server.js';
-import { textOf, type FakeProviderServer, type RecordedRequest } from '../helpers/fake-provider-server.js';
+import { turnsOf, type FakeProviderServer } from '../helpers/fake-provider-server.js';
 import { readEvents } from '../helpers/sse-client.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -13,7 +13,6 @@ import { createTestApp, type TestApp } from '../helpers/test-app.js';
  * contract §7. The storage backend plays no part here, so SQLite alone.
  */
 const serverKey = 'sk-ant-test-key-0123456789';
-const turnsOf = (request: RecordedRequest) => request.body.messages.map((message) => `${message.role}: ${textOf(message)}`);
 
 describe('the anthropic provider through the Messages API', () => {
   let fake: FakeProviderServer;

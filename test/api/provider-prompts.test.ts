@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { startFakeOpenAiServer } from '../helpers/fake-openai-server.js';
-import { textOf, type FakeProviderServer, type RecordedRequest } from '../helpers/fake-provider-server.js';
+import { textOf, turnsOf, type FakeProviderServer, type RecordedRequest } from '../helpers/fake-provider-server.js';
 import { backends, createTestApp, type TestApp } from '../helpers/test-app.js';
 
 /**
@@ -9,8 +9,6 @@ import { backends, createTestApp, type TestApp } from '../helpers/test-app.js';
  * the real provider code path (AI SDK over HTTP) talks to it on loopback.
  */
 const systemOf = (request: RecordedRequest) => textOf(request.body.messages.find((message) => message.role === 'system') ?? { role: 'system', content: '' });
-const turnsOf = (request: RecordedRequest) =>
-  request.body.messages.filter((message) => message.role !== 'system').map((message) => `${message.role}: ${textOf(message)}`);
 
 for (const backend of backends) {
   describe(`prompts sent to an OpenAI-compatible provider on ${backend.name}`, { skip: backend.skip }, () => {

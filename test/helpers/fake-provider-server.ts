@@ -105,6 +105,11 @@ export function textOf(message: Pick<ChatMessage, 'content'>): string {
   return message.content.map((part) => part.text ?? '').join('');
 }
 
+/** The conversation a request carried, as "role: text" lines; a system message is left out. */
+export function turnsOf(request: RecordedRequest): string[] {
+  return request.body.messages.filter((message) => message.role !== 'system').map((message) => `${message.role}: ${textOf(message)}`);
+}
+
 function lastUserText(request: RecordedRequest): string {
   const last = request.body.messages.filter((message) => message.role === 'user').at(-1);
   return last ? textOf(last) : '';
