@@ -27,7 +27,9 @@ const errorTypes: Record<number, string> = {
   529: 'overloaded_error',
 };
 
-const messageId = 'msg_fake01';
+function message(request: RecordedRequest, fields: { content: unknown[]; stop_reason: string | null; usage: Record<string, number> }) {
+  return { id: 'msg_fake01', type: 'message', role: 'assistant', model: request.body.model, stop_sequence: null, ...fields };
+}
 
 function event(type: string, fields: Record<string, unknown> = {}): string {
   return `event: ${type}\ndata: ${JSON.stringify({ type, ...fields })}\n\n`;
@@ -42,29 +44,11 @@ export function systemTextOf(request: RecordedRequest): string {
 export const anthropicProtocol: ProviderProtocol = {
   path: /\/v1\/messages$/,
   errorBody: (status, message) => ({ type: 'error', error: { type: errorTypes[status] ?? 'api_error', message } }),
-  completeAnswer: (request, text, usage) => ({
-    id: messageId,
-    type: 'message',
-    role: 'assistant',
-    model: request.body.model,
-    content: [{ type: 'text', text }],
-    stop_reason: 'end_turn',
-    stop_sequence: null,
-    usage: { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens },
-  }),
+  completeAnswer: (request, text, usage) =>
+    message(request, { content: [{ type: 'text', text }], stop_reason: 'end_turn', usage: { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens } }),
   streamOpening: (request, usage) => [
-    event('message_start', {
-      message: {
-        id: messageId,
-        type: 'message',
-        role: 'assistant',
-        model: request.body.model,
-        content: [],
-        stop_reason: null,
-        stop_sequence: null,
-        usage: { input_tokens: usage.inputTokens, output_tokens: 1 },
-      },
-    }),
+    // The message as it starts: no content yet, the input counted, output to follow in message_delta.
+    event('message_start', { message: message(request, { content: [], stop_reason: null, usage: { input_tokens: usage.inputTokens, output_tokens: 1 } }) }),
     event('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }),
     event('ping'),
   ],
