@@ -133,22 +133,27 @@ async function runningStream(env: Record<string, string>) {
   const key = generateApiKey();
   const serverEnvironment = { AGENTD_DATA_DIR: dataDir(), AGENTD_BOOTSTRAP_KEY: key, ...env };
   const server = await startServer(serverEnvironment);
-  const created = await fetch(`${server.url}/v1/agents`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'Ava', model: { provider: 'builtin', name: 'echo' } }),
-  });
-  assert.equal(created.status, 201);
-  const agentId = ((await created.json()) as { id: string }).id;
-  const stream = await sendStreamedMessage(server.url, key, agentId, { text: 'Tell me about yourself.', userId: 'u1' });
-  assert.equal(stream.status, 200);
-  const received: ReceivedEvent[] = [];
-  for (const expected of ['message.started', 'message.delta']) {
-    const event = await stream.events!.next();
-    assert.equal(event?.event, expected);
-    received.push(event!);
+  try {
+    const created = await fetch(`${server.url}/v1/agents`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Ava', model: { provider: 'builtin', name: 'echo' } }),
+    });
+    assert.equal(created.status, 201);
+    const agentId = ((await created.json()) as { id: string }).id;
+    const stream = await sendStreamedMessage(server.url, key, agentId, { text: 'Tell me about yourself.', userId: 'u1' });
+    assert.equal(stream.status, 200);
+    const received: ReceivedEvent[] = [];
+    for (const expected of ['message.started', 'message.delta']) {
+      const event = await stream.events!.next();
+      assert.equal(event?.event, expected);
+      received.push(event!);
+    }
+    return { server, serverEnvironment, key, agentId, stream, received };
+  } catch (error) {
+    await server.stop('SIGKILL');
+    throw error;
   }
-  return { server, serverEnvironment, key, agentId, stream, received };
 }
 
 const deltaText = (events: ReceivedEvent[]) =>
