@@ -118,7 +118,7 @@ describe('errors are problem+json', () => {
       const health = await broken.app.inject({ method: 'GET', url: '/healthz' });
       assert.equal(health.statusCode, 200);
     } finally {
-      await broken.app.close();
+      await broken.close();
     }
   });
 

@@ -27,7 +27,7 @@ describe('operations endpoints', () => {
       assert.equal(ready.statusCode, 503);
       assert.deepEqual(ready.json(), { status: 'unavailable', checks: { database: 'unavailable' } });
     } finally {
-      await broken.app.close();
+      await broken.close();
     }
   });
 
