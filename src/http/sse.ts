@@ -1,12 +1,15 @@
-import { Readable } from 'node:stream';
+import { once } from 'node:events';
+import type { OutgoingHttpHeaders } from 'node:http';
 import type { FastifyReply } from 'fastify';
 
 /**
- * Server-sent events (WHATWG HTML, "Server-sent events"): the one writer every
- * stream of agentd goes through. Events are pulled from their source only as
- * fast as the client reads them (a Readable piped into the socket), and a
- * `: keep-alive` comment goes out whenever the source has been silent for
- * `keepAliveMs`, so proxies do not close an idle stream.
+ * Server-sent events (WHATWG HTML, "Server-sent events"): the one writer
+ * every stream of agentd goes through. Each event is written to the socket as
+ * soon as its source yields it; the next one is not pulled before the client
+ * has taken the last (backpressure: the writer waits for `drain`). A
+ * `: keep-alive` comment goes out whenever nothing was written for
+ * `keepAliveMs`, so proxies do not close an idle stream; one timer per
+ * stream, pushed back by every write.
  */
 export interface ServerSentEvent {
   event: string;
@@ -20,50 +23,53 @@ export function formatEvent(event: ServerSentEvent): string {
 
 const keepAliveComment = ': keep-alive\n\n';
 
-async function* frames(events: AsyncIterable<ServerSentEvent>, keepAliveMs: number): AsyncGenerator<string, void, undefined> {
-  const iterator = events[Symbol.asyncIterator]();
-  try {
-    let pending = iterator.next();
-    for (;;) {
-      let timer: NodeJS.Timeout | undefined;
-      const silence = new Promise<'silent'>((resolve) => {
-        timer = setTimeout(() => resolve('silent'), keepAliveMs);
-      });
-      const result = await Promise.race([pending, silence]);
-      clearTimeout(timer);
-      if (result === 'silent') {
-        yield keepAliveComment;
-        continue;
-      }
-      if (result.done) return;
-      yield formatEvent(result.value);
-      pending = iterator.next();
-    }
-  } finally {
-    // Reached early when the client went away: let the source end itself (and clean up) too.
-    await iterator.return?.();
-  }
-}
-
 export interface EventStreamOptions {
   keepAliveMs: number;
   /** Called once if the client disconnects before the stream ended. */
   onClientGone: () => void;
 }
 
-/** Answers the request with `events` as text/event-stream; headers set on `reply` before this are kept. */
-export function sendEventStream(reply: FastifyReply, events: AsyncIterable<ServerSentEvent>, options: EventStreamOptions): FastifyReply {
-  const body = Readable.from(frames(events, options.keepAliveMs), { objectMode: false });
-  reply.raw.once('close', () => {
-    if (reply.raw.writableFinished) return;
-    options.onClientGone();
-    body.destroy();
-  });
-  return reply
-    .status(200)
-    .header('content-type', 'text/event-stream; charset=utf-8')
+/**
+ * Answers the request with `events` as text/event-stream, keeping the headers
+ * already set on `reply`, and resolves when the stream has ended. The response
+ * is written here, outside Fastify's reply cycle (`hijack`), event by event.
+ */
+export async function sendEventStream(reply: FastifyReply, events: AsyncIterable<ServerSentEvent>, options: EventStreamOptions): Promise<void> {
+  const response = reply.raw;
+  reply.hijack();
+  response.writeHead(200, {
+    ...(reply.getHeaders() as OutgoingHttpHeaders),
+    'content-type': 'text/event-stream; charset=utf-8',
     // no-transform and X-Accel-Buffering: proxies (nginx and others) must pass events on as they come.
-    .header('cache-control', 'no-cache, no-transform')
-    .header('x-accel-buffering', 'no')
-    .send(body);
+    'cache-control': 'no-cache, no-transform',
+    'x-accel-buffering': 'no',
+  });
+
+  let gone = false;
+  response.once('close', () => {
+    if (response.writableFinished) return;
+    gone = true;
+    options.onClientGone();
+  });
+  const write = async (text: string) => {
+    if (gone || response.write(text)) return;
+    await Promise.race([once(response, 'drain'), once(response, 'close')]);
+  };
+  const keepAlive = setTimeout(function beat() {
+    if (gone) return;
+    response.write(keepAliveComment);
+    keepAlive.refresh();
+  }, options.keepAliveMs);
+
+  try {
+    for await (const event of events) {
+      await write(formatEvent(event));
+      keepAlive.refresh();
+      // Leaving the loop ends the source too (its `return`), which cleans up after itself.
+      if (gone) break;
+    }
+  } finally {
+    clearTimeout(keepAlive);
+    if (!gone) response.end();
+  }
 }

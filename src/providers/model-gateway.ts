@@ -22,28 +22,32 @@ export interface GatewaySettings {
 /** Seconds a client is told to wait after a failure that named no time of its own. */
 const defaultRetryAfterSeconds = 2;
 
-/** Waits for the iterator's next part, or aborts the call when `timeoutMs` pass first. */
-async function nextWithin(
-  iterator: AsyncIterator<ModelStreamPart>,
-  timeoutMs: number,
-  controller: AbortController,
-  timedOut: () => ProviderError,
-): Promise<IteratorResult<ModelStreamPart>> {
-  let timer: NodeJS.Timeout | undefined;
-  let expired = false;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      expired = true;
+/**
+ * The time-out of one model call: a single timer, pushed back by every part
+ * that arrives, that aborts the call when the provider stays silent for
+ * `timeoutMs` (one timer per call, not one per part).
+ */
+class SilenceWatchdog {
+  #expired = false;
+  readonly #timer: NodeJS.Timeout;
+
+  constructor(timeoutMs: number, controller: AbortController) {
+    this.#timer = setTimeout(() => {
+      this.#expired = true;
       controller.abort();
-      reject(timedOut());
     }, timeoutMs);
-  });
-  try {
-    return await Promise.race([iterator.next(), deadline]);
-  } catch (error) {
-    throw expired ? timedOut() : error;
-  } finally {
-    clearTimeout(timer);
+  }
+
+  get expired(): boolean {
+    return this.#expired;
+  }
+
+  heard(): void {
+    this.#timer.refresh();
+  }
+
+  stop(): void {
+    clearTimeout(this.#timer);
   }
 }
 
@@ -53,6 +57,7 @@ export class OpenedModelStream {
     readonly first: ModelStreamPart,
     private readonly iterator: AsyncIterator<ModelStreamPart>,
     private readonly controller: AbortController,
+    private readonly watchdog: SilenceWatchdog,
     private readonly clientSignal: AbortSignal,
     private readonly timeoutMs: number,
     private readonly provider: string,
@@ -65,19 +70,24 @@ export class OpenedModelStream {
 
   async next(): Promise<ModelStreamPart | null> {
     try {
-      const result = await nextWithin(this.iterator, this.timeoutMs, this.controller, () =>
-        new ProviderError('timeout', `The provider ${this.provider} went silent for ${this.timeoutMs} ms in the middle of its answer.`, { isRetryable: true }),
-      );
+      const result = await this.iterator.next();
+      this.watchdog.heard();
       if (result.done || result.value.type === 'finish') this.#ended = true;
       return result.done ? null : result.value;
     } catch (error) {
       if (this.clientSignal.aborted) throw new ProviderError('aborted', 'The model call was aborted.', { cause: error });
+      if (this.watchdog.expired) {
+        throw new ProviderError('timeout', `The provider ${this.provider} went silent for ${this.timeoutMs} ms in the middle of its answer.`, {
+          isRetryable: true,
+        });
+      }
       throw toProviderError(error, this.provider, '');
     }
   }
 
   /** Ends the provider call (a no-op when it already ended) and lets go of the client's signal. */
   close(): void {
+    this.watchdog.stop();
     // Aborting a finished call would only build an AbortError nobody reads.
     if (!this.#ended && this.first.type !== 'finish') this.controller.abort();
     this.detach();
@@ -128,17 +138,21 @@ export class ModelGateway {
       signal.addEventListener('abort', abort, { once: true });
       const detach = () => signal.removeEventListener('abort', abort);
       if (signal.aborted) controller.abort();
+      const watchdog = new SilenceWatchdog(timeoutMs, controller);
       const iterator = adapter.stream({ ...call, abortSignal: controller.signal })[Symbol.asyncIterator]();
       let failure: ProviderError;
       try {
-        const first = await nextWithin(iterator, timeoutMs, controller, () =>
-          new ProviderError('timeout', `The provider ${provider} sent nothing within ${timeoutMs} ms.`, { isRetryable: true }),
-        );
-        if (!first.done) return new OpenedModelStream(first.value, iterator, controller, signal, timeoutMs, provider, detach, ticket);
+        const first = await iterator.next();
+        watchdog.heard();
+        if (!first.done) return new OpenedModelStream(first.value, iterator, controller, watchdog, signal, timeoutMs, provider, detach, ticket);
         failure = new ProviderError('unavailable', `The provider ${provider} ended its answer before it began.`, { isRetryable: true });
       } catch (error) {
-        failure = toProviderError(error, provider, call.modelName);
+        failure =
+          watchdog.expired && !signal.aborted
+            ? new ProviderError('timeout', `The provider ${provider} sent nothing within ${timeoutMs} ms.`, { isRetryable: true })
+            : toProviderError(error, provider, call.modelName);
       }
+      watchdog.stop();
       controller.abort();
       detach();
       if (signal.aborted) {

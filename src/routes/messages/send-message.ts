@@ -79,10 +79,11 @@ export function registerSendMessage(app: App, options: { keepAliveMs: number; sh
           registration.end();
         });
         const log = (error: unknown) => request.log.error({ err: error, requestId: request.id }, 'streamed reply failed');
-        return sendEventStream(reply, replyEvents(answer, request.id, log), {
+        await sendEventStream(reply, replyEvents(answer, request.id, log), {
           keepAliveMs: options.keepAliveMs,
           onClientGone: () => controller.abort(),
         });
+        return reply;
       }
       for await (const event of answer.events()) {
         if (event.type === 'completed') return reply.type('application/json; charset=utf-8').send(event.reply);
