@@ -4,15 +4,13 @@ import type { Logger } from 'pino';
  * Shutting down without dropping work: stop accepting connections, let running
  * requests and streams finish up to a deadline, then end what is left.
  *
- * Long-running responses (streamed replies) register with `beginStream()`;
- * its `signal` aborts when the deadline passes, so a stream can finish its
+ * Long-running responses (streamed replies) register with `beginStream(endNow)`;
+ * `endNow` is called when the deadline passes, so a stream can finish its
  * reply properly (a last event, its stored turn, its released concurrency
  * slot) in the short grace that follows, instead of having its connection cut
  * in the middle of an event.
  */
 export interface StreamRegistration {
-  /** Aborted when the shutdown deadline passes. */
-  readonly signal: AbortSignal;
   /** Call once the response has ended. */
   end(): void;
 }
@@ -44,8 +42,9 @@ export class GracefulShutdown {
   readonly #logger: Logger;
   readonly #endGraceMs: number;
   readonly #idleSweepMs: number;
-  readonly #deadline = new AbortController();
-  readonly #streams = new Set<StreamRegistration>();
+  /** Each stream in flight, by the function that ends it (called, not listened for: thousands of streams would be thousands of listeners on one signal). */
+  readonly #streams = new Map<StreamRegistration, () => void>();
+  #deadlinePassed = false;
   #draining = false;
   #hurry: (() => void) | null = null;
 
@@ -64,14 +63,15 @@ export class GracefulShutdown {
     return this.#streams.size;
   }
 
-  beginStream(): StreamRegistration {
+  /** Registers a stream; `endNow` is called when the deadline passes (at once, if it already has). */
+  beginStream(endNow: () => void): StreamRegistration {
     const registration: StreamRegistration = {
-      signal: this.#deadline.signal,
       end: () => {
         this.#streams.delete(registration);
       },
     };
-    this.#streams.add(registration);
+    if (this.#deadlinePassed) endNow();
+    else this.#streams.set(registration, endNow);
     return registration;
   }
 
@@ -98,7 +98,8 @@ export class GracefulShutdown {
       if (inTime) return { timedOut: false };
 
       this.#logger.warn({ streams: this.#streams.size }, 'shutdown deadline passed: ending streams and closing remaining connections');
-      this.#deadline.abort(new Error('The service is shutting down.'));
+      this.#deadlinePassed = true;
+      for (const endNow of [...this.#streams.values()]) endNow();
       const grace = delay(this.#endGraceMs);
       const ended = await Promise.race([closed.then(() => true), grace.promise.then(() => false)]);
       grace.cancel();

@@ -70,14 +70,8 @@ export function registerSendMessage(app: App, options: { keepAliveMs: number; sh
       if (request.body.stream === true) {
         // On shutdown a stream may run until the deadline; then it is cut like a client hang-up:
         // the model call is aborted and the reply ends with finishReason "aborted".
-        const registration = options.shutdown.beginStream();
-        const endAtDeadline = () => controller.abort();
-        if (registration.signal.aborted) endAtDeadline();
-        else registration.signal.addEventListener('abort', endAtDeadline, { once: true });
-        reply.raw.once('close', () => {
-          registration.signal.removeEventListener('abort', endAtDeadline);
-          registration.end();
-        });
+        const registration = options.shutdown.beginStream(() => controller.abort());
+        reply.raw.once('close', () => registration.end());
         const log = (error: unknown) => request.log.error({ err: error, requestId: request.id }, 'streamed reply failed');
         await sendEventStream(reply, replyEvents(answer, request.id, log), {
           keepAliveMs: options.keepAliveMs,
