@@ -36,14 +36,19 @@ async function load(url: string, key: string, duration: number) {
     duration,
     headers: { authorization: `Bearer ${key}` },
   });
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   return { requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
 }
 
 async function startBare(port: number, key: string, agentFile: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [path.join(import.meta.dirname ?? 'bench', 'bare-get-agent-server.mjs'), String(port), key, agentFile], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [path.join(import.meta.dirname ?? 'bench', 'bare-get-agent-server.mjs'), String(port), key, agentFile],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   await new Promise<void>((resolve) => child.stdout?.once('data', () => resolve()));
   return child;
 }
@@ -83,7 +88,10 @@ const targets = {
   bare: `http://127.0.0.1:${barePort}/v1/agents/${agent.id}`,
 };
 
-const results: Record<'agentd' | 'bare', Array<{ requestsPerSecond: number; p50: number; p99: number }>> = { agentd: [], bare: [] };
+const results: Record<'agentd' | 'bare', Array<{ requestsPerSecond: number; p50: number; p99: number }>> = {
+  agentd: [],
+  bare: [],
+};
 try {
   for (const name of ['agentd', 'bare'] as const) await load(targets[name], key, 3); // warm-up (JIT, caches)
   for (let round = 0; round < rounds; round += 1) {
@@ -106,10 +114,14 @@ const agentdSummary = summary('agentd');
 const bareSummary = summary('bare');
 const ratio = agentdSummary.requestsPerSecond / bareSummary.requestsPerSecond;
 
-console.log(`\nGET /v1/agents/{id}, ${connections} connections, ${rounds} rounds of ${seconds} s (median), Node ${process.version}, ${os.cpus().length} cores`);
+console.log(
+  `\nGET /v1/agents/{id}, ${connections} connections, ${rounds} rounds of ${seconds} s (median), Node ${process.version}, ${os.cpus().length} cores`,
+);
 console.log('| server | requests/s | p50 ms | p99 ms |');
 console.log('|---|---|---|---|');
 console.log(`| agentd | ${agentdSummary.requestsPerSecond} | ${agentdSummary.p50} | ${agentdSummary.p99} |`);
 console.log(`| bare node:http | ${bareSummary.requestsPerSecond} | ${bareSummary.p50} | ${bareSummary.p99} |`);
 console.log(`\nratio agentd/bare: ${ratio.toFixed(2)} (target ≥ 0.60)`);
-console.log(`per round: agentd ${results.agentd.map((r) => Math.round(r.requestsPerSecond)).join(', ')}; bare ${results.bare.map((r) => Math.round(r.requestsPerSecond)).join(', ')}`);
+console.log(
+  `per round: agentd ${results.agentd.map((r) => Math.round(r.requestsPerSecond)).join(', ')}; bare ${results.bare.map((r) => Math.round(r.requestsPerSecond)).join(', ')}`,
+);

@@ -42,7 +42,9 @@ const { values: options } = parseArgs({
 const agentCount = Number(options.agents);
 const runs = Number(options.runs);
 const limit = 100;
-const serverUrl = process.env.DATABASE_URL?.startsWith('postgres') ? process.env.DATABASE_URL : 'postgres://postgres@127.0.0.1:5432/postgres';
+const serverUrl = process.env.DATABASE_URL?.startsWith('postgres')
+  ? process.env.DATABASE_URL
+  : 'postgres://postgres@127.0.0.1:5432/postgres';
 
 interface Scenario {
   label: string;
@@ -100,7 +102,8 @@ async function seed(deps: AppDeps, accountId: string): Promise<void> {
       });
     }
     await deps.services.repositories.agents.insertMany(records);
-    if ((offset / batch) % 10 === 9) process.stderr.write(`  seeded ${offset + batch} agents (${Math.round((Date.now() - started) / 1000)} s)\n`);
+    if ((offset / batch) % 10 === 9)
+      process.stderr.write(`  seeded ${offset + batch} agents (${Math.round((Date.now() - started) / 1000)} s)\n`);
   }
 }
 
@@ -169,7 +172,11 @@ async function run(dialect: 'sqlite' | 'postgres'): Promise<void> {
   const deps = await createDependencies(config, { logger: createLogger('warn') });
   try {
     const accountId = `acc_bench${randomBytes(4).toString('hex')}`;
-    await deps.services.repositories.accounts.insert({ id: accountId, name: 'bench', createdAt: new Date().toISOString() });
+    await deps.services.repositories.accounts.insert({
+      id: accountId,
+      name: 'bench',
+      createdAt: new Date().toISOString(),
+    });
     process.stderr.write(`${dialect}: seeding ${agentCount} agents\n`);
     const seedStarted = Date.now();
     await seed(deps, accountId);
@@ -183,7 +190,12 @@ async function run(dialect: 'sqlite' | 'postgres'): Promise<void> {
     }
     process.stderr.write(`${dialect}: measuring (median of ${runs} runs, limit ${limit})\n`);
     const rows = await measure(deps, accountId);
-    const statistics = dialect === 'postgres' ? (options['skip-analyze'] ? ', no ANALYZE after the load' : ', VACUUM ANALYZE after the load') : '';
+    const statistics =
+      dialect === 'postgres'
+        ? options['skip-analyze']
+          ? ', no ANALYZE after the load'
+          : ', VACUUM ANALYZE after the load'
+        : '';
     process.stdout.write(
       `\n${dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL'}: ${agentCount} agents in one account (seeded in ${seedSeconds} s${statistics}), ` +
         `median of ${runs} runs, milliseconds, limit ${limit}\n\n` +
@@ -203,7 +215,8 @@ async function run(dialect: 'sqlite' | 'postgres'): Promise<void> {
   }
 }
 
-const dialects = options.dialect === 'both' ? (['sqlite', 'postgres'] as const) : [options.dialect as 'sqlite' | 'postgres'];
+const dialects =
+  options.dialect === 'both' ? (['sqlite', 'postgres'] as const) : [options.dialect as 'sqlite' | 'postgres'];
 process.stdout.write(
   `list-scale on ${os.cpus()[0]?.model ?? 'unknown CPU'} (${os.cpus().length} CPUs, ${Math.round(os.totalmem() / 2 ** 30)} GiB), Node ${process.version}\n`,
 );

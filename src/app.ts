@@ -132,7 +132,8 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
       ],
     },
     refResolver: {
-      buildLocalReference: (json, _baseUri, _fragment, index) => (typeof json.$id === 'string' ? json.$id : `def-${index}`),
+      buildLocalReference: (json, _baseUri, _fragment, index) =>
+        typeof json.$id === 'string' ? json.$id : `def-${index}`,
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { url: '/v1/openapi.json' } });

@@ -52,7 +52,12 @@ export function parseCommand(argv: string[]): Command {
         name: 'keys-create',
         accountId: values.account,
         keyName: values.name ?? null,
-        scopes: values.scopes ? values.scopes.split(',').map((scope) => scope.trim()).filter(Boolean) : null,
+        scopes: values.scopes
+          ? values.scopes
+              .split(',')
+              .map((scope) => scope.trim())
+              .filter(Boolean)
+          : null,
         json: values.json ?? false,
       };
     default:

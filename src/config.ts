@@ -42,9 +42,7 @@ export const defaultRateLimits: RateLimitSettings = {
   sendMessageConcurrency: 10,
 };
 
-export type DatabaseConfig =
-  | { kind: 'sqlite'; file: string }
-  | { kind: 'postgres'; url: string; poolSize: number };
+export type DatabaseConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; poolSize: number };
 
 export interface ProviderEnvironment {
   openai: { apiKey: string; baseUrl: string | null } | null;
@@ -84,7 +82,10 @@ export interface Config {
 }
 
 export class ConfigError extends Error {
-  constructor(readonly variable: string, message: string) {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
     super(`Invalid configuration: ${variable} ${message}`);
     this.name = 'ConfigError';
   }

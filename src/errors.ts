@@ -11,18 +11,38 @@ export const errorCatalog = {
     when: 'A wrong type, an unknown or read-only field, an out-of-range value or a bad enum; `errors[]` lists every problem with a JSON pointer.',
   },
   unauthorized: { status: 401, title: 'Unauthorized', when: 'The API key is missing, malformed, unknown or revoked.' },
-  insufficient_scope: { status: 403, title: 'Insufficient scope', when: 'The API key lacks the scope the operation needs; `detail` names it.' },
-  deletion_protected: { status: 403, title: 'Deletion protected', when: 'DELETE of an agent with `deletionProtection: true`.' },
+  insufficient_scope: {
+    status: 403,
+    title: 'Insufficient scope',
+    when: 'The API key lacks the scope the operation needs; `detail` names it.',
+  },
+  deletion_protected: {
+    status: 403,
+    title: 'Deletion protected',
+    when: 'DELETE of an agent with `deletionProtection: true`.',
+  },
   not_found: { status: 404, title: 'Not found', when: "An unknown route, an unknown id, or another account's id." },
   idempotency_in_progress: {
     status: 409,
     title: 'Idempotent request in progress',
     when: 'A request with the same Idempotency-Key is still running; retry shortly.',
   },
-  payload_too_large: { status: 413, title: 'Payload too large', when: 'The body is larger than the server accepts (1 MiB by default).' },
+  payload_too_large: {
+    status: 413,
+    title: 'Payload too large',
+    when: 'The body is larger than the server accepts (1 MiB by default).',
+  },
   unsupported_media_type: { status: 415, title: 'Unsupported media type', when: 'A body that is not JSON.' },
-  idempotency_key_reused: { status: 422, title: 'Idempotency key reused', when: 'The Idempotency-Key was used before with a different body.' },
-  rate_limited: { status: 429, title: 'Rate limit exceeded', when: 'A per-minute limit is used up; `Retry-After` says when to retry.' },
+  idempotency_key_reused: {
+    status: 422,
+    title: 'Idempotency key reused',
+    when: 'The Idempotency-Key was used before with a different body.',
+  },
+  rate_limited: {
+    status: 429,
+    title: 'Rate limit exceeded',
+    when: 'A per-minute limit is used up; `Retry-After` says when to retry.',
+  },
   concurrency_limited: {
     status: 429,
     title: 'Too many concurrent requests',
@@ -38,7 +58,11 @@ export const errorCatalog = {
     title: 'Model provider unavailable',
     when: "The agent's model provider timed out, failed, or its circuit is open; `Retry-After` is set.",
   },
-  internal: { status: 500, title: 'Internal server error', when: 'A bug: it is logged with the request id; the body holds no internals.' },
+  internal: {
+    status: 500,
+    title: 'Internal server error',
+    when: 'A bug: it is logged with the request id; the body holds no internals.',
+  },
 } as const;
 
 export type ErrorCode = keyof typeof errorCatalog;

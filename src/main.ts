@@ -64,7 +64,10 @@ async function serve(config: Config): Promise<void> {
       return;
     }
     stopping = true;
-    logger.info({ signal, timeoutMs: config.shutdownTimeoutMs }, 'shutting down: no new connections, finishing running requests');
+    logger.info(
+      { signal, timeoutMs: config.shutdownTimeoutMs },
+      'shutting down: no new connections, finishing running requests',
+    );
     // Should closing itself hang (a pool that never ends), the process still goes.
     const lastResort = setTimeout(() => {
       logger.error('shutdown did not complete in time; exiting');

@@ -13,7 +13,13 @@ export interface Timing {
   status: number;
 }
 
-export function post(agent: http.Agent, url: string, body: unknown, headers: Record<string, string>, firstTextMarker: string): Promise<Timing> {
+export function post(
+  agent: http.Agent,
+  url: string,
+  body: unknown,
+  headers: Record<string, string>,
+  firstTextMarker: string,
+): Promise<Timing> {
   const payload = JSON.stringify(body);
   const start = performance.now();
   return new Promise((resolve, reject) => {
@@ -28,7 +34,9 @@ export function post(agent: http.Agent, url: string, body: unknown, headers: Rec
       response.on('data', (chunk: Buffer) => {
         if (Number.isNaN(firstTextMs) && chunk.includes(firstTextMarker)) firstTextMs = performance.now() - start;
       });
-      response.on('end', () => resolve({ totalMs: performance.now() - start, firstTextMs, status: response.statusCode ?? 0 }));
+      response.on('end', () =>
+        resolve({ totalMs: performance.now() - start, firstTextMs, status: response.statusCode ?? 0 }),
+      );
       response.on('error', reject);
     });
     request.end(payload);
@@ -41,7 +49,11 @@ export function percentile(values: number[], fraction: number): number {
 }
 
 /** Runs `total` requests with `concurrency` in flight at once; returns every timing. */
-export async function load(total: number, concurrency: number, send: (index: number) => Promise<Timing>): Promise<Timing[]> {
+export async function load(
+  total: number,
+  concurrency: number,
+  send: (index: number) => Promise<Timing>,
+): Promise<Timing[]> {
   const timings: Timing[] = [];
   let next = 0;
   async function worker() {

@@ -34,15 +34,30 @@ function stopper(child: ChildProcess) {
 }
 
 export async function startFakeProvider(tokenDelayMs: number, words: number): Promise<Started> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'bench/message-overhead/fake-provider.ts'), '0', String(tokenDelayMs), String(words)], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      path.join(root, 'bench/message-overhead/fake-provider.ts'),
+      '0',
+      String(tokenDelayMs),
+      String(words),
+    ],
+    {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const url = await firstLineMatching(child, /http:\/\/127\.0\.0\.1:\d+\/v1/);
   return { process: child, url, stop: stopper(child) };
 }
 
-export async function startAgentd(env: Record<string, string>, port: number, nodeArguments: string[] = []): Promise<Started & { key: string }> {
+export async function startAgentd(
+  env: Record<string, string>,
+  port: number,
+  nodeArguments: string[] = [],
+): Promise<Started & { key: string }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentd-bench-'));
   const key = `agd_${randomBytes(20).toString('hex')}`;
   const child = spawn(process.execPath, [...nodeArguments, path.join(root, 'dist/main.js'), 'serve'], {

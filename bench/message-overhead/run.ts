@@ -23,8 +23,14 @@ const fixed = (value: number) => value.toFixed(2);
 
 function summary(label: string, direct: Timing[], through: Timing[], field: 'totalMs' | 'firstTextMs') {
   const row = (fraction: number) => {
-    const base = percentile(direct.map((timing) => timing[field]), fraction);
-    const via = percentile(through.map((timing) => timing[field]), fraction);
+    const base = percentile(
+      direct.map((timing) => timing[field]),
+      fraction,
+    );
+    const via = percentile(
+      through.map((timing) => timing[field]),
+      fraction,
+    );
     return { base, via, added: via - base };
   };
   const p50 = row(0.5);
@@ -36,7 +42,10 @@ function summary(label: string, direct: Timing[], through: Timing[], field: 'tot
 
 async function latency() {
   const provider = await startFakeProvider(0, 0);
-  const agentd = await startAgentd({ AGENTD_OPENAI_COMPATIBLE_BASE_URL: provider.url, AGENTD_DEFAULT_MODEL: 'openai-compatible/bench-model' }, 3917);
+  const agentd = await startAgentd(
+    { AGENTD_OPENAI_COMPATIBLE_BASE_URL: provider.url, AGENTD_DEFAULT_MODEL: 'openai-compatible/bench-model' },
+    3917,
+  );
   try {
     const auth = { authorization: `Bearer ${agentd.key}` };
     const created = await fetch(`${agentd.url}/v1/agents`, {
@@ -49,11 +58,16 @@ async function latency() {
     const providerUrl = `${provider.url}/chat/completions`;
     const providerBody = (stream: boolean) => ({
       model: 'bench-model',
-      messages: [{ role: 'system', content: 'You are Bench.' }, { role: 'user', content: 'What pays for gas?' }],
+      messages: [
+        { role: 'system', content: 'You are Bench.' },
+        { role: 'user', content: 'What pays for gas?' },
+      ],
       ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
     });
 
-    console.log('| measurement | provider direct (ms) p50 | through agentd p50 | added p50 | provider direct p99 | through agentd p99 | added p99 |');
+    console.log(
+      '| measurement | provider direct (ms) p50 | through agentd p50 | added p50 | provider direct p99 | through agentd p99 | added p99 |',
+    );
     console.log('|---|---|---|---|---|---|---|');
     for (const concurrency of [1, 50]) {
       const total = concurrency === 1 ? 2_000 : 10_000;
@@ -61,7 +75,13 @@ async function latency() {
       const direct = (stream: boolean) => (index: number) =>
         post(agent, providerUrl, providerBody(stream), {}, stream ? '"content"' : 'choices');
       const through = (stream: boolean) => (index: number) =>
-        post(agent, messagesUrl, { text: 'What pays for gas?', userId: `user-${concurrency}-${index}`, stream }, auth, stream ? 'message.delta' : '"text"');
+        post(
+          agent,
+          messagesUrl,
+          { text: 'What pays for gas?', userId: `user-${concurrency}-${index}`, stream },
+          auth,
+          stream ? 'message.delta' : '"text"',
+        );
       // Warm-up: JIT, connection pools, SQLite statement cache.
       await load(500, concurrency, through(false));
       await load(500, concurrency, through(true));
@@ -71,8 +91,18 @@ async function latency() {
       const throughPlain = await load(total, concurrency, through(false));
       const directStream = await load(total, concurrency, direct(true));
       const throughStream = await load(total, concurrency, through(true));
-      summary(`non-streamed reply, ${concurrency} client${concurrency > 1 ? 's' : ''}`, directPlain, throughPlain, 'totalMs');
-      summary(`time to first delta, ${concurrency} client${concurrency > 1 ? 's' : ''}`, directStream, throughStream, 'firstTextMs');
+      summary(
+        `non-streamed reply, ${concurrency} client${concurrency > 1 ? 's' : ''}`,
+        directPlain,
+        throughPlain,
+        'totalMs',
+      );
+      summary(
+        `time to first delta, ${concurrency} client${concurrency > 1 ? 's' : ''}`,
+        directStream,
+        throughStream,
+        'firstTextMs',
+      );
       agent.destroy();
     }
   } finally {
@@ -87,14 +117,24 @@ async function capacity(streams: number) {
   // which measures CPU, not how many streams an instance holds).
   const provider = await startFakeProvider(10_000, 120);
   const agentd = await startAgentd(
-    { AGENTD_OPENAI_COMPATIBLE_BASE_URL: provider.url, AGENTD_DEFAULT_MODEL: 'openai-compatible/bench-model', AGENTD_PROVIDER_TIMEOUT_MS: '120000' },
+    {
+      AGENTD_OPENAI_COMPATIBLE_BASE_URL: provider.url,
+      AGENTD_DEFAULT_MODEL: 'openai-compatible/bench-model',
+      AGENTD_PROVIDER_TIMEOUT_MS: '120000',
+    },
     3918,
   );
   const agent = new http.Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY });
   const requests: http.ClientRequest[] = [];
   try {
     const auth = { authorization: `Bearer ${agentd.key}`, 'content-type': 'application/json' };
-    const created = (await (await fetch(`${agentd.url}/v1/agents`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'Streams' }) })).json()) as { id: string };
+    const created = (await (
+      await fetch(`${agentd.url}/v1/agents`, {
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({ name: 'Streams' }),
+      })
+    ).json()) as { id: string };
     const idleRss = rssBytes(agentd.process.pid!);
     const started = performance.now();
     let begun = 0;
@@ -112,7 +152,11 @@ async function capacity(streams: number) {
           if (settled === size) resolve();
         };
         for (let index = first; index < first + size; index += 1) {
-          const request = http.request(`${agentd.url}/v1/agents/${created.id}/messages`, { method: 'POST', agent, headers: auth });
+          const request = http.request(`${agentd.url}/v1/agents/${created.id}/messages`, {
+            method: 'POST',
+            agent,
+            headers: auth,
+          });
           request.on('error', (error: NodeJS.ErrnoException) => {
             failed += 1;
             errors.set(error.code ?? error.message, (errors.get(error.code ?? error.message) ?? 0) + 1);
@@ -135,9 +179,13 @@ async function capacity(streams: number) {
     // Let every stream receive a few words, then read memory with all of them open.
     await new Promise((resolve) => setTimeout(resolve, 5_000));
     const rss = rssBytes(agentd.process.pid!);
-    console.log(`\n| open streams | failed | time to open all | agentd RSS idle | agentd RSS with all open | per stream |`);
+    console.log(
+      `\n| open streams | failed | time to open all | agentd RSS idle | agentd RSS with all open | per stream |`,
+    );
     console.log('|---|---|---|---|---|---|');
-    console.log(`| ${begun} | ${failed} | ${(openedMs / 1000).toFixed(1)} s | ${mib(idleRss)} | ${mib(rss)} | ${(((rss - idleRss) / Math.max(1, begun)) / 1024).toFixed(0)} KiB |`);
+    console.log(
+      `| ${begun} | ${failed} | ${(openedMs / 1000).toFixed(1)} s | ${mib(idleRss)} | ${mib(rss)} | ${((rss - idleRss) / Math.max(1, begun) / 1024).toFixed(0)} KiB |`,
+    );
   } finally {
     for (const request of requests) request.destroy();
     agent.destroy();

@@ -22,7 +22,11 @@ export interface PromptRequest {
 }
 
 function entryOf(item: StoredKnowledgeItem): KnowledgeEntry {
-  return typeof item === 'string' ? { content: item } : item.title ? { title: item.title, content: item.content } : { content: item.content };
+  return typeof item === 'string'
+    ? { content: item }
+    : item.title
+      ? { title: item.title, content: item.content }
+      : { content: item.content };
 }
 
 /** The best-ranked items that fit the knowledge budget (the best one always). */
@@ -39,12 +43,18 @@ function withinBudget(items: KnowledgeEntry[]): KnowledgeEntry[] {
 }
 
 /** Reads what the prompt needs (relevant knowledge, recent history) and assembles it. */
-export async function buildPrompt(repositories: Repositories, agent: AgentRecord, request: PromptRequest): Promise<AssembledPrompt> {
+export async function buildPrompt(
+  repositories: Repositories,
+  agent: AgentRecord,
+  request: PromptRequest,
+): Promise<AssembledPrompt> {
   const { profile } = agent;
   const terms = profile.knowledge.length > 0 ? searchTermsOf(request.text) : [];
   const [positions, rows] = await Promise.all([
     terms.length > 0 ? repositories.knowledge.search(agent.id, terms, maxKnowledgeItems) : Promise.resolve([]),
-    request.conversation !== null ? repositories.messages.recent(agent.id, request.conversation, maxHistoryTurns) : Promise.resolve([]),
+    request.conversation !== null
+      ? repositories.messages.recent(agent.id, request.conversation, maxHistoryTurns)
+      : Promise.resolve([]),
   ]);
   const knowledge = withinBudget(
     positions.flatMap((position) => {

@@ -14,7 +14,11 @@ export interface HistoryTurn {
  * fit is dropped whole, with everything older than it. `newestFirst` is the
  * history as read from storage; the result is oldest first, as a prompt reads.
  */
-export function fitHistory(newestFirst: readonly HistoryTurn[], budgetTokens: number, render: (turn: HistoryTurn) => string = (turn) => turn.text): HistoryTurn[] {
+export function fitHistory(
+  newestFirst: readonly HistoryTurn[],
+  budgetTokens: number,
+  render: (turn: HistoryTurn) => string = (turn) => turn.text,
+): HistoryTurn[] {
   if (budgetTokens <= 0) return [];
   const exchanges: HistoryTurn[][] = [];
   let current: HistoryTurn[] = [];

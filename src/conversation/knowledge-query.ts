@@ -17,7 +17,10 @@ const stopWords = new Set(
 
 export function searchTermsOf(text: string): string[] {
   const terms = new Set<string>();
-  for (const match of text.normalize('NFKC').toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)) {
+  for (const match of text
+    .normalize('NFKC')
+    .toLowerCase()
+    .matchAll(/[\p{L}\p{N}]+/gu)) {
     const word = match[0];
     if (word.length < minLength || stopWords.has(word)) continue;
     terms.add(word);

@@ -76,7 +76,10 @@ function renderKnowledge(knowledge: KnowledgeEntry[]): string {
 }
 
 /** How a stored turn reads in the prompt: in a room, user turns name their speaker. */
-export function renderTurn(turn: { role: 'user' | 'agent'; userId: string | null; text: string }, shared: boolean): string {
+export function renderTurn(
+  turn: { role: 'user' | 'agent'; userId: string | null; text: string },
+  shared: boolean,
+): string {
   if (turn.role === 'user' && shared && turn.userId !== null) return `[${turn.userId}] ${turn.text}`;
   return turn.text;
 }
@@ -88,7 +91,9 @@ export function assemblePrompt(input: PromptInput): AssembledPrompt {
     sections.push(`Context supplied with this message (JSON):\n${JSON.stringify(input.context)}`);
   }
   if (input.shared) {
-    sections.push('This is a shared conversation with several people. Each of their messages starts with the speaker\'s id in brackets.');
+    sections.push(
+      "This is a shared conversation with several people. Each of their messages starts with the speaker's id in brackets.",
+    );
   }
   const system = sections.join('\n\n');
 
@@ -104,7 +109,8 @@ export function assemblePrompt(input: PromptInput): AssembledPrompt {
   }
   messages.push({ role: 'user', content: current });
 
-  const estimatedInputTokens = estimateTokens(system) + messages.reduce((sum, message) => sum + estimateMessageTokens(message.content), 0);
+  const estimatedInputTokens =
+    estimateTokens(system) + messages.reduce((sum, message) => sum + estimateMessageTokens(message.content), 0);
   return {
     system,
     messages,

@@ -94,10 +94,17 @@ export class GracefulShutdown {
       this.#hurry = resolve;
     });
     try {
-      const inTime = await Promise.race([closed.then(() => true), timer.promise.then(() => false), hurried.then(() => false)]);
+      const inTime = await Promise.race([
+        closed.then(() => true),
+        timer.promise.then(() => false),
+        hurried.then(() => false),
+      ]);
       if (inTime) return { timedOut: false };
 
-      this.#logger.warn({ streams: this.#streams.size }, 'shutdown deadline passed: ending streams and closing remaining connections');
+      this.#logger.warn(
+        { streams: this.#streams.size },
+        'shutdown deadline passed: ending streams and closing remaining connections',
+      );
       this.#deadlinePassed = true;
       for (const endNow of [...this.#streams.values()]) endNow();
       const grace = delay(this.#endGraceMs);

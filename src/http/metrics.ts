@@ -27,7 +27,12 @@ export class RequestMetrics {
     const key = `${method} ${status} ${route}`;
     let series = this.#series.get(key);
     if (series === undefined) {
-      series = { labels: { method, route, status: String(status) }, count: 0, sum: 0, buckets: new Float64Array(latencyBounds.length + 1) };
+      series = {
+        labels: { method, route, status: String(status) },
+        count: 0,
+        sum: 0,
+        buckets: new Float64Array(latencyBounds.length + 1),
+      };
       this.#series.set(key, series);
     }
     series.count += 1;
@@ -67,7 +72,13 @@ export class RequestMetrics {
         values.push({ labels: {}, sharedLabels: series.labels, value: series.sum, metricName: `${name}_sum` });
         values.push({ labels: {}, sharedLabels: series.labels, value: series.count, metricName: `${name}_count` });
       }
-      return { name, help: 'Time to the response, by route template and status code.', type: 'histogram', aggregator: 'sum', values };
+      return {
+        name,
+        help: 'Time to the response, by route template and status code.',
+        type: 'histogram',
+        aggregator: 'sum',
+        values,
+      };
     },
   };
 }
@@ -95,7 +106,13 @@ export function registerRequestObservation(app: FastifyInstance, metrics: Metric
     metrics.requests.record(request.method, route, reply.statusCode, milliseconds / 1000);
     if (logger.isLevelEnabled('info')) {
       logger.info(
-        { requestId: request.id, method: request.method, route, status: reply.statusCode, ms: Math.round(milliseconds * 10) / 10 },
+        {
+          requestId: request.id,
+          method: request.method,
+          route,
+          status: reply.statusCode,
+          ms: Math.round(milliseconds * 10) / 10,
+        },
         'request completed',
       );
     }

@@ -37,7 +37,9 @@ export function toAppError(error: FastifyError | AppError | Error): AppError {
     // A client error Fastify raised that the catalog has no row for: a bad request.
     return new AppError('validation_failed', 'The request is malformed.');
   }
-  return new AppError('internal', 'An unexpected error occurred; it has been logged with the request id.', { cause: error });
+  return new AppError('internal', 'An unexpected error occurred; it has been logged with the request id.', {
+    cause: error,
+  });
 }
 
 /** The RFC 9457 body of an error: in a problem response, or inside a stream's `message.failed` event. */
@@ -71,6 +73,13 @@ export function registerProblemHandlers(app: FastifyInstance): void {
   });
 
   app.setNotFoundHandler((request, reply) => {
-    sendProblem(reply, request, new AppError('not_found', `No route matches ${request.method} ${(request.url.split('?')[0] ?? '').slice(0, 200)}.`));
+    sendProblem(
+      reply,
+      request,
+      new AppError(
+        'not_found',
+        `No route matches ${request.method} ${(request.url.split('?')[0] ?? '').slice(0, 200)}.`,
+      ),
+    );
   });
 }

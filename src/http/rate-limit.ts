@@ -12,7 +12,11 @@ const windowMs = 60_000;
  * an absolute Unix time, limits are keyed by account or by (account, agent),
  * and the store must be exact under concurrent bursts across instances.
  */
-export function registerRateLimits(app: FastifyInstance, limiter: RateLimiter, settings: RateLimitSettings | null): void {
+export function registerRateLimits(
+  app: FastifyInstance,
+  limiter: RateLimiter,
+  settings: RateLimitSettings | null,
+): void {
   if (settings === null) return;
   app.addHook('onRequest', async (request, reply) => {
     const operation = request.routeOptions.config.operation;
@@ -30,9 +34,13 @@ export function registerRateLimits(app: FastifyInstance, limiter: RateLimiter, s
     reply.header('x-ratelimit-reset', String(Math.ceil(decision.resetAt / 1000)));
     if (!decision.allowed) {
       const retryAfter = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
-      throw new AppError('rate_limited', `The limit of ${limit} requests per minute for ${operation.rateLimit} is used up; retry in ${retryAfter} s.`, {
-        headers: { 'retry-after': String(retryAfter) },
-      });
+      throw new AppError(
+        'rate_limited',
+        `The limit of ${limit} requests per minute for ${operation.rateLimit} is used up; retry in ${retryAfter} s.`,
+        {
+          headers: { 'retry-after': String(retryAfter) },
+        },
+      );
     }
   });
 }

@@ -34,7 +34,11 @@ export interface EventStreamOptions {
  * already set on `reply`, and resolves when the stream has ended. The response
  * is written here, outside Fastify's reply cycle (`hijack`), event by event.
  */
-export async function sendEventStream(reply: FastifyReply, events: AsyncIterable<ServerSentEvent>, options: EventStreamOptions): Promise<void> {
+export async function sendEventStream(
+  reply: FastifyReply,
+  events: AsyncIterable<ServerSentEvent>,
+  options: EventStreamOptions,
+): Promise<void> {
   const response = reply.raw;
   reply.hijack();
   response.writeHead(200, {

@@ -24,10 +24,16 @@ function messageOf(error: ErrorObject): { pointer: string; message: string } {
     case 'additionalProperties': {
       const name = String(params.additionalProperty);
       const readOnly = error.instancePath === '' && readOnlyFields.has(name);
-      return { pointer: `${error.instancePath}/${escapePointer(name)}`, message: readOnly ? 'is read-only' : 'is not a known field' };
+      return {
+        pointer: `${error.instancePath}/${escapePointer(name)}`,
+        message: readOnly ? 'is read-only' : 'is not a known field',
+      };
     }
     case 'required':
-      return { pointer: `${error.instancePath}/${escapePointer(String(params.missingProperty))}`, message: 'is required' };
+      return {
+        pointer: `${error.instancePath}/${escapePointer(String(params.missingProperty))}`,
+        message: 'is required',
+      };
     case 'enum':
       return {
         pointer: error.instancePath,
@@ -73,9 +79,13 @@ function resolveUnions(errors: ErrorObject[]): ErrorObject[] {
       replacement = matching[0] as ErrorObject[];
     } else {
       const types = [...branchErrors.values()].flatMap((list) =>
-        list.filter((error) => error.keyword === 'type').map((error) => String((error.params as { type: string }).type)),
+        list
+          .filter((error) => error.keyword === 'type')
+          .map((error) => String((error.params as { type: string }).type)),
       );
-      replacement = [{ ...union, keyword: 'type', message: types.length ? `must be ${joinTypes(types)}` : 'is invalid' }];
+      replacement = [
+        { ...union, keyword: 'type', message: types.length ? `must be ${joinTypes(types)}` : 'is invalid' },
+      ];
     }
     remaining = remaining.filter((error) => error !== union && !error.schemaPath.startsWith(base));
     remaining.push(...replacement);

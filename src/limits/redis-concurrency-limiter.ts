@@ -68,7 +68,10 @@ export class RedisConcurrencyLimiter implements ConcurrencyLimiter {
     this.#keyPrefix = `${keyPrefix}concurrency:`;
     this.#logger = logger;
     this.#leaseMs = options.leaseMs ?? 30_000;
-    this.#refresher = setInterval(() => void this.#refreshAll(), options.refreshEveryMs ?? Math.floor(this.#leaseMs / 3));
+    this.#refresher = setInterval(
+      () => void this.#refreshAll(),
+      options.refreshEveryMs ?? Math.floor(this.#leaseMs / 3),
+    );
     this.#refresher.unref();
   }
 
@@ -96,14 +99,19 @@ export class RedisConcurrencyLimiter implements ConcurrencyLimiter {
       await this.#client.zrem(redisKey, token);
     } catch (error) {
       // Unreleased, the lease still ends by itself when it stops being refreshed.
-      this.#logger.debug({ err: { message: (error as Error).message } }, 'could not release a concurrency lease; it expires on its own');
+      this.#logger.debug(
+        { err: { message: (error as Error).message } },
+        'could not release a concurrency lease; it expires on its own',
+      );
     }
   }
 
   async #refreshAll(): Promise<void> {
     if (this.#held.size === 0) return;
     const entries = [...this.#held];
-    const pipeline = this.#client.pipeline() as unknown as SemaphoreCommands & { exec(): Promise<Array<[Error | null, unknown]> | null> };
+    const pipeline = this.#client.pipeline() as unknown as SemaphoreCommands & {
+      exec(): Promise<Array<[Error | null, unknown]> | null>;
+    };
     for (const [token, redisKey] of entries) pipeline.agentdSemaphoreRefresh(redisKey, this.#leaseMs, token);
     let results: Array<[Error | null, unknown]> | null;
     try {

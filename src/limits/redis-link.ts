@@ -137,7 +137,10 @@ export class RedisLink {
   #noteSuccess(): void {
     if (!this.#failing) return;
     this.#failing = false;
-    this.#logger.info({ redis: this.#where }, 'Redis answers again: rate and concurrency limits are shared by all instances');
+    this.#logger.info(
+      { redis: this.#where },
+      'Redis answers again: rate and concurrency limits are shared by all instances',
+    );
   }
 
   #noteFailure(error: unknown): void {

@@ -24,7 +24,10 @@ const knownFinishReasons = new Set<string>(['stop', 'length', 'content-filter', 
 function promptOf(call: ModelCall): CallOptions['prompt'] {
   return [
     { role: 'system', content: call.prompt.system },
-    ...call.prompt.messages.map((message) => ({ role: message.role, content: [{ type: 'text' as const, text: message.content }] })),
+    ...call.prompt.messages.map((message) => ({
+      role: message.role,
+      content: [{ type: 'text' as const, text: message.content }],
+    })),
   ];
 }
 
@@ -79,6 +82,8 @@ export class AiSdkModel implements ModelAdapter {
       if (!finished) await reader.cancel().catch(() => undefined);
       reader.releaseLock();
     }
-    throw new ProviderError('unavailable', `The provider ${this.provider} ended its answer without finishing it.`, { isRetryable: true });
+    throw new ProviderError('unavailable', `The provider ${this.provider} ended its answer without finishing it.`, {
+      isRetryable: true,
+    });
   }
 }

@@ -34,7 +34,9 @@ export function composeBuiltinReply(prompt: AssembledPrompt): string {
 
   if (knowledge.length > 0) {
     const [first, ...others] = knowledge;
-    parts.push(`Here is what I know about that: ${sentence(`${first?.title ? `${first.title}: ` : ''}${first?.content ?? ''}`)}`);
+    parts.push(
+      `Here is what I know about that: ${sentence(`${first?.title ? `${first.title}: ` : ''}${first?.content ?? ''}`)}`,
+    );
     for (const item of others.slice(0, 2)) parts.push(`Also: ${sentence(item.content)}`);
   } else if (character.expertise.length > 0) {
     parts.push(`I don't have notes on that, but I can talk about ${character.expertise.join(', ')}.`);
@@ -44,12 +46,15 @@ export function composeBuiltinReply(prompt: AssembledPrompt): string {
 
   const earlier = [...history].reverse().find((turn) => turn.role === 'user');
   if (earlier) {
-    const who = shared && earlier.userId !== null && earlier.userId !== message.userId ? `${earlier.userId} said` : 'you said';
+    const who =
+      shared && earlier.userId !== null && earlier.userId !== message.userId ? `${earlier.userId} said` : 'you said';
     parts.push(`Earlier ${who}: ${quote(earlier.text, 120)}.`);
   }
   const objective = character.goals.objectives[0];
   if (objective) parts.push(`My aim: ${sentence(objective)}`);
-  parts.push("(This answer comes from agentd's builtin offline model, which composes replies from the agent's profile and knowledge; it is not a language model. Configure a model provider for real conversations.)");
+  parts.push(
+    "(This answer comes from agentd's builtin offline model, which composes replies from the agent's profile and knowledge; it is not a language model. Configure a model provider for real conversations.)",
+  );
   return parts.join(' ');
 }
 
@@ -78,6 +83,10 @@ export class BuiltinModel implements ModelAdapter {
     }
     const inputTokens = call.prompt.estimatedInputTokens;
     const outputTokens = estimateTokens(text);
-    yield { type: 'finish', finishReason, usage: { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens } };
+    yield {
+      type: 'finish',
+      finishReason,
+      usage: { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens },
+    };
   }
 }

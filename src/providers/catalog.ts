@@ -59,7 +59,10 @@ export class ProviderCatalog {
       };
     }
     if (model.provider === 'builtin' && !(builtinModelNames as readonly string[]).includes(model.name)) {
-      return { field: 'name', message: `names builtin model "${model.name}" (builtin models: ${builtinModelNames.join(', ')})` };
+      return {
+        field: 'name',
+        message: `names builtin model "${model.name}" (builtin models: ${builtinModelNames.join(', ')})`,
+      };
     }
     return null;
   }

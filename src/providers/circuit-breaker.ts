@@ -21,7 +21,8 @@ export interface CircuitTicket {
 
 export type CircuitAdmission = { admitted: true; ticket: CircuitTicket } | { admitted: false; retryAfterMs: number };
 
-type State = { name: 'closed'; failures: number } | { name: 'open'; until: number } | { name: 'half-open'; trialRunning: boolean };
+type State =
+  { name: 'closed'; failures: number } | { name: 'open'; until: number } | { name: 'half-open'; trialRunning: boolean };
 
 export class CircuitBreaker {
   #state: State = { name: 'closed', failures: 0 };

@@ -16,8 +16,7 @@ export interface TokenUsage {
 }
 
 export type ModelStreamPart =
-  | { type: 'text-delta'; text: string }
-  | { type: 'finish'; finishReason: FinishReason; usage: TokenUsage };
+  { type: 'text-delta'; text: string } | { type: 'finish'; finishReason: FinishReason; usage: TokenUsage };
 
 export interface ModelSettings {
   temperature?: number;

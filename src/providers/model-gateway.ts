@@ -75,11 +75,16 @@ export class OpenedModelStream {
       if (result.done || result.value.type === 'finish') this.#ended = true;
       return result.done ? null : result.value;
     } catch (error) {
-      if (this.clientSignal.aborted) throw new ProviderError('aborted', 'The model call was aborted.', { cause: error });
+      if (this.clientSignal.aborted)
+        throw new ProviderError('aborted', 'The model call was aborted.', { cause: error });
       if (this.watchdog.expired) {
-        throw new ProviderError('timeout', `The provider ${this.provider} went silent for ${this.timeoutMs} ms in the middle of its answer.`, {
-          isRetryable: true,
-        });
+        throw new ProviderError(
+          'timeout',
+          `The provider ${this.provider} went silent for ${this.timeoutMs} ms in the middle of its answer.`,
+          {
+            isRetryable: true,
+          },
+        );
       }
       throw toProviderError(error, this.provider, '');
     }
@@ -120,14 +125,23 @@ export class ModelGateway {
    * ProviderError when the circuit is open, when every attempt failed, or
    * when `signal` (the client) aborted.
    */
-  async open(provider: ProviderName, call: Omit<ModelCall, 'abortSignal'>, signal: AbortSignal): Promise<OpenedModelStream> {
+  async open(
+    provider: ProviderName,
+    call: Omit<ModelCall, 'abortSignal'>,
+    signal: AbortSignal,
+  ): Promise<OpenedModelStream> {
     const adapter = this.adapters.get(provider);
-    if (adapter === undefined) throw new ProviderError('unavailable', `The provider ${provider} is not enabled on this server.`);
+    if (adapter === undefined)
+      throw new ProviderError('unavailable', `The provider ${provider} is not enabled on this server.`);
     const admission = this.circuitOf(provider).admit();
     if (!admission.admitted) {
-      throw new ProviderError('circuit-open', `The provider ${provider} failed repeatedly; agentd is not calling it for a while.`, {
-        retryAfterSeconds: Math.max(1, Math.ceil(admission.retryAfterMs / 1000)),
-      });
+      throw new ProviderError(
+        'circuit-open',
+        `The provider ${provider} failed repeatedly; agentd is not calling it for a while.`,
+        {
+          retryAfterSeconds: Math.max(1, Math.ceil(admission.retryAfterMs / 1000)),
+        },
+      );
     }
     const { ticket } = admission;
     const { timeoutMs, maxRetries, retryDelayMs } = this.settings;
@@ -144,12 +158,27 @@ export class ModelGateway {
       try {
         const first = await iterator.next();
         watchdog.heard();
-        if (!first.done) return new OpenedModelStream(first.value, iterator, controller, watchdog, signal, timeoutMs, provider, detach, ticket);
-        failure = new ProviderError('unavailable', `The provider ${provider} ended its answer before it began.`, { isRetryable: true });
+        if (!first.done)
+          return new OpenedModelStream(
+            first.value,
+            iterator,
+            controller,
+            watchdog,
+            signal,
+            timeoutMs,
+            provider,
+            detach,
+            ticket,
+          );
+        failure = new ProviderError('unavailable', `The provider ${provider} ended its answer before it began.`, {
+          isRetryable: true,
+        });
       } catch (error) {
         failure =
           watchdog.expired && !signal.aborted
-            ? new ProviderError('timeout', `The provider ${provider} sent nothing within ${timeoutMs} ms.`, { isRetryable: true })
+            ? new ProviderError('timeout', `The provider ${provider} sent nothing within ${timeoutMs} ms.`, {
+                isRetryable: true,
+              })
             : toProviderError(error, provider, call.modelName);
       }
       watchdog.stop();

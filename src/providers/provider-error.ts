@@ -9,7 +9,8 @@ import { APICallError } from 'ai';
  * - `circuit-open`: answered at once while the provider's circuit is open.
  * - `aborted`: the client went away; nothing failed.
  */
-export type ProviderFailureKind = 'credentials' | 'model' | 'unavailable' | 'timeout' | 'rejected' | 'circuit-open' | 'aborted';
+export type ProviderFailureKind =
+  'credentials' | 'model' | 'unavailable' | 'timeout' | 'rejected' | 'circuit-open' | 'aborted';
 
 export class ProviderError extends Error {
   readonly kind: ProviderFailureKind;
@@ -60,22 +61,40 @@ export function toProviderError(error: unknown, provider: string, modelName: str
   if (APICallError.isInstance(error)) {
     const status = error.statusCode;
     const retryAfterSeconds = retryAfterOf(error.responseHeaders);
-    const extra = { cause: error, ...(status !== undefined ? { statusCode: status } : {}), ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}) };
+    const extra = {
+      cause: error,
+      ...(status !== undefined ? { statusCode: status } : {}),
+      ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
+    };
     if (status === 401 || status === 403) {
-      return new ProviderError('credentials', `The provider ${provider} rejected the credentials (HTTP ${status}).`, extra);
+      return new ProviderError(
+        'credentials',
+        `The provider ${provider} rejected the credentials (HTTP ${status}).`,
+        extra,
+      );
     }
     if (status === 404) {
-      return new ProviderError('model', `The provider ${provider} does not know the model "${modelName}" (HTTP 404).`, extra);
+      return new ProviderError(
+        'model',
+        `The provider ${provider} does not know the model "${modelName}" (HTTP 404).`,
+        extra,
+      );
     }
     if (status !== undefined && status >= 400 && status < 500 && !error.isRetryable) {
       return new ProviderError('rejected', `The provider ${provider} rejected the request (HTTP ${status}).`, extra);
     }
     const what = status === undefined ? 'could not be reached or broke off its answer' : `answered HTTP ${status}`;
-    return new ProviderError('unavailable', `The provider ${provider} ${what}.`, { ...extra, isRetryable: status === undefined || error.isRetryable });
+    return new ProviderError('unavailable', `The provider ${provider} ${what}.`, {
+      ...extra,
+      isRetryable: status === undefined || error.isRetryable,
+    });
   }
   if (error instanceof Error && (error.name === 'AbortError' || error.name === 'ResponseAborted')) {
     return new ProviderError('aborted', 'The model call was aborted.', { cause: error });
   }
   // Network failures (connection refused, reset) surface as plain errors from fetch.
-  return new ProviderError('unavailable', `The provider ${provider} could not be reached.`, { isRetryable: true, cause: error });
+  return new ProviderError('unavailable', `The provider ${provider} could not be reached.`, {
+    isRetryable: true,
+    cause: error,
+  });
 }

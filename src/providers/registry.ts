@@ -36,16 +36,25 @@ function withVersionPath(baseUrl: string): string {
   return /\/v1$/.test(baseUrl) ? baseUrl : `${baseUrl}/v1`;
 }
 
-export function createModelAdapters(providers: ProviderEnvironment, options: { builtinWordDelayMs: number }): Map<ProviderName, ModelAdapter> {
+export function createModelAdapters(
+  providers: ProviderEnvironment,
+  options: { builtinWordDelayMs: number },
+): Map<ProviderName, ModelAdapter> {
   const adapters = new Map<ProviderName, ModelAdapter>();
   adapters.set('builtin', new BuiltinModel({ wordDelayMs: options.builtinWordDelayMs }));
 
   if (providers.openai) {
-    const settings = { apiKey: providers.openai.apiKey, ...(providers.openai.baseUrl ? { baseURL: providers.openai.baseUrl } : {}) };
+    const settings = {
+      apiKey: providers.openai.apiKey,
+      ...(providers.openai.baseUrl ? { baseURL: providers.openai.baseUrl } : {}),
+    };
     const shared = createOpenAI(settings);
     adapters.set(
       'openai',
-      new AiSdkModel('openai', cached((name, apiKey) => (apiKey ? createOpenAI({ ...settings, apiKey }) : shared).chat(name))),
+      new AiSdkModel(
+        'openai',
+        cached((name, apiKey) => (apiKey ? createOpenAI({ ...settings, apiKey }) : shared).chat(name)),
+      ),
     );
   }
   if (providers.anthropic) {
@@ -54,7 +63,13 @@ export function createModelAdapters(providers: ProviderEnvironment, options: { b
       ...(providers.anthropic.baseUrl ? { baseURL: withVersionPath(providers.anthropic.baseUrl) } : {}),
     };
     const shared = createAnthropic(settings);
-    adapters.set('anthropic', new AiSdkModel('anthropic', cached((name, apiKey) => (apiKey ? createAnthropic({ ...settings, apiKey }) : shared)(name))));
+    adapters.set(
+      'anthropic',
+      new AiSdkModel(
+        'anthropic',
+        cached((name, apiKey) => (apiKey ? createAnthropic({ ...settings, apiKey }) : shared)(name)),
+      ),
+    );
   }
   if (providers.openaiCompatible) {
     const settings = {
@@ -66,13 +81,26 @@ export function createModelAdapters(providers: ProviderEnvironment, options: { b
     const shared = createOpenAICompatible(settings);
     adapters.set(
       'openai-compatible',
-      new AiSdkModel('openai-compatible', cached((name, apiKey) => (apiKey ? createOpenAICompatible({ ...settings, apiKey }) : shared).chatModel(name))),
+      new AiSdkModel(
+        'openai-compatible',
+        cached((name, apiKey) => (apiKey ? createOpenAICompatible({ ...settings, apiKey }) : shared).chatModel(name)),
+      ),
     );
   }
   if (providers.ollama) {
     // Ollama serves the OpenAI Chat Completions protocol under /v1, usage included in streams.
-    const ollama = createOpenAICompatible({ name: 'ollama', baseURL: withVersionPath(providers.ollama.baseUrl), includeUsage: true });
-    adapters.set('ollama', new AiSdkModel('ollama', cached((name) => ollama.chatModel(name))));
+    const ollama = createOpenAICompatible({
+      name: 'ollama',
+      baseURL: withVersionPath(providers.ollama.baseUrl),
+      includeUsage: true,
+    });
+    adapters.set(
+      'ollama',
+      new AiSdkModel(
+        'ollama',
+        cached((name) => ollama.chatModel(name)),
+      ),
+    );
   }
   return adapters;
 }

@@ -16,7 +16,10 @@ export function StringEnum<const Values extends readonly string[]>(
  * this form because the serializer handles a type list with a `typeof` check,
  * where a union costs a validation per branch on every response.
  */
-export function NullableInResponse(type: 'string' | 'integer', options: { description?: string } = {}): TUnsafe<string | null> {
+export function NullableInResponse(
+  type: 'string' | 'integer',
+  options: { description?: string } = {},
+): TUnsafe<string | null> {
   return Type.Unsafe<string | null>({ type: [type, 'null'], ...options });
 }
 

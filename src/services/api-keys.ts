@@ -66,7 +66,13 @@ export async function listApiKeys({ ctx }: { ctx: ServiceContext }): Promise<Api
   return ctx.deps.repositories.apiKeys.listActive(ctx.actor.accountId);
 }
 
-export async function revokeApiKey({ ctx, keyId }: { ctx: ServiceContext; keyId: string }): Promise<{ id: string; revoked: true }> {
+export async function revokeApiKey({
+  ctx,
+  keyId,
+}: {
+  ctx: ServiceContext;
+  keyId: string;
+}): Promise<{ id: string; revoked: true }> {
   requireScope(ctx, 'keys:manage');
   const revoked = await ctx.deps.repositories.apiKeys.revoke(ctx.actor.accountId, keyId, isoTime(ctx.deps.clock.now()));
   if (!revoked) throw notFound('API key');
@@ -120,7 +126,13 @@ export interface BootstrapResult {
  * existed; a revoked one stays revoked). A marker row makes this happen once
  * even when several instances start together.
  */
-export async function bootstrap({ deps, bootstrapKey }: { deps: ServiceDeps; bootstrapKey: string | null }): Promise<BootstrapResult | null> {
+export async function bootstrap({
+  deps,
+  bootstrapKey,
+}: {
+  deps: ServiceDeps;
+  bootstrapKey: string | null;
+}): Promise<BootstrapResult | null> {
   const { db } = deps.repositories;
   return db.transaction().execute(async (transaction) => {
     const now = isoTime(deps.clock.now());
@@ -141,7 +153,11 @@ export async function bootstrap({ deps, bootstrapKey }: { deps: ServiceDeps; boo
     if (await deps.repositories.apiKeys.hashExists(hashApiKey(bootstrapKey), transaction)) return null;
     const oldest = await deps.repositories.accounts.oldest(transaction);
     if (!oldest) return null;
-    const issued = await issueApiKey({ deps, input: { accountId: oldest.id, name: 'bootstrap', key: bootstrapKey }, executor: transaction });
+    const issued = await issueApiKey({
+      deps,
+      input: { accountId: oldest.id, name: 'bootstrap', key: bootstrapKey },
+      executor: transaction,
+    });
     return { accountId: oldest.id, keyId: issued.id, printableKey: null, created: true };
   });
 }

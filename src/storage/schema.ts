@@ -108,8 +108,9 @@ export type Executor = Kysely<Database> | Transaction<Database>;
 export type Dialect = 'sqlite' | 'postgres';
 
 /** Runs `work` in the caller's transaction, or in a new one when there is none. */
-export function inTransaction<T>(executor: Executor, work: (transaction: Transaction<Database>) => Promise<T>): Promise<T> {
-  return executor.isTransaction
-    ? work(executor as Transaction<Database>)
-    : executor.transaction().execute(work);
+export function inTransaction<T>(
+  executor: Executor,
+  work: (transaction: Transaction<Database>) => Promise<T>,
+): Promise<T> {
+  return executor.isTransaction ? work(executor as Transaction<Database>) : executor.transaction().execute(work);
 }

@@ -11,7 +11,9 @@ const fullAgent = {
   expertise: ['defi', 'ethereum'],
   knowledge: ['Gas is paid in ETH.', { title: 'Fees', content: 'Fees rise with demand.' }],
   goals: { objectives: ['explain risks'], motivations: ['protect users'] },
-  platforms: [{ type: 'telegram', enabled: true, settings: { chat: 'x' }, secrets: { botToken: '123456:ABCDEFGH4f2a' } }],
+  platforms: [
+    { type: 'telegram', enabled: true, settings: { chat: 'x' }, secrets: { botToken: '123456:ABCDEFGH4f2a' } },
+  ],
   plugins: [{ name: 'http', enabled: false, config: { timeoutMs: 1000 }, secrets: { token: 'short' } }],
   model: { provider: 'builtin', name: 'echo', temperature: 0.2, maxOutputTokens: 256, topP: 0.9 },
   deletionProtection: true,
@@ -77,8 +79,14 @@ for (const backend of backends) {
     });
 
     it('keeps secrets encrypted at rest', async () => {
-      const created = (await create({ name: 'Sealed', platforms: [{ type: 'discord', secrets: { token: 'plain-text-token-9876' } }] })).json();
-      const row = await t.deps.database.db.selectFrom('agents').select('profile').where('id', '=', created.id).executeTakeFirstOrThrow();
+      const created = (
+        await create({ name: 'Sealed', platforms: [{ type: 'discord', secrets: { token: 'plain-text-token-9876' } }] })
+      ).json();
+      const row = await t.deps.database.db
+        .selectFrom('agents')
+        .select('profile')
+        .where('id', '=', created.id)
+        .executeTakeFirstOrThrow();
       assert.ok(!row.profile.includes('plain-text-token-9876'));
       assert.ok(row.profile.includes('v1.'));
     });
@@ -96,7 +104,9 @@ for (const backend of backends) {
       assert.equal(problem.code, 'validation_failed');
       const paths = problem.errors.map((error: { path: string }) => error.path).sort();
       assert.deepEqual(paths, ['/body/colour', '/body/createdAt', '/body/id', '/body/status']);
-      assert.ok(problem.errors.find((error: { path: string }) => error.path === '/body/id').message.includes('read-only'));
+      assert.ok(
+        problem.errors.find((error: { path: string }) => error.path === '/body/id').message.includes('read-only'),
+      );
     });
 
     it('enforces the size limits of the contract', async () => {
@@ -105,7 +115,10 @@ for (const backend of backends) {
         ['/body/name', { name: 'x'.repeat(101) }],
         ['/body/expertise', { name: 'X', expertise: Array.from({ length: 101 }, () => 'e') }],
         ['/body/system', { name: 'X', system: 'x'.repeat(10_001) }],
-        ['/body/metadata', { name: 'X', metadata: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, 'v'])) }],
+        [
+          '/body/metadata',
+          { name: 'X', metadata: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, 'v'])) },
+        ],
         ['/body/metadata/team', { name: 'X', metadata: { team: 'x'.repeat(501) } }],
         ['/body/metadata/n', { name: 'X', metadata: { n: 5 } }],
         ['/body/model/temperature', { name: 'X', model: { provider: 'builtin', name: 'echo', temperature: 3 } }],
@@ -121,13 +134,24 @@ for (const backend of backends) {
     });
 
     it('limits knowledge to 1 MiB in all, also where the operator accepts larger bodies', async () => {
-      const roomy = await createTestApp({ backend: backend.name, env: { AGENTD_BODY_LIMIT_BYTES: String(4 * 1_048_576) } });
+      const roomy = await createTestApp({
+        backend: backend.name,
+        env: { AGENTD_BODY_LIMIT_BYTES: String(4 * 1_048_576) },
+      });
       try {
         const item = 'é'.repeat(9_000); // 18,000 bytes each
-        const tooMuch = await roomy.inject({ method: 'POST', url: '/v1/agents', payload: { name: 'K', knowledge: Array.from({ length: 60 }, () => item) } });
+        const tooMuch = await roomy.inject({
+          method: 'POST',
+          url: '/v1/agents',
+          payload: { name: 'K', knowledge: Array.from({ length: 60 }, () => item) },
+        });
         assert.equal(tooMuch.statusCode, 400);
         assert.equal(tooMuch.json().errors[0].path, '/body/knowledge');
-        const enough = await roomy.inject({ method: 'POST', url: '/v1/agents', payload: { name: 'K', knowledge: Array.from({ length: 55 }, () => item) } });
+        const enough = await roomy.inject({
+          method: 'POST',
+          url: '/v1/agents',
+          payload: { name: 'K', knowledge: Array.from({ length: 55 }, () => item) },
+        });
         assert.equal(enough.statusCode, 201);
       } finally {
         await roomy.close();
@@ -143,7 +167,10 @@ for (const backend of backends) {
     });
 
     it('refuses per-agent model keys unless the operator allows them', async () => {
-      const response = await create({ name: 'X', model: { provider: 'builtin', name: 'echo', apiKey: 'sk-123456789012345' } });
+      const response = await create({
+        name: 'X',
+        model: { provider: 'builtin', name: 'echo', apiKey: 'sk-123456789012345' },
+      });
       assert.equal(response.statusCode, 400);
       assert.equal(response.json().errors[0].path, '/body/model/apiKey');
     });
@@ -188,16 +215,30 @@ for (const backend of backends) {
       });
 
       it('resets model to the server default with null', async () => {
-        const created = (await create({ name: 'M', model: { provider: 'builtin', name: 'echo', temperature: 1 } })).json();
-        const agent = (await t.inject({ method: 'PATCH', url: `/v1/agents/${created.id}`, payload: { model: null } })).json();
+        const created = (
+          await create({ name: 'M', model: { provider: 'builtin', name: 'echo', temperature: 1 } })
+        ).json();
+        const agent = (
+          await t.inject({ method: 'PATCH', url: `/v1/agents/${created.id}`, payload: { model: null } })
+        ).json();
         assert.deepEqual(agent.model, { provider: 'builtin', name: 'echo' });
       });
 
       it('keeps a stored secret when its mask is sent back and replaces it otherwise', async () => {
-        const created = (await create({ name: 'S', platforms: [{ type: 'slack', secrets: { token: 'xoxb-000000001111' } }] })).json();
-        const echoBack = await t.inject({ method: 'PATCH', url: `/v1/agents/${created.id}`, payload: { platforms: created.platforms } });
+        const created = (
+          await create({ name: 'S', platforms: [{ type: 'slack', secrets: { token: 'xoxb-000000001111' } }] })
+        ).json();
+        const echoBack = await t.inject({
+          method: 'PATCH',
+          url: `/v1/agents/${created.id}`,
+          payload: { platforms: created.platforms },
+        });
         assert.equal(echoBack.statusCode, 200);
-        const kept = await t.deps.database.db.selectFrom('agents').select('profile').where('id', '=', created.id).executeTakeFirstOrThrow();
+        const kept = await t.deps.database.db
+          .selectFrom('agents')
+          .select('profile')
+          .where('id', '=', created.id)
+          .executeTakeFirstOrThrow();
         const secretBefore = JSON.parse(kept.profile).platforms[0].secrets.token.sealed;
         const replaced = await t.inject({
           method: 'PATCH',
@@ -205,7 +246,11 @@ for (const backend of backends) {
           payload: { platforms: [{ type: 'slack', secrets: { token: 'xoxb-999999992222' } }] },
         });
         assert.deepEqual(replaced.json().platforms[0].secrets, { token: '••••2222' });
-        const after = await t.deps.database.db.selectFrom('agents').select('profile').where('id', '=', created.id).executeTakeFirstOrThrow();
+        const after = await t.deps.database.db
+          .selectFrom('agents')
+          .select('profile')
+          .where('id', '=', created.id)
+          .executeTakeFirstOrThrow();
         assert.notEqual(JSON.parse(after.profile).platforms[0].secrets.token.sealed, secretBefore);
         const sealed = JSON.parse(after.profile).platforms[0].secrets.token.sealed;
         assert.equal(t.deps.services.secretBox.open(sealed, created.id), 'xoxb-999999992222');
@@ -213,13 +258,22 @@ for (const backend of backends) {
 
       it('leaves updatedAt alone when nothing changes', async () => {
         const created = (await create({ name: 'Same' })).json();
-        const response = await t.inject({ method: 'PATCH', url: `/v1/agents/${created.id}`, payload: { name: 'Same' } });
+        const response = await t.inject({
+          method: 'PATCH',
+          url: `/v1/agents/${created.id}`,
+          payload: { name: 'Same' },
+        });
         assert.equal(response.json().updatedAt, created.updatedAt);
       });
 
       it('rejects error as a status, a null name and unknown fields', async () => {
         const created = (await create({ name: 'P' })).json();
-        for (const payload of [{ status: 'error' }, { name: null }, { id: 'agt_x' }, { model: { provider: 'openai' } }]) {
+        for (const payload of [
+          { status: 'error' },
+          { name: null },
+          { id: 'agt_x' },
+          { model: { provider: 'openai' } },
+        ]) {
           const response = await t.inject({ method: 'PATCH', url: `/v1/agents/${created.id}`, payload });
           assert.equal(response.statusCode, 400, JSON.stringify(payload));
         }
@@ -231,7 +285,9 @@ for (const backend of backends) {
         const created = (await create({ name: 'Race' })).json();
         const fields = Array.from({ length: 8 }, (_, index) => `key${index}`);
         const responses = await Promise.all(
-          fields.map((field) => t.inject({ method: 'PATCH', url: `/v1/agents/${created.id}`, payload: { metadata: { [field]: 'set' } } })),
+          fields.map((field) =>
+            t.inject({ method: 'PATCH', url: `/v1/agents/${created.id}`, payload: { metadata: { [field]: 'set' } } }),
+          ),
         );
         assert.ok(responses.every((response) => response.statusCode === 200));
         const agent = (await t.inject({ method: 'GET', url: `/v1/agents/${created.id}` })).json();
@@ -240,8 +296,15 @@ for (const backend of backends) {
 
       it('counts status changes in the list total for that status', async () => {
         const account = await t.newAccount();
-        const created = (await t.inject({ method: 'POST', url: '/v1/agents', payload: { name: 'C' }, as: account })).json();
-        await t.inject({ method: 'PATCH', url: `/v1/agents/${created.id}`, payload: { status: 'inactive' }, as: account });
+        const created = (
+          await t.inject({ method: 'POST', url: '/v1/agents', payload: { name: 'C' }, as: account })
+        ).json();
+        await t.inject({
+          method: 'PATCH',
+          url: `/v1/agents/${created.id}`,
+          payload: { status: 'inactive' },
+          as: account,
+        });
         const active = (await t.inject({ method: 'GET', url: '/v1/agents?status=active', as: account })).json();
         const inactive = (await t.inject({ method: 'GET', url: '/v1/agents?status=inactive', as: account })).json();
         assert.equal(active.pagination.total, 0);
@@ -315,7 +378,9 @@ for (const backend of backends) {
         const account = await t.newAccount();
         const headers = { 'idempotency-key': 'concurrent' };
         const responses = await Promise.all(
-          Array.from({ length: 5 }, () => t.inject({ method: 'POST', url: '/v1/agents', payload: { name: 'Dup' }, headers, as: account })),
+          Array.from({ length: 5 }, () =>
+            t.inject({ method: 'POST', url: '/v1/agents', payload: { name: 'Dup' }, headers, as: account }),
+          ),
         );
         const ids = new Set(responses.filter((r) => r.statusCode === 201).map((r) => r.json().id));
         assert.equal(ids.size, 1);
@@ -331,11 +396,16 @@ for (const backend of backends) {
       });
     });
 
-    it('hides other accounts\' agents as 404 on every agent route', async () => {
+    it("hides other accounts' agents as 404 on every agent route", async () => {
       const other = await t.newAccount();
       const mine = (await create({ name: 'Mine' })).json();
       for (const [method, payload] of [['GET'], ['PATCH', { name: 'Stolen' }], ['DELETE']] as const) {
-        const response = await t.inject({ method, url: `/v1/agents/${mine.id}`, ...(payload ? { payload } : {}), as: other });
+        const response = await t.inject({
+          method,
+          url: `/v1/agents/${mine.id}`,
+          ...(payload ? { payload } : {}),
+          as: other,
+        });
         assert.equal(response.statusCode, 404);
         assert.equal(response.json().code, 'not_found');
       }

@@ -39,7 +39,7 @@ describe('the anthropic provider through the Messages API', () => {
     t.inject({ method: 'POST', url: `/v1/agents/${agentId}/messages`, payload });
   const getAgent = async (agentId: string) => (await t.inject({ method: 'GET', url: `/v1/agents/${agentId}` })).json();
 
-  it('answers with the provider\'s text and usage; the key, the version header and the character reach Anthropic', async () => {
+  it("answers with the provider's text and usage; the key, the version header and the character reach Anthropic", async () => {
     const agent = await newAgent({
       bio: 'Ava is a DeFi research assistant.',
       personality: { tone: 'friendly' },
@@ -69,7 +69,11 @@ describe('the anthropic provider through the Messages API', () => {
     for (const part of ['You are Ava.', 'DeFi research assistant', 'friendly', 'Never give financial advice.']) {
       assert.ok(system.includes(part), `system prompt lacks "${part}":\n${system}`);
     }
-    assert.deepEqual(turnsOf(request), ['user: Who are you?'], 'the character goes in `system`, not among the messages');
+    assert.deepEqual(
+      turnsOf(request),
+      ['user: Who are you?'],
+      'the character goes in `system`, not among the messages',
+    );
   });
 
   it('makes the default model claude-haiku-4-5 when Anthropic is the only provider', async () => {
@@ -92,12 +96,25 @@ describe('the anthropic provider through the Messages API', () => {
     });
     assert.equal(response.status, 200);
     const events = await readEvents(response.body!).rest();
-    assert.deepEqual(events.map((event) => event.event), ['message.started', ...Array(4).fill('message.delta'), 'message.completed']);
+    assert.deepEqual(
+      events.map((event) => event.event),
+      ['message.started', ...Array(4).fill('message.delta'), 'message.completed'],
+    );
     const completed = events.at(-1)!.data;
     assert.equal(completed.text, 'Your name is Bob.');
     assert.equal(completed.finishReason, 'stop');
-    assert.equal(events.slice(1, -1).map((event) => event.data.text).join(''), completed.text);
-    assert.deepEqual(turnsOf(fake.requests[1]!), ['user: My name is Bob.', 'assistant: Nice to meet you, Bob.', 'user: What is my name?']);
+    assert.equal(
+      events
+        .slice(1, -1)
+        .map((event) => event.data.text)
+        .join(''),
+      completed.text,
+    );
+    assert.deepEqual(turnsOf(fake.requests[1]!), [
+      'user: My name is Bob.',
+      'assistant: Nice to meet you, Bob.',
+      'user: What is my name?',
+    ]);
   });
 
   it('puts the agent in error with a readable reason when Anthropic answers 401, without retrying', async () => {
@@ -115,7 +132,11 @@ describe('the anthropic provider through the Messages API', () => {
 
   it('treats 529 overloaded_error as transient: retried, then 503 provider_unavailable, the agent still active', async () => {
     const agent = await newAgent();
-    fake.enqueue({ status: 529, errorMessage: 'Overloaded' }, { status: 529, errorMessage: 'Overloaded' }, { status: 529, errorMessage: 'Overloaded' });
+    fake.enqueue(
+      { status: 529, errorMessage: 'Overloaded' },
+      { status: 529, errorMessage: 'Overloaded' },
+      { status: 529, errorMessage: 'Overloaded' },
+    );
     const response = await send(agent.id);
     assert.equal(response.statusCode, 503);
     assert.equal(response.json().code, 'provider_unavailable');

@@ -23,7 +23,11 @@ for (const backend of backends) {
       assert.ok(created.key.startsWith(created.prefix));
       assert.ok(created.prefix.length < 16, 'the prefix does not reveal the key');
 
-      const withNewKey = await t.app.inject({ method: 'GET', url: '/v1/agents', headers: { authorization: `Bearer ${created.key}` } });
+      const withNewKey = await t.app.inject({
+        method: 'GET',
+        url: '/v1/agents',
+        headers: { authorization: `Bearer ${created.key}` },
+      });
       assert.equal(withNewKey.statusCode, 200);
 
       const listed = await t.inject({ method: 'GET', url: '/v1/api-keys', as: account });
@@ -42,10 +46,20 @@ for (const backend of backends) {
     it('grants only scopes the creating key holds', async () => {
       const account = await t.newAccount();
       const manager = await t.newKey(account.accountId, ['keys:manage', 'agents:read']);
-      const narrow = await t.inject({ method: 'POST', url: '/v1/api-keys', payload: { scopes: ['agents:read'] }, as: manager });
+      const narrow = await t.inject({
+        method: 'POST',
+        url: '/v1/api-keys',
+        payload: { scopes: ['agents:read'] },
+        as: manager,
+      });
       assert.equal(narrow.statusCode, 201);
       assert.deepEqual(narrow.json().scopes, ['agents:read']);
-      const escalation = await t.inject({ method: 'POST', url: '/v1/api-keys', payload: { scopes: ['agents:delete'] }, as: manager });
+      const escalation = await t.inject({
+        method: 'POST',
+        url: '/v1/api-keys',
+        payload: { scopes: ['agents:delete'] },
+        as: manager,
+      });
       assert.equal(escalation.statusCode, 403);
       assert.equal(escalation.json().code, 'insufficient_scope');
       assert.match(escalation.json().detail, /agents:delete/);
@@ -54,7 +68,13 @@ for (const backend of backends) {
     });
 
     it('validates names and scopes', async () => {
-      for (const payload of [{ scopes: ['agents:fly'] }, { scopes: [] }, { name: '' }, { name: 'x', extra: 1 }, { scopes: ['agents:read', 'agents:read'] }]) {
+      for (const payload of [
+        { scopes: ['agents:fly'] },
+        { scopes: [] },
+        { name: '' },
+        { name: 'x', extra: 1 },
+        { scopes: ['agents:read', 'agents:read'] },
+      ]) {
         const response = await t.inject({ method: 'POST', url: '/v1/api-keys', payload });
         assert.equal(response.statusCode, 400, JSON.stringify(payload));
         assert.equal(response.json().code, 'validation_failed');
@@ -69,10 +89,17 @@ for (const backend of backends) {
       assert.equal(revoked.statusCode, 200);
       assert.deepEqual(revoked.json(), { id: doomed.keyId, revoked: true });
       assert.equal((await t.inject({ method: 'GET', url: '/v1/agents', as: doomed })).statusCode, 401);
-      assert.equal((await t.inject({ method: 'DELETE', url: `/v1/api-keys/${doomed.keyId}`, as: account })).statusCode, 404);
+      assert.equal(
+        (await t.inject({ method: 'DELETE', url: `/v1/api-keys/${doomed.keyId}`, as: account })).statusCode,
+        404,
+      );
       const listed = (await t.inject({ method: 'GET', url: '/v1/api-keys', as: account })).json();
       assert.ok(!listed.data.some((key: { id: string }) => key.id === doomed.keyId));
-      assert.equal((await t.inject({ method: 'GET', url: '/v1/agents', as: account })).statusCode, 200, 'other keys keep working');
+      assert.equal(
+        (await t.inject({ method: 'GET', url: '/v1/agents', as: account })).statusCode,
+        200,
+        'other keys keep working',
+      );
     });
 
     it('lets a key revoke itself', async () => {
@@ -84,7 +111,11 @@ for (const backend of backends) {
 
     it('stores only a hash of the key', async () => {
       const created = (await t.inject({ method: 'POST', url: '/v1/api-keys', payload: { name: 'hashed' } })).json();
-      const row = await t.deps.database.db.selectFrom('api_keys').selectAll().where('id', '=', created.id).executeTakeFirstOrThrow();
+      const row = await t.deps.database.db
+        .selectFrom('api_keys')
+        .selectAll()
+        .where('id', '=', created.id)
+        .executeTakeFirstOrThrow();
       assert.ok(!Object.values(row).some((value) => typeof value === 'string' && value.includes(created.key)));
       assert.match(row.key_hash, /^[0-9a-f]{64}$/);
     });

@@ -3,7 +3,11 @@ import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
-function assertProblem(response: { statusCode: number; headers: Record<string, unknown>; json(): any }, status: number, code: string) {
+function assertProblem(
+  response: { statusCode: number; headers: Record<string, unknown>; json(): any },
+  status: number,
+  code: string,
+) {
   assert.equal(response.statusCode, status);
   assert.equal(response.headers['content-type'], 'application/problem+json; charset=utf-8');
   const problem = response.json();
@@ -25,7 +29,12 @@ describe('errors are problem+json', () => {
 
   it('400 invalid_json for a body that is not JSON', async () => {
     for (const payload of ['{"name": ', '{name: "x"}', '']) {
-      const response = await t.inject({ method: 'POST', url: '/v1/agents', headers: { 'content-type': 'application/json' }, payload });
+      const response = await t.inject({
+        method: 'POST',
+        url: '/v1/agents',
+        headers: { 'content-type': 'application/json' },
+        payload,
+      });
       assertProblem(response, 400, 'invalid_json');
     }
   });
@@ -60,19 +69,32 @@ describe('errors are problem+json', () => {
   });
 
   it('400 for query values out of range, with the query pointer', async () => {
-    const problem = assertProblem(await t.inject({ method: 'GET', url: '/v1/agents?limit=101' }), 400, 'validation_failed');
+    const problem = assertProblem(
+      await t.inject({ method: 'GET', url: '/v1/agents?limit=101' }),
+      400,
+      'validation_failed',
+    );
     assert.deepEqual(problem.errors, [{ path: '/query/limit', message: 'must be <= 100' }]);
     assert.equal(problem.detail, 'limit must be <= 100');
   });
 
   it('413 payload_too_large over the body limit', async () => {
-    const response = await t.inject({ method: 'POST', url: '/v1/agents', payload: { name: 'x', system: 'y'.repeat(5000) } });
+    const response = await t.inject({
+      method: 'POST',
+      url: '/v1/agents',
+      payload: { name: 'x', system: 'y'.repeat(5000) },
+    });
     assertProblem(response, 413, 'payload_too_large');
   });
 
   it('415 unsupported_media_type for bodies that are not JSON', async () => {
     for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/xml']) {
-      const response = await t.inject({ method: 'POST', url: '/v1/agents', headers: { 'content-type': type }, payload: 'name=x' });
+      const response = await t.inject({
+        method: 'POST',
+        url: '/v1/agents',
+        headers: { 'content-type': type },
+        payload: 'name=x',
+      });
       assertProblem(response, 415, 'unsupported_media_type');
     }
   });
@@ -92,7 +114,11 @@ describe('errors are problem+json', () => {
   it('404 not_found for unknown routes and unknown ids', async () => {
     assertProblem(await t.inject({ method: 'GET', url: '/v1/nothing-here' }), 404, 'not_found');
     assertProblem(await t.inject({ method: 'PUT', url: '/v1/agents' }), 404, 'not_found');
-    assertProblem(await t.inject({ method: 'GET', url: '/v1/agents/agt_01ARZ3NDEKTSV4RRFFQ69G5FAV' }), 404, 'not_found');
+    assertProblem(
+      await t.inject({ method: 'GET', url: '/v1/agents/agt_01ARZ3NDEKTSV4RRFFQ69G5FAV' }),
+      404,
+      'not_found',
+    );
     assertProblem(await t.inject({ method: 'GET', url: '/v1/agents/not-an-id' }), 404, 'not_found');
   });
 
@@ -101,8 +127,15 @@ describe('errors are problem+json', () => {
     assert.equal(echoed.headers['x-request-id'], 'trace-123');
     const generated = await t.inject({ method: 'GET', url: '/v1/agents' });
     assert.match(String(generated.headers['x-request-id']), /^req_[0-9a-f]{16}[0-9a-z]{8,}$/);
-    assert.notEqual(generated.headers['x-request-id'], (await t.inject({ method: 'GET', url: '/v1/agents' })).headers['x-request-id']);
-    const unsafe = await t.inject({ method: 'GET', url: '/v1/agents', headers: { 'x-request-id': 'bad id\twith spaces' } });
+    assert.notEqual(
+      generated.headers['x-request-id'],
+      (await t.inject({ method: 'GET', url: '/v1/agents' })).headers['x-request-id'],
+    );
+    const unsafe = await t.inject({
+      method: 'GET',
+      url: '/v1/agents',
+      headers: { 'x-request-id': 'bad id\twith spaces' },
+    });
     assert.match(String(unsafe.headers['x-request-id']), /^req_/);
     const healthz = await t.app.inject({ method: 'GET', url: '/healthz' });
     assert.ok(healthz.headers['x-request-id']);
@@ -132,7 +165,10 @@ describe('errors are problem+json', () => {
           headers: { 'content-type': 'application/json' },
           payload: JSON.stringify(body) ?? 'null',
         });
-        assert.ok(response.statusCode < 500, `${method} ${JSON.stringify(body)} → ${response.statusCode} ${response.body}`);
+        assert.ok(
+          response.statusCode < 500,
+          `${method} ${JSON.stringify(body)} → ${response.statusCode} ${response.body}`,
+        );
       }),
       { numRuns: 300 },
     );
@@ -144,7 +180,10 @@ describe('errors are problem+json', () => {
       fc.asyncProperty(fc.array(fc.tuple(parameter, fc.string({ maxLength: 30 })), { maxLength: 4 }), async (pairs) => {
         const query = new URLSearchParams(pairs).toString();
         const response = await t.inject({ method: 'GET', url: `/v1/agents?${query}` });
-        assert.ok(response.statusCode === 200 || response.statusCode === 400, `${query} → ${response.statusCode} ${response.body}`);
+        assert.ok(
+          response.statusCode === 200 || response.statusCode === 400,
+          `${query} → ${response.statusCode} ${response.body}`,
+        );
       }),
       { numRuns: 300 },
     );

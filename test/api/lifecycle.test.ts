@@ -39,7 +39,8 @@ for (const backend of backends) {
     }
     const send = (agentId: string, payload: Record<string, unknown> = { text: 'hi', userId: 'u1' }) =>
       t.inject({ method: 'POST', url: `/v1/agents/${agentId}/messages`, payload });
-    const getAgent = async (agentId: string) => (await t.inject({ method: 'GET', url: `/v1/agents/${agentId}` })).json();
+    const getAgent = async (agentId: string) =>
+      (await t.inject({ method: 'GET', url: `/v1/agents/${agentId}` })).json();
 
     it('retries a failing provider at most twice before answering, and succeeds when it recovers', async () => {
       const agent = await newAgent();
@@ -60,7 +61,11 @@ for (const backend of backends) {
       const after = await getAgent(agent.id);
       assert.equal(after.status, 'active');
       assert.equal(after.statusReason, null);
-      assert.deepEqual((await t.inject({ method: 'GET', url: `/v1/agents/${agent.id}/messages` })).json().data, [], 'a failed exchange is not stored');
+      assert.deepEqual(
+        (await t.inject({ method: 'GET', url: `/v1/agents/${agent.id}/messages` })).json().data,
+        [],
+        'a failed exchange is not stored',
+      );
       assert.equal((await send(agent.id)).statusCode, 200, 'answers again once the provider does');
     });
 
@@ -104,7 +109,9 @@ for (const backend of backends) {
       assert.match(refused.json().detail, /in error: .*credentials/);
       assert.equal(fake.requests.length, 1, 'an agent in error does not call its provider');
 
-      const patched = (await t.inject({ method: 'PATCH', url: `/v1/agents/${agent.id}`, payload: { status: 'active' } })).json();
+      const patched = (
+        await t.inject({ method: 'PATCH', url: `/v1/agents/${agent.id}`, payload: { status: 'active' } })
+      ).json();
       assert.equal(patched.status, 'active');
       assert.equal(patched.statusReason, null);
       assert.equal((await send(agent.id)).statusCode, 200);
@@ -117,7 +124,9 @@ for (const backend of backends) {
       const faulted = await getAgent(agent.id);
       assert.equal(faulted.status, 'error');
       assert.match(faulted.statusReason, /does not know the model "no-such-model"/);
-      const patched = (await t.inject({ method: 'PATCH', url: `/v1/agents/${agent.id}`, payload: { model: { name: 'test-model' } } })).json();
+      const patched = (
+        await t.inject({ method: 'PATCH', url: `/v1/agents/${agent.id}`, payload: { model: { name: 'test-model' } } })
+      ).json();
       assert.equal(patched.status, 'active');
       assert.equal((await send(agent.id)).statusCode, 200);
     });
@@ -125,10 +134,18 @@ for (const backend of backends) {
     it('puts the agent in error when its provider is no longer enabled', async () => {
       const agent = await newAgent();
       // As left by an earlier configuration of the server that enabled anthropic.
-      const row = await t.deps.database.db.selectFrom('agents').select('profile').where('id', '=', agent.id).executeTakeFirstOrThrow();
+      const row = await t.deps.database.db
+        .selectFrom('agents')
+        .select('profile')
+        .where('id', '=', agent.id)
+        .executeTakeFirstOrThrow();
       const profile = JSON.parse(row.profile);
       profile.model = { provider: 'anthropic', name: 'claude-haiku-4-5' };
-      await t.deps.database.db.updateTable('agents').set({ profile: JSON.stringify(profile) }).where('id', '=', agent.id).execute();
+      await t.deps.database.db
+        .updateTable('agents')
+        .set({ profile: JSON.stringify(profile) })
+        .where('id', '=', agent.id)
+        .execute();
       const response = await send(agent.id);
       assert.equal(response.statusCode, 503);
       assert.equal(response.json().code, 'agent_unavailable');
@@ -136,7 +153,11 @@ for (const backend of backends) {
       assert.equal(faulted.status, 'error');
       assert.match(faulted.statusReason, /"anthropic", which is not enabled/);
       assert.equal(fake.requests.length, 0);
-      const patched = await t.inject({ method: 'PATCH', url: `/v1/agents/${agent.id}`, payload: { model: { provider: 'openai-compatible', name: 'test-model' } } });
+      const patched = await t.inject({
+        method: 'PATCH',
+        url: `/v1/agents/${agent.id}`,
+        payload: { model: { provider: 'openai-compatible', name: 'test-model' } },
+      });
       assert.equal(patched.json().status, 'active');
     });
 
@@ -151,7 +172,10 @@ for (const backend of backends) {
         body: JSON.stringify({ text: 'count', userId: 'm', stream: true }),
       });
       const events = await readEvents(response.body!).rest();
-      assert.deepEqual(events.map((event) => event.event), ['message.started', 'message.delta', 'message.delta', 'message.failed']);
+      assert.deepEqual(
+        events.map((event) => event.event),
+        ['message.started', 'message.delta', 'message.delta', 'message.failed'],
+      );
       const failed = events.at(-1)!.data;
       assert.equal(failed.id, events[0]!.data.id);
       assert.equal(failed.error.code, 'provider_unavailable');
@@ -177,7 +201,7 @@ for (const backend of backends) {
       assert.equal(open.headers['retry-after'], '30');
       assert.equal(fake.requests.length, 15, 'an open circuit does not call the provider');
       const otherAgent = await newAgent();
-      assert.equal((await send(otherAgent.id)).statusCode, 503, 'the circuit is the provider\'s, not the agent\'s');
+      assert.equal((await send(otherAgent.id)).statusCode, 503, "the circuit is the provider's, not the agent's");
       assert.equal((await getAgent(agent.id)).status, 'active');
 
       clock.advance(30_000);

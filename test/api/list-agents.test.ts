@@ -119,7 +119,10 @@ for (const backend of backends) {
 
     it('uses 20 as the default page size and accepts 1 to 100', async () => {
       const account = await t.newAccount();
-      await seed(account, Array.from({ length: 25 }, (_, index) => ({ name: `a${index}`, status: 'active' as const, second: 0 })));
+      await seed(
+        account,
+        Array.from({ length: 25 }, (_, index) => ({ name: `a${index}`, status: 'active' as const, second: 0 })),
+      );
       assert.equal((await list(account, '')).data.length, 20);
       assert.equal((await list(account, 'limit=100')).data.length, 25);
       assert.equal((await list(account, 'limit=1')).data.length, 1);
@@ -153,12 +156,24 @@ for (const backend of backends) {
       ]);
       const first = await list(account, 'limit=1&sortBy=name');
       const cursor = first.pagination.nextCursor as string;
-      const mismatch = await t.inject({ method: 'GET', url: `/v1/agents?cursor=${cursor}&sortBy=createdAt`, as: account });
+      const mismatch = await t.inject({
+        method: 'GET',
+        url: `/v1/agents?cursor=${cursor}&sortBy=createdAt`,
+        as: account,
+      });
       assert.equal(mismatch.statusCode, 400);
       assert.equal(mismatch.json().errors[0].path, '/query/sortBy');
-      const same = await t.inject({ method: 'GET', url: `/v1/agents?cursor=${cursor}&sortBy=name&limit=1`, as: account });
+      const same = await t.inject({
+        method: 'GET',
+        url: `/v1/agents?cursor=${cursor}&sortBy=name&limit=1`,
+        as: account,
+      });
       assert.equal(same.statusCode, 200);
-      for (const forged of ['not-a-cursor', Buffer.from('[2,"x"]').toString('base64url'), Buffer.from('{}').toString('base64url')]) {
+      for (const forged of [
+        'not-a-cursor',
+        Buffer.from('[2,"x"]').toString('base64url'),
+        Buffer.from('{}').toString('base64url'),
+      ]) {
         const response = await t.inject({ method: 'GET', url: `/v1/agents?cursor=${forged}`, as: account });
         assert.equal(response.statusCode, 400, forged);
         assert.equal(response.json().errors[0].path, '/query/cursor');
@@ -169,7 +184,11 @@ for (const backend of backends) {
       const account = await t.newAccount();
       const agents = await seed(
         account,
-        Array.from({ length: 9 }, (_, index) => ({ name: `n${index}`, status: statuses[index % 3] as AgentStatus, second: index })),
+        Array.from({ length: 9 }, (_, index) => ({
+          name: `n${index}`,
+          status: statuses[index % 3] as AgentStatus,
+          second: index,
+        })),
       );
       const [first, second] = agents.filter((agent) => agent.status === 'active');
       await t.inject({ method: 'PATCH', url: `/v1/agents/${first?.id}`, payload: { status: 'inactive' }, as: account });

@@ -21,7 +21,11 @@ describe('logs', () => {
       assert.equal(created.statusCode, 201);
       const issued = (await t.inject({ method: 'POST', url: '/v1/api-keys', payload: { name: 'logged' } })).json();
       await t.app.inject({ method: 'GET', url: '/v1/agents', headers: { authorization: `Bearer ${issued.key}x` } });
-      await t.inject({ method: 'PATCH', url: `/v1/agents/${created.json().id}`, payload: { plugins: [{ name: 'http', secrets: { apiKey: 'rotated-secret-0003' } }] } });
+      await t.inject({
+        method: 'PATCH',
+        url: `/v1/agents/${created.json().id}`,
+        payload: { plugins: [{ name: 'http', secrets: { apiKey: 'rotated-secret-0003' } }] },
+      });
 
       const all = t.logs?.text() ?? '';
       for (const secret of [t.owner.key, issued.key, platformSecret, pluginSecret, 'rotated-secret-0003', 'Bearer ']) {

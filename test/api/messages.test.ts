@@ -18,7 +18,8 @@ for (const backend of backends) {
     }
     const send = (agentId: string, payload: Record<string, unknown>) =>
       t.inject({ method: 'POST', url: `/v1/agents/${agentId}/messages`, payload });
-    const history = (agentId: string, query = '') => t.inject({ method: 'GET', url: `/v1/agents/${agentId}/messages${query}` });
+    const history = (agentId: string, query = '') =>
+      t.inject({ method: 'GET', url: `/v1/agents/${agentId}/messages${query}` });
 
     it('answers with the reply object of the contract', async () => {
       const agent = await newAgent({ bio: 'Ava is a DeFi research assistant.' });
@@ -26,7 +27,18 @@ for (const backend of backends) {
       assert.equal(response.statusCode, 200, response.body);
       const reply = response.json();
       assert.match(reply.id, /^msg_[0-9A-HJKMNP-TV-Z]{26}$/);
-      assert.deepEqual(Object.keys(reply).sort(), ['agentId', 'createdAt', 'finishReason', 'id', 'latencyMs', 'model', 'roomId', 'text', 'usage', 'userId']);
+      assert.deepEqual(Object.keys(reply).sort(), [
+        'agentId',
+        'createdAt',
+        'finishReason',
+        'id',
+        'latencyMs',
+        'model',
+        'roomId',
+        'text',
+        'usage',
+        'userId',
+      ]);
       assert.equal(reply.agentId, agent.id);
       assert.equal(reply.userId, 'u1');
       assert.equal(reply.roomId, null);
@@ -40,14 +52,20 @@ for (const backend of backends) {
     });
 
     it('retrieves the knowledge relevant to the message, and follows knowledge changes', async () => {
-      const agent = await newAgent({ knowledge: ['Gas is paid in ETH.', { title: 'Bridges', content: 'Bridges move tokens between chains.' }] });
+      const agent = await newAgent({
+        knowledge: ['Gas is paid in ETH.', { title: 'Bridges', content: 'Bridges move tokens between chains.' }],
+      });
       const gas = (await send(agent.id, { text: 'what pays for gas?' })).json();
       assert.ok(gas.text.includes('Gas is paid in ETH.'));
       assert.ok(!gas.text.includes('Bridges'));
       const bridge = (await send(agent.id, { text: 'How do bridges work?' })).json();
       assert.ok(bridge.text.includes('Bridges: Bridges move tokens between chains.'));
 
-      await t.inject({ method: 'PATCH', url: `/v1/agents/${agent.id}`, payload: { knowledge: ['Gas is paid in SOL here.'] } });
+      await t.inject({
+        method: 'PATCH',
+        url: `/v1/agents/${agent.id}`,
+        payload: { knowledge: ['Gas is paid in SOL here.'] },
+      });
       const changed = (await send(agent.id, { text: 'what pays for gas?' })).json();
       assert.ok(changed.text.includes('Gas is paid in SOL here.'));
       assert.ok(!changed.text.includes('in ETH'));
@@ -62,15 +80,29 @@ for (const backend of backends) {
 
     it('remembers a private conversation and pages its history newest first', async () => {
       const agent = await newAgent();
-      for (const text of ['one', 'two', 'three']) assert.equal((await send(agent.id, { text, userId: 'pat' })).statusCode, 200);
+      for (const text of ['one', 'two', 'three'])
+        assert.equal((await send(agent.id, { text, userId: 'pat' })).statusCode, 200);
       const firstPage = (await history(agent.id, '?userId=pat&limit=4')).json();
-      assert.deepEqual(firstPage.data.map((turn: { role: string }) => turn.role), ['agent', 'user', 'agent', 'user']);
-      assert.deepEqual(firstPage.data.filter((turn: { role: string }) => turn.role === 'user').map((turn: { text: string }) => turn.text), ['three', 'two']);
+      assert.deepEqual(
+        firstPage.data.map((turn: { role: string }) => turn.role),
+        ['agent', 'user', 'agent', 'user'],
+      );
+      assert.deepEqual(
+        firstPage.data
+          .filter((turn: { role: string }) => turn.role === 'user')
+          .map((turn: { text: string }) => turn.text),
+        ['three', 'two'],
+      );
       assert.equal(firstPage.data[0].finishReason, 'stop');
       assert.equal(firstPage.data[1].finishReason, undefined);
       assert.equal(firstPage.pagination.hasMore, true);
-      const secondPage = (await history(agent.id, `?userId=pat&limit=4&cursor=${firstPage.pagination.nextCursor}`)).json();
-      assert.deepEqual(secondPage.data.map((turn: { text: string }) => turn.text.slice(0, 5)), [secondPage.data[0].text.slice(0, 5), 'one']);
+      const secondPage = (
+        await history(agent.id, `?userId=pat&limit=4&cursor=${firstPage.pagination.nextCursor}`)
+      ).json();
+      assert.deepEqual(
+        secondPage.data.map((turn: { text: string }) => turn.text.slice(0, 5)),
+        [secondPage.data[0].text.slice(0, 5), 'one'],
+      );
       assert.equal(secondPage.pagination.hasMore, false);
       assert.equal(secondPage.pagination.nextCursor, null);
       const reply = (await send(agent.id, { text: 'four', userId: 'pat' })).json();
@@ -103,10 +135,16 @@ for (const backend of backends) {
       assert.deepEqual(new Set(room.map((turn: { userId: string }) => turn.userId)), new Set(['ann', 'bob']));
       assert.ok(room.every((turn: { roomId: string }) => turn.roomId === 'lobby'));
       const annInRoom = (await history(agent.id, '?roomId=lobby&userId=ann')).json().data;
-      assert.deepEqual(annInRoom.map((turn: { role: string }) => turn.role), ['agent', 'user']);
+      assert.deepEqual(
+        annInRoom.map((turn: { role: string }) => turn.role),
+        ['agent', 'user'],
+      );
       assert.equal((await history(agent.id)).json().data.length, 6);
 
-      const forgetBob = await t.inject({ method: 'DELETE', url: `/v1/agents/${agent.id}/conversations?roomId=lobby&userId=bob` });
+      const forgetBob = await t.inject({
+        method: 'DELETE',
+        url: `/v1/agents/${agent.id}/conversations?roomId=lobby&userId=bob`,
+      });
       assert.deepEqual(forgetBob.json(), { deleted: 2 });
       const forgetRoom = await t.inject({ method: 'DELETE', url: `/v1/agents/${agent.id}/conversations?roomId=lobby` });
       assert.deepEqual(forgetRoom.json(), { deleted: 2 });
@@ -129,7 +167,10 @@ for (const backend of backends) {
       assert.equal((await t.inject({ method: 'DELETE', url: `/v1/agents/${agent.id}` })).statusCode, 200);
       const db = t.deps.database.db;
       assert.equal((await db.selectFrom('messages').select('id').where('agent_id', '=', agent.id).execute()).length, 0);
-      assert.equal((await db.selectFrom('knowledge_items').select('position').where('agent_id', '=', agent.id).execute()).length, 0);
+      assert.equal(
+        (await db.selectFrom('knowledge_items').select('position').where('agent_id', '=', agent.id).execute()).length,
+        0,
+      );
       assert.equal((await history(agent.id)).statusCode, 404);
     });
 
@@ -148,13 +189,16 @@ for (const backend of backends) {
       for (const [path, payload] of cases) {
         const response = await send(agent.id, payload);
         assert.equal(response.statusCode, 400, path);
-        assert.ok(response.json().errors.some((error: { path: string }) => error.path === path), `${path}: ${response.body}`);
+        assert.ok(
+          response.json().errors.some((error: { path: string }) => error.path === path),
+          `${path}: ${response.body}`,
+        );
       }
       assert.deepEqual((await history(agent.id)).json().data, []);
       assert.equal((await history(agent.id, '?limit=101')).statusCode, 400);
     });
 
-    it('hides other accounts\' agents and needs the right scopes', async () => {
+    it("hides other accounts' agents and needs the right scopes", async () => {
       const agent = await newAgent();
       const other = await t.newAccount();
       for (const request of [
@@ -166,10 +210,19 @@ for (const backend of backends) {
         assert.equal(response.statusCode, 404, request.url);
       }
       const readOnly = await t.newKey(t.owner.accountId, ['agents:read']);
-      const refused = await t.inject({ method: 'POST', url: `/v1/agents/${agent.id}/messages`, payload: { text: 'hi' }, as: readOnly });
+      const refused = await t.inject({
+        method: 'POST',
+        url: `/v1/agents/${agent.id}/messages`,
+        payload: { text: 'hi' },
+        as: readOnly,
+      });
       assert.equal(refused.statusCode, 403);
       assert.match(refused.json().detail, /messages:send/);
-      const noKey = await t.app.inject({ method: 'POST', url: `/v1/agents/${agent.id}/messages`, payload: { text: 'hi' } });
+      const noKey = await t.app.inject({
+        method: 'POST',
+        url: `/v1/agents/${agent.id}/messages`,
+        payload: { text: 'hi' },
+      });
       assert.equal(noKey.statusCode, 401);
     });
 

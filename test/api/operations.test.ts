@@ -38,12 +38,30 @@ describe('operations endpoints', () => {
     const metrics = await t.app.inject({ method: 'GET', url: '/metrics' });
     assert.equal(metrics.statusCode, 200);
     assert.match(String(metrics.headers['content-type']), /^text\/plain/);
-    assert.match(metrics.body, /agentd_http_requests_total\{method="GET",route="\/v1\/agents\/:agentId",status="200"\} 1/);
-    assert.match(metrics.body, /agentd_http_requests_total\{method="GET",route="\/v1\/agents\/:agentId",status="404"\} 1/);
-    assert.match(metrics.body, /agentd_http_request_duration_seconds_bucket\{le="0.005",method="POST",route="\/v1\/agents",status="201"\}/);
-    assert.match(metrics.body, /agentd_http_request_duration_seconds_bucket\{le="\+Inf",method="GET",route="\/v1\/agents\/:agentId",status="200"\} 1/);
-    assert.match(metrics.body, /agentd_http_request_duration_seconds_count\{method="GET",route="\/v1\/agents\/:agentId",status="200"\} 1/);
-    assert.match(metrics.body, /agentd_http_request_duration_seconds_sum\{method="GET",route="\/v1\/agents\/:agentId",status="200"\} 0\.\d+/);
+    assert.match(
+      metrics.body,
+      /agentd_http_requests_total\{method="GET",route="\/v1\/agents\/:agentId",status="200"\} 1/,
+    );
+    assert.match(
+      metrics.body,
+      /agentd_http_requests_total\{method="GET",route="\/v1\/agents\/:agentId",status="404"\} 1/,
+    );
+    assert.match(
+      metrics.body,
+      /agentd_http_request_duration_seconds_bucket\{le="0.005",method="POST",route="\/v1\/agents",status="201"\}/,
+    );
+    assert.match(
+      metrics.body,
+      /agentd_http_request_duration_seconds_bucket\{le="\+Inf",method="GET",route="\/v1\/agents\/:agentId",status="200"\} 1/,
+    );
+    assert.match(
+      metrics.body,
+      /agentd_http_request_duration_seconds_count\{method="GET",route="\/v1\/agents\/:agentId",status="200"\} 1/,
+    );
+    assert.match(
+      metrics.body,
+      /agentd_http_request_duration_seconds_sum\{method="GET",route="\/v1\/agents\/:agentId",status="200"\} 0\.\d+/,
+    );
     assert.match(metrics.body, /# TYPE agentd_http_request_duration_seconds histogram/);
     assert.match(metrics.body, /agentd_process_cpu_seconds_total/);
     assert.ok(!metrics.body.includes(agent.id), 'labels hold route templates, never ids');

@@ -8,7 +8,8 @@ import { backends, createTestApp, type TestApp } from '../helpers/test-app.js';
  * What reaches the model, read from the requests the fake provider recorded:
  * the real provider code path (AI SDK over HTTP) talks to it on loopback.
  */
-const systemOf = (request: RecordedRequest) => textOf(request.body.messages.find((message) => message.role === 'system') ?? { role: 'system', content: '' });
+const systemOf = (request: RecordedRequest) =>
+  textOf(request.body.messages.find((message) => message.role === 'system') ?? { role: 'system', content: '' });
 
 for (const backend of backends) {
   describe(`prompts sent to an OpenAI-compatible provider on ${backend.name}`, { skip: backend.skip }, () => {
@@ -18,7 +19,11 @@ for (const backend of backends) {
       fake = await startFakeOpenAiServer();
       t = await createTestApp({
         backend: backend.name,
-        env: { AGENTD_OPENAI_COMPATIBLE_BASE_URL: fake.baseUrl, AGENTD_OPENAI_COMPATIBLE_API_KEY: 'server-key-123456', AGENTD_DEFAULT_MODEL: 'openai-compatible/test-model' },
+        env: {
+          AGENTD_OPENAI_COMPATIBLE_BASE_URL: fake.baseUrl,
+          AGENTD_OPENAI_COMPATIBLE_API_KEY: 'server-key-123456',
+          AGENTD_DEFAULT_MODEL: 'openai-compatible/test-model',
+        },
       });
     });
     after(async () => {
@@ -38,7 +43,7 @@ for (const backend of backends) {
       return response.json();
     }
 
-    it('uses AGENTD_DEFAULT_MODEL for new agents and the provider\'s answer, usage and model in the reply', async () => {
+    it("uses AGENTD_DEFAULT_MODEL for new agents and the provider's answer, usage and model in the reply", async () => {
       const agent = await newAgent();
       assert.deepEqual(agent.model, { provider: 'openai-compatible', name: 'test-model' });
       fake.enqueue({ reply: 'Hi, I am Ava.', usage: { inputTokens: 40, outputTokens: 5 } });
@@ -65,7 +70,20 @@ for (const backend of backends) {
       await send(agent.id, { text: 'Who pays the gas?', context: { page: 'pricing', plan: 'pro' } });
       const request = fake.requests[0] as RecordedRequest;
       const system = systemOf(request);
-      for (const part of ['You are Ava.', 'DeFi research assistant', 'curious', 'short sentences', 'friendly', 'explain risks', 'protect users', 'defi', 'Never give financial advice.', 'Gas is paid in ETH.', '"page":"pricing"', '"plan":"pro"']) {
+      for (const part of [
+        'You are Ava.',
+        'DeFi research assistant',
+        'curious',
+        'short sentences',
+        'friendly',
+        'explain risks',
+        'protect users',
+        'defi',
+        'Never give financial advice.',
+        'Gas is paid in ETH.',
+        '"page":"pricing"',
+        '"plan":"pro"',
+      ]) {
         assert.ok(system.includes(part), `system prompt lacks "${part}":\n${system}`);
       }
       assert.ok(!system.includes('Bridges'), 'irrelevant knowledge stays out');
@@ -80,18 +98,26 @@ for (const backend of backends) {
       fake.enqueue({ reply: 'Nice to meet you, Bob.' });
       await send(agent.id, { text: 'My name is Bob.', userId: 'bob' });
       await send(agent.id, { text: 'What is my name?', userId: 'bob' });
-      assert.deepEqual(turnsOf(fake.requests[1] as RecordedRequest), ['user: My name is Bob.', 'assistant: Nice to meet you, Bob.', 'user: What is my name?']);
+      assert.deepEqual(turnsOf(fake.requests[1] as RecordedRequest), [
+        'user: My name is Bob.',
+        'assistant: Nice to meet you, Bob.',
+        'user: What is my name?',
+      ]);
       await send(agent.id, { text: 'What is my name?', userId: 'eve' });
       assert.deepEqual(turnsOf(fake.requests[2] as RecordedRequest), ['user: What is my name?']);
     });
 
-    it('shares a room\'s history with everyone in it, speakers labelled', async () => {
+    it("shares a room's history with everyone in it, speakers labelled", async () => {
       const agent = await newAgent();
       fake.enqueue({ reply: 'Welcome, Ann.' });
       await send(agent.id, { text: 'Hi, I am Ann.', userId: 'ann', roomId: 'lobby' });
       await send(agent.id, { text: 'Who was here before me?', userId: 'bob', roomId: 'lobby' });
       const request = fake.requests[1] as RecordedRequest;
-      assert.deepEqual(turnsOf(request), ['user: [ann] Hi, I am Ann.', 'assistant: Welcome, Ann.', 'user: [bob] Who was here before me?']);
+      assert.deepEqual(turnsOf(request), [
+        'user: [ann] Hi, I am Ann.',
+        'assistant: Welcome, Ann.',
+        'user: [bob] Who was here before me?',
+      ]);
       assert.ok(systemOf(request).includes('shared conversation'));
       await send(agent.id, { text: 'Anyone?', userId: 'ann', roomId: 'other-room' });
       assert.deepEqual(turnsOf(fake.requests[2] as RecordedRequest), ['user: [ann] Anyone?']);
@@ -114,11 +140,19 @@ for (const backend of backends) {
     });
 
     it('refuses a provider that is not enabled on create and on PATCH, naming the enabled ones', async () => {
-      const created = await t.inject({ method: 'POST', url: '/v1/agents', payload: { name: 'X', model: { provider: 'anthropic', name: 'claude-haiku-4-5' } } });
+      const created = await t.inject({
+        method: 'POST',
+        url: '/v1/agents',
+        payload: { name: 'X', model: { provider: 'anthropic', name: 'claude-haiku-4-5' } },
+      });
       assert.equal(created.statusCode, 400);
       assert.match(created.json().detail, /enabled: openai-compatible, builtin/);
       const agent = await newAgent();
-      const patched = await t.inject({ method: 'PATCH', url: `/v1/agents/${agent.id}`, payload: { model: { provider: 'ollama' } } });
+      const patched = await t.inject({
+        method: 'PATCH',
+        url: `/v1/agents/${agent.id}`,
+        payload: { model: { provider: 'ollama' } },
+      });
       assert.equal(patched.statusCode, 400);
       assert.equal(patched.json().errors[0].path, '/body/model/provider');
       assert.match(patched.json().detail, /enabled: openai-compatible, builtin/);
@@ -140,7 +174,9 @@ describe('other providers reach their servers', () => {
       const agent = (await t.inject({ method: 'POST', url: '/v1/agents', payload: { name: 'O' } })).json();
       assert.deepEqual(agent.model, { provider: 'openai', name: 'gpt-4o-mini' });
       fake.enqueue({ reply: 'from openai' });
-      const reply = (await t.inject({ method: 'POST', url: `/v1/agents/${agent.id}/messages`, payload: { text: 'hi' } })).json();
+      const reply = (
+        await t.inject({ method: 'POST', url: `/v1/agents/${agent.id}/messages`, payload: { text: 'hi' } })
+      ).json();
       assert.equal(reply.text, 'from openai');
       assert.equal(fake.requests[0]?.path, '/v1/chat/completions');
       assert.equal(fake.requests[0]?.authorization, 'Bearer sk-test-openai-000000');
@@ -155,7 +191,9 @@ describe('other providers reach their servers', () => {
       const agent = (await t.inject({ method: 'POST', url: '/v1/agents', payload: { name: 'L' } })).json();
       assert.deepEqual(agent.model, { provider: 'ollama', name: 'llama3.2' });
       fake.enqueue({ reply: 'from ollama' });
-      const reply = (await t.inject({ method: 'POST', url: `/v1/agents/${agent.id}/messages`, payload: { text: 'hi' } })).json();
+      const reply = (
+        await t.inject({ method: 'POST', url: `/v1/agents/${agent.id}/messages`, payload: { text: 'hi' } })
+      ).json();
       assert.equal(reply.text, 'from ollama');
       assert.equal(fake.requests[0]?.path, '/v1/chat/completions');
       assert.equal(fake.requests[0]?.body.model, 'llama3.2');
@@ -166,13 +204,33 @@ describe('other providers reach their servers', () => {
 
   it('a per-agent model key is used for that agent only and never shown', async () => {
     const t = await createTestApp({
-      env: { AGENTD_OPENAI_COMPATIBLE_BASE_URL: fake.baseUrl, AGENTD_OPENAI_COMPATIBLE_API_KEY: 'server-key-123456', AGENTD_ALLOW_AGENT_MODEL_KEYS: 'true' },
+      env: {
+        AGENTD_OPENAI_COMPATIBLE_BASE_URL: fake.baseUrl,
+        AGENTD_OPENAI_COMPATIBLE_API_KEY: 'server-key-123456',
+        AGENTD_ALLOW_AGENT_MODEL_KEYS: 'true',
+      },
     });
     try {
-      const own = (await t.inject({ method: 'POST', url: '/v1/agents', payload: { name: 'K', model: { provider: 'openai-compatible', name: 'm', apiKey: 'agent-key-abcdef987654' } } })).json();
-      const shared = (await t.inject({ method: 'POST', url: '/v1/agents', payload: { name: 'S', model: { provider: 'openai-compatible', name: 'm' } } })).json();
+      const own = (
+        await t.inject({
+          method: 'POST',
+          url: '/v1/agents',
+          payload: { name: 'K', model: { provider: 'openai-compatible', name: 'm', apiKey: 'agent-key-abcdef987654' } },
+        })
+      ).json();
+      const shared = (
+        await t.inject({
+          method: 'POST',
+          url: '/v1/agents',
+          payload: { name: 'S', model: { provider: 'openai-compatible', name: 'm' } },
+        })
+      ).json();
       fake.enqueue({ status: 401 });
-      const rejected = await t.inject({ method: 'POST', url: `/v1/agents/${own.id}/messages`, payload: { text: 'hi' } });
+      const rejected = await t.inject({
+        method: 'POST',
+        url: `/v1/agents/${own.id}/messages`,
+        payload: { text: 'hi' },
+      });
       await t.inject({ method: 'POST', url: `/v1/agents/${shared.id}/messages`, payload: { text: 'hi' } });
       assert.equal(fake.requests[0]?.authorization, 'Bearer agent-key-abcdef987654');
       assert.equal(fake.requests[1]?.authorization, 'Bearer server-key-123456');

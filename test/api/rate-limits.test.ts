@@ -42,7 +42,9 @@ for (const backend of backends) {
     it('counts 100 simultaneous creates exactly, each allowed one seeing its own remaining count', async () => {
       const account = await t.newAccount();
       const responses = await Promise.all(
-        Array.from({ length: 100 }, () => t.inject({ method: 'POST', url: '/v1/agents', payload: { name: 'x' }, as: account })),
+        Array.from({ length: 100 }, () =>
+          t.inject({ method: 'POST', url: '/v1/agents', payload: { name: 'x' }, as: account }),
+        ),
       );
       const created = responses.filter((response) => response.statusCode === 201);
       assert.equal(created.length, 10);
@@ -58,9 +60,15 @@ for (const backend of backends) {
       for (let index = 0; index < 10; index += 1) {
         await t.inject({ method: 'POST', url: '/v1/agents', payload: { name: 'x' }, as: first });
       }
-      assert.equal((await t.inject({ method: 'POST', url: '/v1/agents', payload: { name: 'x' }, as: first })).statusCode, 429);
+      assert.equal(
+        (await t.inject({ method: 'POST', url: '/v1/agents', payload: { name: 'x' }, as: first })).statusCode,
+        429,
+      );
       assert.equal((await t.inject({ method: 'GET', url: '/v1/agents', as: first })).statusCode, 200);
-      assert.equal((await t.inject({ method: 'POST', url: '/v1/agents', payload: { name: 'x' }, as: second })).statusCode, 201);
+      assert.equal(
+        (await t.inject({ method: 'POST', url: '/v1/agents', payload: { name: 'x' }, as: second })).statusCode,
+        201,
+      );
     });
 
     it('applies the per-minute limits of get, update and delete', async () => {
@@ -133,7 +141,6 @@ describe('rate limits over time (in-process limiter, manual clock)', () => {
     assert.equal(invalid.statusCode, 400);
     assert.equal(invalid.headers['x-ratelimit-limit'], '10');
   });
-
 });
 
 describe('rate limit configuration', () => {

@@ -26,9 +26,21 @@ const routes: RouteCase[] = [
   { method: 'POST', path: '/v1/agents', scope: 'agents:write', body: { name: 'Probe' } },
   { method: 'GET', path: '/v1/agents', scope: 'agents:read' },
   { method: 'GET', path: '/v1/agents/{agentId}', scope: 'agents:read', resource: 'agent' },
-  { method: 'PATCH', path: '/v1/agents/{agentId}', scope: 'agents:write', body: { name: 'Renamed' }, resource: 'agent' },
+  {
+    method: 'PATCH',
+    path: '/v1/agents/{agentId}',
+    scope: 'agents:write',
+    body: { name: 'Renamed' },
+    resource: 'agent',
+  },
   { method: 'DELETE', path: '/v1/agents/{agentId}', scope: 'agents:delete', resource: 'agent' },
-  { method: 'POST', path: '/v1/agents/{agentId}/messages', scope: 'messages:send', body: { text: 'hello' }, resource: 'agent' },
+  {
+    method: 'POST',
+    path: '/v1/agents/{agentId}/messages',
+    scope: 'messages:send',
+    body: { text: 'hello' },
+    resource: 'agent',
+  },
   { method: 'GET', path: '/v1/agents/{agentId}/messages', scope: 'agents:read', resource: 'agent' },
   {
     method: 'DELETE',
@@ -42,7 +54,10 @@ const routes: RouteCase[] = [
   { method: 'DELETE', path: '/v1/api-keys/{keyId}', scope: 'keys:manage', resource: 'apiKey' },
 ];
 
-function assertUnauthorized(response: { statusCode: number; headers: Record<string, unknown>; json(): any }, label: string) {
+function assertUnauthorized(
+  response: { statusCode: number; headers: Record<string, unknown>; json(): any },
+  label: string,
+) {
   assert.equal(response.statusCode, 401, label);
   assert.match(String(response.headers['www-authenticate']), /^Bearer/, label);
   const problem = response.json();
@@ -62,7 +77,9 @@ for (const backend of backends) {
     before(async () => {
       t = await createTestApp({ backend: backend.name });
       victim = await t.newAccount();
-      victimAgentId = (await t.inject({ method: 'POST', url: '/v1/agents', payload: { name: 'Victim' }, as: victim })).json().id;
+      victimAgentId = (
+        await t.inject({ method: 'POST', url: '/v1/agents', payload: { name: 'Victim' }, as: victim })
+      ).json().id;
       victimKeyId = victim.keyId;
       const doomed = await t.newKey(t.owner.accountId);
       assert.equal((await t.inject({ method: 'DELETE', url: `/v1/api-keys/${doomed.keyId}` })).statusCode, 200);
@@ -111,22 +128,38 @@ for (const backend of backends) {
 
         it('refuses malformed authorization headers', async () => {
           const url = await ownResourceUrl(route);
-          for (const header of ['Basic YWxhZGRpbjpvcGVuc2VzYW1l', 'Bearer', 'Bearer ', `Bearer ${t.owner.key} extra`, t.owner.key, 'Bearer agd_short']) {
+          for (const header of [
+            'Basic YWxhZGRpbjpvcGVuc2VzYW1l',
+            'Bearer',
+            'Bearer ',
+            `Bearer ${t.owner.key} extra`,
+            t.owner.key,
+            'Bearer agd_short',
+          ]) {
             assertUnauthorized(await request(url, { authorization: header }), `header "${header.slice(0, 20)}"`);
           }
         });
 
         it('refuses an unknown key', async () => {
           const unknown = `agd_${'Z'.repeat(40)}`;
-          assertUnauthorized(await request(await ownResourceUrl(route), { authorization: `Bearer ${unknown}` }), 'unknown key');
+          assertUnauthorized(
+            await request(await ownResourceUrl(route), { authorization: `Bearer ${unknown}` }),
+            'unknown key',
+          );
         });
 
         it('refuses a revoked key', async () => {
-          assertUnauthorized(await request(await ownResourceUrl(route), { authorization: `Bearer ${revokedKey}` }), 'revoked key');
+          assertUnauthorized(
+            await request(await ownResourceUrl(route), { authorization: `Bearer ${revokedKey}` }),
+            'revoked key',
+          );
         });
 
         it(`refuses a key without ${route.scope} and names the scope`, async () => {
-          const limited = await t.newKey(t.owner.accountId, scopes.filter((scope) => scope !== route.scope));
+          const limited = await t.newKey(
+            t.owner.accountId,
+            scopes.filter((scope) => scope !== route.scope),
+          );
           const response = await request(await ownResourceUrl(route), limited.headers);
           assert.equal(response.statusCode, 403);
           const problem = response.json();

@@ -69,7 +69,13 @@ for (const backend of backends) {
       assert.deepEqual(Object.keys(started!.data).sort(), ['agentId', 'createdAt', 'id', 'model', 'roomId', 'userId']);
       assert.equal(completed.id, started!.data.id);
       assert.ok(events.slice(1, -1).every((event) => event.data.id === started!.data.id));
-      assert.equal(events.slice(1, -1).map((event) => event.data.text).join(''), completed.text);
+      assert.equal(
+        events
+          .slice(1, -1)
+          .map((event) => event.data.text)
+          .join(''),
+        completed.text,
+      );
       assert.equal(completed.text, 'The quick brown fox jumps.');
       assert.equal(completed.finishReason, 'stop');
       assert.ok(completed.usage.totalTokens > 0);

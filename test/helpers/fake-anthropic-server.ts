@@ -27,8 +27,18 @@ const errorTypes: Record<number, string> = {
   529: 'overloaded_error',
 };
 
-function message(request: RecordedRequest, fields: { content: unknown[]; stop_reason: string | null; usage: Record<string, number> }) {
-  return { id: 'msg_fake01', type: 'message', role: 'assistant', model: request.body.model, stop_sequence: null, ...fields };
+function message(
+  request: RecordedRequest,
+  fields: { content: unknown[]; stop_reason: string | null; usage: Record<string, number> },
+) {
+  return {
+    id: 'msg_fake01',
+    type: 'message',
+    role: 'assistant',
+    model: request.body.model,
+    stop_sequence: null,
+    ...fields,
+  };
 }
 
 function event(type: string, fields: Record<string, unknown> = {}): string {
@@ -45,17 +55,30 @@ export const anthropicProtocol: ProviderProtocol = {
   path: /\/v1\/messages$/,
   errorBody: (status, message) => ({ type: 'error', error: { type: errorTypes[status] ?? 'api_error', message } }),
   completeAnswer: (request, text, usage) =>
-    message(request, { content: [{ type: 'text', text }], stop_reason: 'end_turn', usage: { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens } }),
+    message(request, {
+      content: [{ type: 'text', text }],
+      stop_reason: 'end_turn',
+      usage: { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens },
+    }),
   streamOpening: (request, usage) => [
     // The message as it starts: no content yet, the input counted, output to follow in message_delta.
-    event('message_start', { message: message(request, { content: [], stop_reason: null, usage: { input_tokens: usage.inputTokens, output_tokens: 1 } }) }),
+    event('message_start', {
+      message: message(request, {
+        content: [],
+        stop_reason: null,
+        usage: { input_tokens: usage.inputTokens, output_tokens: 1 },
+      }),
+    }),
     event('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }),
     event('ping'),
   ],
   streamPiece: (_request, text) => event('content_block_delta', { index: 0, delta: { type: 'text_delta', text } }),
   streamClosing: (_request, usage) => [
     event('content_block_stop', { index: 0 }),
-    event('message_delta', { delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: usage.outputTokens } }),
+    event('message_delta', {
+      delta: { stop_reason: 'end_turn', stop_sequence: null },
+      usage: { output_tokens: usage.outputTokens },
+    }),
     event('message_stop'),
   ],
 };

@@ -14,11 +14,21 @@ import {
  */
 
 function usageOf(usage: TokenCounts) {
-  return { prompt_tokens: usage.inputTokens, completion_tokens: usage.outputTokens, total_tokens: usage.inputTokens + usage.outputTokens };
+  return {
+    prompt_tokens: usage.inputTokens,
+    completion_tokens: usage.outputTokens,
+    total_tokens: usage.inputTokens + usage.outputTokens,
+  };
 }
 
 function chunk(request: RecordedRequest, fields: Record<string, unknown>): string {
-  const payload = { id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: request.body.model, ...fields };
+  const payload = {
+    id: 'chatcmpl-fake',
+    object: 'chat.completion.chunk',
+    created: Math.floor(Date.now() / 1000),
+    model: request.body.model,
+    ...fields,
+  };
   return `data: ${JSON.stringify(payload)}\n\n`;
 }
 
@@ -35,7 +45,11 @@ export const openAiProtocol: ProviderProtocol = {
   }),
   streamOpening: () => [],
   streamPiece: (request, text, index) =>
-    chunk(request, { choices: [{ index: 0, delta: { ...(index === 0 ? { role: 'assistant' } : {}), content: text }, finish_reason: null }] }),
+    chunk(request, {
+      choices: [
+        { index: 0, delta: { ...(index === 0 ? { role: 'assistant' } : {}), content: text }, finish_reason: null },
+      ],
+    }),
   streamClosing: (request, usage) => [
     chunk(request, { choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }),
     ...(request.body.stream_options?.include_usage ? [chunk(request, { choices: [], usage: usageOf(usage) })] : []),

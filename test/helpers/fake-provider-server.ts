@@ -107,7 +107,9 @@ export function textOf(message: Pick<ChatMessage, 'content'>): string {
 
 /** The conversation a request carried, as "role: text" lines; a system message is left out. */
 export function turnsOf(request: RecordedRequest): string[] {
-  return request.body.messages.filter((message) => message.role !== 'system').map((message) => `${message.role}: ${textOf(message)}`);
+  return request.body.messages
+    .filter((message) => message.role !== 'system')
+    .map((message) => `${message.role}: ${textOf(message)}`);
 }
 
 function lastUserText(request: RecordedRequest): string {
@@ -141,16 +143,27 @@ class Connection {
   }
 }
 
-async function answer(protocol: ProviderProtocol, request: RecordedRequest, behaviour: FakeBehaviour, response: http.ServerResponse, connection: Connection) {
+async function answer(
+  protocol: ProviderProtocol,
+  request: RecordedRequest,
+  behaviour: FakeBehaviour,
+  response: http.ServerResponse,
+  connection: Connection,
+) {
   await connection.pause(behaviour.delayMs ?? 0);
   if (connection.closed) return;
   if (behaviour.status !== undefined) {
     response.writeHead(behaviour.status, { 'content-type': 'application/json' });
     request.completed = true;
-    response.end(JSON.stringify(protocol.errorBody(behaviour.status, behaviour.errorMessage ?? `failure ${behaviour.status}`)));
+    response.end(
+      JSON.stringify(protocol.errorBody(behaviour.status, behaviour.errorMessage ?? `failure ${behaviour.status}`)),
+    );
     return;
   }
-  const text = typeof behaviour.reply === 'function' ? behaviour.reply(request) : (behaviour.reply ?? `Reply to: ${lastUserText(request)}`);
+  const text =
+    typeof behaviour.reply === 'function'
+      ? behaviour.reply(request)
+      : (behaviour.reply ?? `Reply to: ${lastUserText(request)}`);
   const usage = behaviour.usage ?? { inputTokens: 12, outputTokens: text.split(' ').length };
 
   if (!request.body.stream) {
@@ -161,7 +174,11 @@ async function answer(protocol: ProviderProtocol, request: RecordedRequest, beha
     return;
   }
 
-  response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  response.writeHead(200, {
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+  });
   response.flushHeaders();
   if (behaviour.hang) return;
   const breakOff = () => {
@@ -182,7 +199,10 @@ async function answer(protocol: ProviderProtocol, request: RecordedRequest, beha
   response.end();
 }
 
-export async function startFakeProviderServer(protocol: ProviderProtocol, options: { port?: number } = {}): Promise<FakeProviderServer> {
+export async function startFakeProviderServer(
+  protocol: ProviderProtocol,
+  options: { port?: number } = {},
+): Promise<FakeProviderServer> {
   let defaultBehaviour: FakeBehaviour = {};
   let queue: FakeBehaviour[] = [];
   const requests: RecordedRequest[] = [];
@@ -207,17 +227,28 @@ export async function startFakeProviderServer(protocol: ProviderProtocol, option
     incoming.on('end', () => {
       const path = incoming.url ?? '';
       if (!protocol.path.test(path) || incoming.method !== 'POST') {
-        response.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify(protocol.errorBody(404, 'not found')));
+        response
+          .writeHead(404, { 'content-type': 'application/json' })
+          .end(JSON.stringify(protocol.errorBody(404, 'not found')));
         return;
       }
       let body: RecordedRequest['body'];
       try {
         body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as RecordedRequest['body'];
       } catch {
-        response.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify(protocol.errorBody(400, 'bad json')));
+        response
+          .writeHead(400, { 'content-type': 'application/json' })
+          .end(JSON.stringify(protocol.errorBody(400, 'bad json')));
         return;
       }
-      const recorded: RecordedRequest = { path, headers: incoming.headers, authorization: incoming.headers.authorization, body, aborted: false, completed: false };
+      const recorded: RecordedRequest = {
+        path,
+        headers: incoming.headers,
+        authorization: incoming.headers.authorization,
+        body,
+        aborted: false,
+        completed: false,
+      };
       requests.push(recorded);
       const connection = new Connection();
       response.on('close', () => {

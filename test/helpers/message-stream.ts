@@ -35,7 +35,11 @@ export async function sendStreamedMessage(
   const request = http.request(`${baseUrl}/v1/agents/${agentId}/messages`, {
     method: 'POST',
     agent: false,
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
+    headers: {
+      authorization: `Bearer ${key}`,
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(payload),
+    },
   });
   const response = await new Promise<http.IncomingMessage>((resolve, reject) => {
     request.once('response', resolve);

@@ -29,7 +29,6 @@ export async function removeRedisKeys(prefix: string): Promise<void> {
   }
 }
 
-
 /**
  * A TCP proxy in front of the test Redis that a test can take down and bring
  * back on the same port, or make swallow traffic, to play an outage.

@@ -4,7 +4,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-
 /**
  * agentd as users run it: `node dist/main.js …` in a process of its own. The
  * build comes from `npm run build` (which `npm test` runs first); a missing or
@@ -40,9 +39,16 @@ export interface CommandResult {
 }
 
 /** Runs an `agentd` command to its end. */
-export async function runAgentd(args: string[], env: Record<string, string>, timeoutMs = 30_000): Promise<CommandResult> {
+export async function runAgentd(
+  args: string[],
+  env: Record<string, string>,
+  timeoutMs = 30_000,
+): Promise<CommandResult> {
   assertBuilt();
-  const child = spawn(process.execPath, [mainScript, ...args], { env: processEnvironment(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [mainScript, ...args], {
+    env: processEnvironment(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk) => (stdout += String(chunk)));
@@ -79,7 +85,10 @@ export async function startServer(env: Record<string, string>, startTimeoutMs = 
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  const exited = once(child, 'exit').then(([code, signal]) => ({ code: code as number | null, signal: signal as NodeJS.Signals | null }));
+  const exited = once(child, 'exit').then(([code, signal]) => ({
+    code: code as number | null,
+    signal: signal as NodeJS.Signals | null,
+  }));
   const port = await new Promise<number>((resolve, reject) => {
     let settled = false;
     const settle = (error: Error | null, value?: number) => {
@@ -91,7 +100,10 @@ export async function startServer(env: Record<string, string>, startTimeoutMs = 
         reject(error);
       } else resolve(value as number);
     };
-    const timer = setTimeout(() => settle(new Error(`agentd did not start within ${startTimeoutMs} ms:\n${output}`)), startTimeoutMs);
+    const timer = setTimeout(
+      () => settle(new Error(`agentd did not start within ${startTimeoutMs} ms:\n${output}`)),
+      startTimeoutMs,
+    );
     const onData = (chunk: Buffer) => {
       output += String(chunk);
       // Only until it listens: scanning everything on every chunk would cost a busy server's reader dearly.
@@ -101,7 +113,9 @@ export async function startServer(env: Record<string, string>, startTimeoutMs = 
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', onData);
-    void exited.then(({ code, signal }) => settle(new Error(`agentd exited (${code ?? signal}) before listening:\n${output}`)));
+    void exited.then(({ code, signal }) =>
+      settle(new Error(`agentd exited (${code ?? signal}) before listening:\n${output}`)),
+    );
     if (env.PORT && env.PORT !== '0') {
       const poll = async () => {
         while (!settled) {

@@ -158,7 +158,10 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     logs,
     async newAccount(scopes) {
       const created = await createAccount({ deps: deps.services, input: { name: 'test account' } });
-      const issued = await issueApiKey({ deps: deps.services, input: { accountId: created.id, ...(scopes ? { scopes } : {}) } });
+      const issued = await issueApiKey({
+        deps: deps.services,
+        input: { accountId: created.id, ...(scopes ? { scopes } : {}) },
+      });
       return account(created.id, issued.id, issued.key);
     },
     async newKey(accountId, scopes) {

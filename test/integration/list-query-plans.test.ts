@@ -78,7 +78,10 @@ for (const backend of backends) {
           const sorts = lines.filter((line) => line.includes('TEMP B-TREE'));
           if (shape.offset) {
             // The page's rows, found by id, are put in order: a sort of one page only.
-            assert.ok(lines.some((line) => /COVERING INDEX agents_account_/.test(line)), lines.join('\n'));
+            assert.ok(
+              lines.some((line) => /COVERING INDEX agents_account_/.test(line)),
+              lines.join('\n'),
+            );
             assert.ok(sorts.length <= 1, lines.join('\n'));
           } else {
             assert.deepEqual(sorts, [], lines.join('\n'));
@@ -98,7 +101,10 @@ for (const backend of backends) {
         assert.ok(limit, JSON.stringify(plan));
         const beneathLimit = nodes(limit);
         assert.ok(!beneathLimit.some((node) => node['Node Type'] === 'Sort'), JSON.stringify(plan, null, 1));
-        assert.ok(beneathLimit.some((node) => node['Index Name'] !== undefined), JSON.stringify(plan, null, 1));
+        assert.ok(
+          beneathLimit.some((node) => node['Index Name'] !== undefined),
+          JSON.stringify(plan, null, 1),
+        );
       });
     }
   });

@@ -61,7 +61,10 @@ describe('two instances on one PostgreSQL and one Redis', { skip }, () => {
 
   /** A new account with an all-scope key, made with the command line as an operator would. */
   async function newAccount(): Promise<Caller> {
-    const account = await runAgentd(['accounts', 'create', '--name', 'multi-instance', '--json'], instanceEnvironment());
+    const account = await runAgentd(
+      ['accounts', 'create', '--name', 'multi-instance', '--json'],
+      instanceEnvironment(),
+    );
     assert.equal(account.code, 0, account.stderr);
     const { id } = JSON.parse(account.stdout) as { id: string };
     const key = await runAgentd(['keys', 'create', '--account', id, '--json'], instanceEnvironment());
@@ -119,19 +122,28 @@ describe('two instances on one PostgreSQL and one Redis', { skip }, () => {
 
     const read = await call(second, owner, 'GET', `/v1/agents/${created.body.id}`);
     assert.equal(read.status, 200);
-    assert.deepEqual(read.body, created.body, 'same agent, secrets masked the same (both instances share the secret key)');
+    assert.deepEqual(
+      read.body,
+      created.body,
+      'same agent, secrets masked the same (both instances share the secret key)',
+    );
 
     const patched = await call(second, owner, 'PATCH', `/v1/agents/${created.body.id}`, { status: 'inactive' });
     assert.equal(patched.status, 200);
     const listed = await call(first, owner, 'GET', '/v1/agents?status=inactive');
-    assert.deepEqual(listed.body.data.map((agent: { id: string }) => agent.id), [created.body.id]);
+    assert.deepEqual(
+      listed.body.data.map((agent: { id: string }) => agent.id),
+      [created.body.id],
+    );
     assert.equal(listed.body.pagination.total, 1);
   });
 
   it('counts the create limit once for both instances: exactly 10 of 30 simultaneous creates', async () => {
     const owner = await newAccount();
     const responses = await Promise.all(
-      Array.from({ length: 30 }, (_, index) => call(index % 2 === 0 ? first : second, owner, 'POST', '/v1/agents', { name: `burst ${index}` })),
+      Array.from({ length: 30 }, (_, index) =>
+        call(index % 2 === 0 ? first : second, owner, 'POST', '/v1/agents', { name: `burst ${index}` }),
+      ),
     );
     const statuses = responses.map((response) => response.status);
     assert.equal(statuses.filter((status) => status === 201).length, 10, `statuses: ${statuses.join(' ')}`);
@@ -176,15 +188,25 @@ describe('two instances on one PostgreSQL and one Redis', { skip }, () => {
       assert.equal(created.status, 201);
       return created.body.id;
     }
-    async function stream(server: ServerProcess, owner: Caller, agentId: string, text: string): Promise<StreamedMessage> {
+    async function stream(
+      server: ServerProcess,
+      owner: Caller,
+      agentId: string,
+      text: string,
+    ): Promise<StreamedMessage> {
       const streamed = await sendStreamedMessage(server.url, owner.key, agentId, { text });
       opened.push(streamed);
       return streamed;
     }
     /** `count` streams at once, spread over `servers` in turn. */
     const openStreams = (servers: ServerProcess[], owner: Caller, agentId: string, count: number) =>
-      Promise.all(Array.from({ length: count }, (_, index) => stream(servers[index % servers.length]!, owner, agentId, `stream ${index}`)));
-    const countOf = (streams: StreamedMessage[], status: number) => streams.filter((streamed) => streamed.status === status).length;
+      Promise.all(
+        Array.from({ length: count }, (_, index) =>
+          stream(servers[index % servers.length]!, owner, agentId, `stream ${index}`),
+        ),
+      );
+    const countOf = (streams: StreamedMessage[], status: number) =>
+      streams.filter((streamed) => streamed.status === status).length;
     /** Each stream's first word comes at once, the next not for a minute: a stream holds its slot until its client hangs up. */
     const holdStreamsOpen = () => fake.setDefault({ reply: 'held open', tokenDelayMs: 60_000 });
 
@@ -192,15 +214,25 @@ describe('two instances on one PostgreSQL and one Redis', { skip }, () => {
       const owner = await newAccount();
       const agentId = await newAgent(owner);
       fake.enqueue({ reply: 'Nice to meet you, Bob.' }, { reply: 'You are Bob.' });
-      const onFirst = await call(first, owner, 'POST', `/v1/agents/${agentId}/messages`, { text: 'My name is Bob.', userId: 'u1' });
+      const onFirst = await call(first, owner, 'POST', `/v1/agents/${agentId}/messages`, {
+        text: 'My name is Bob.',
+        userId: 'u1',
+      });
       assert.equal(onFirst.status, 200);
-      const onSecond = await call(second, owner, 'POST', `/v1/agents/${agentId}/messages`, { text: 'What is my name?', userId: 'u1' });
+      const onSecond = await call(second, owner, 'POST', `/v1/agents/${agentId}/messages`, {
+        text: 'What is my name?',
+        userId: 'u1',
+      });
       assert.equal(onSecond.status, 200);
       assert.equal(onSecond.body.text, 'You are Bob.');
 
       // What the second instance sent its model: the exchange held by the first, then the new message.
       assert.equal(fake.requests.length, 2);
-      assert.deepEqual(turnsOf(fake.requests[1]!), ['user: My name is Bob.', 'assistant: Nice to meet you, Bob.', 'user: What is my name?']);
+      assert.deepEqual(turnsOf(fake.requests[1]!), [
+        'user: My name is Bob.',
+        'assistant: Nice to meet you, Bob.',
+        'user: What is my name?',
+      ]);
 
       const historyOnFirst = await call(first, owner, 'GET', `/v1/agents/${agentId}/messages?userId=u1`);
       const historyOnSecond = await call(second, owner, 'GET', `/v1/agents/${agentId}/messages?userId=u1`);
@@ -243,7 +275,7 @@ describe('two instances on one PostgreSQL and one Redis', { skip }, () => {
       const killedAt = Date.now();
 
       const tooEarly = await stream(first, owner, agentId, 'too early');
-      assert.equal(tooEarly.status, 429, 'the dead instance\'s leases still count');
+      assert.equal(tooEarly.status, 429, "the dead instance's leases still count");
       assert.equal(tooEarly.problem?.code, 'concurrency_limited');
 
       let admitted = 0;
@@ -263,10 +295,14 @@ describe('two instances on one PostgreSQL and one Redis', { skip }, () => {
       assert.ok(freedAfter >= leaseMs / 2, `slots stayed taken while the leases lived (freed after ${freedAfter} ms)`);
 
       // All ten come back (their leases end within moments of each other), and the limit still stops an eleventh.
-      const allFreed = await waitFor(async () => {
-        while (admitted < 10) if (!(await admit(second))) return false;
-        return true;
-      }, 2000, 50);
+      const allFreed = await waitFor(
+        async () => {
+          while (admitted < 10) if (!(await admit(second))) return false;
+          return true;
+        },
+        2000,
+        50,
+      );
       assert.notEqual(allFreed, null, `only ${admitted} of the 10 slots came back`);
       assert.equal((await stream(first, owner, agentId, 'one too many')).status, 429);
     });
@@ -278,7 +314,10 @@ describe('two instances on one PostgreSQL and one Redis', { skip }, () => {
     assert.deepEqual(secondExit, { code: 0, signal: null });
     for (const server of [first, second]) {
       // Not timed out: the streams of the tests above ended when their clients hung up.
-      assert.ok(server.logEntries().some((entry) => entry.msg === 'stopped' && entry.timedOut === false), server.output());
+      assert.ok(
+        server.logEntries().some((entry) => entry.msg === 'stopped' && entry.timedOut === false),
+        server.output(),
+      );
     }
   });
 });

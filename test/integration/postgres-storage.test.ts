@@ -26,8 +26,13 @@ describe('PostgreSQL storage', { skip: postgresSkip }, () => {
       assert.ok(all.length >= 2);
       assert.deepEqual([...applied].sort(), all, 'exactly one instance applied each migration');
 
-      const recorded = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(handles[0]!.db);
-      assert.deepEqual(recorded.rows.map((row) => row.name), all);
+      const recorded = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(
+        handles[0]!.db,
+      );
+      assert.deepEqual(
+        recorded.rows.map((row) => row.name),
+        all,
+      );
       assert.deepEqual(await migrateToLatest(handles[0]!), [], 'a later start finds nothing to do');
     } finally {
       await Promise.all(handles.map((handle) => handle.close()));

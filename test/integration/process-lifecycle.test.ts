@@ -36,9 +36,15 @@ describe('start-up configuration errors', () => {
   });
 
   it('names a malformed REDIS_URL without echoing it', async () => {
-    const result = await runAgentd(['serve'], { AGENTD_DATA_DIR: dataDir(), REDIS_URL: 'http://user:redis-pa55word@cache:6379' });
+    const result = await runAgentd(['serve'], {
+      AGENTD_DATA_DIR: dataDir(),
+      REDIS_URL: 'http://user:redis-pa55word@cache:6379',
+    });
     assert.equal(result.code, 78);
-    assert.match(result.stderr, /^agentd: Invalid configuration: REDIS_URL must start with redis:\/\/ or rediss:\/\/\n$/);
+    assert.match(
+      result.stderr,
+      /^agentd: Invalid configuration: REDIS_URL must start with redis:\/\/ or rediss:\/\/\n$/,
+    );
   });
 });
 
@@ -57,7 +63,8 @@ async function requestInFlight(server: ServerProcess, key: string, body: string)
     'POST /v1/agents HTTP/1.1\r\nHost: agentd\r\nContent-Type: application/json\r\n' +
       `Authorization: Bearer ${key}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nExpect: 100-continue\r\n\r\n`,
   );
-  if ((await waitFor(() => received.includes('100 Continue'), 5000, 10)) === null) throw new Error(`no 100 Continue: ${received}`);
+  if ((await waitFor(() => received.includes('100 Continue'), 5000, 10)) === null)
+    throw new Error(`no 100 Continue: ${received}`);
   return {
     sendBody: () => socket.write(body),
     /** The final response once the server has closed the connection. */
@@ -82,7 +89,11 @@ async function connectionRefused(port: number): Promise<boolean> {
 describe('graceful shutdown on SIGTERM', () => {
   it('finishes a running request, refuses new connections, and exits 0', async () => {
     const key = generateApiKey();
-    const server = await startServer({ AGENTD_DATA_DIR: dataDir(), AGENTD_BOOTSTRAP_KEY: key, AGENTD_SHUTDOWN_TIMEOUT_MS: '10000' });
+    const server = await startServer({
+      AGENTD_DATA_DIR: dataDir(),
+      AGENTD_BOOTSTRAP_KEY: key,
+      AGENTD_SHUTDOWN_TIMEOUT_MS: '10000',
+    });
     try {
       const running = await requestInFlight(server, key, JSON.stringify({ name: 'Finished during shutdown' }));
       server.child.kill('SIGTERM');
@@ -107,7 +118,11 @@ describe('graceful shutdown on SIGTERM', () => {
 
   it('ends what is still running at AGENTD_SHUTDOWN_TIMEOUT_MS and exits 0', async () => {
     const key = generateApiKey();
-    const server = await startServer({ AGENTD_DATA_DIR: dataDir(), AGENTD_BOOTSTRAP_KEY: key, AGENTD_SHUTDOWN_TIMEOUT_MS: '300' });
+    const server = await startServer({
+      AGENTD_DATA_DIR: dataDir(),
+      AGENTD_BOOTSTRAP_KEY: key,
+      AGENTD_SHUTDOWN_TIMEOUT_MS: '300',
+    });
     try {
       const stuck = await requestInFlight(server, key, JSON.stringify({ name: 'never sent' }));
       const signalledAt = Date.now();
@@ -141,7 +156,10 @@ async function runningStream(env: Record<string, string>) {
     });
     assert.equal(created.status, 201);
     const agentId = ((await created.json()) as { id: string }).id;
-    const stream = await sendStreamedMessage(server.url, key, agentId, { text: 'Tell me about yourself.', userId: 'u1' });
+    const stream = await sendStreamedMessage(server.url, key, agentId, {
+      text: 'Tell me about yourself.',
+      userId: 'u1',
+    });
     assert.equal(stream.status, 200);
     const received: ReceivedEvent[] = [];
     for (const expected of ['message.started', 'message.delta']) {
@@ -165,19 +183,28 @@ const deltaText = (events: ReceivedEvent[]) =>
 describe('a streamed reply during graceful shutdown', () => {
   it('runs to its end when it ends before the deadline, then the process exits 0', async () => {
     // About 40 words at 40 ms: some two seconds of stream after the signal, well inside the 10 s deadline.
-    const { server, stream, received } = await runningStream({ AGENTD_SHUTDOWN_TIMEOUT_MS: '10000', AGENTD_BUILTIN_WORD_DELAY_MS: '40' });
+    const { server, stream, received } = await runningStream({
+      AGENTD_SHUTDOWN_TIMEOUT_MS: '10000',
+      AGENTD_BUILTIN_WORD_DELAY_MS: '40',
+    });
     try {
       server.child.kill('SIGTERM');
       const rest = await stream.events!.rest();
       const completed = rest.at(-1)!;
       assert.equal(completed.event, 'message.completed');
-      assert.ok(rest.filter((event) => event.event === 'message.delta').length > 5, 'words kept coming after the signal');
+      assert.ok(
+        rest.filter((event) => event.event === 'message.delta').length > 5,
+        'words kept coming after the signal',
+      );
       assert.equal(completed.data.finishReason, 'stop');
       assert.equal(deltaText([...received, ...rest]), completed.data.text);
       assert.match(completed.data.text, /Configure a model provider for real conversations\.\)$/, 'the whole reply');
 
       assert.deepEqual(await server.exited, { code: 0, signal: null });
-      assert.ok(server.logEntries().some((entry) => entry.msg === 'stopped' && entry.timedOut === false), server.output());
+      assert.ok(
+        server.logEntries().some((entry) => entry.msg === 'stopped' && entry.timedOut === false),
+        server.output(),
+      );
     } finally {
       await server.stop('SIGKILL');
     }
@@ -210,12 +237,20 @@ describe('a streamed reply during graceful shutdown', () => {
 
       assert.deepEqual(await server.exited, { code: 0, signal: null });
       const logs = server.logEntries();
-      assert.ok(logs.some((entry) => entry.msg?.startsWith('shutdown deadline passed') && entry.streams === 1), server.output());
-      assert.ok(logs.some((entry) => entry.msg === 'stopped' && entry.timedOut === true), server.output());
+      assert.ok(
+        logs.some((entry) => entry.msg?.startsWith('shutdown deadline passed') && entry.streams === 1),
+        server.output(),
+      );
+      assert.ok(
+        logs.some((entry) => entry.msg === 'stopped' && entry.timedOut === true),
+        server.output(),
+      );
 
       // The next start on the same data finds the exchange, the partial reply marked aborted.
       restarted = await startServer(serverEnvironment);
-      const history = await fetch(`${restarted.url}/v1/agents/${agentId}/messages?userId=u1`, { headers: { authorization: `Bearer ${key}` } });
+      const history = await fetch(`${restarted.url}/v1/agents/${agentId}/messages?userId=u1`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
       const turns = ((await history.json()) as { data: Array<Record<string, unknown>> }).data;
       assert.deepEqual(
         turns.map((turn) => [turn.role, turn.text, turn.finishReason]),

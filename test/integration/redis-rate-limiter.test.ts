@@ -53,7 +53,10 @@ describe('Redis rate limiter', { skip: redisSkip }, () => {
     const now = await redisNow(inspector);
     for (const decision of decisions) {
       // resetAt: when this request leaves the window, i.e. when the limit is full again.
-      assert.ok(decision.resetAt > now + windowMs - 5000 && decision.resetAt <= now + windowMs, 'resetAt is one window after the request');
+      assert.ok(
+        decision.resetAt > now + windowMs - 5000 && decision.resetAt <= now + windowMs,
+        'resetAt is one window after the request',
+      );
     }
 
     const denied = await second.consume('numbers', 3, windowMs);
@@ -61,7 +64,10 @@ describe('Redis rate limiter', { skip: redisSkip }, () => {
     assert.equal(denied.remaining, 0);
     assert.equal(denied.resetAt, decisions[2]!.resetAt, 'full again when the newest request leaves the window');
     // One more is allowed when the oldest request leaves the window.
-    assert.ok(denied.retryAfterMs > 0 && denied.retryAfterMs <= decisions[0]!.resetAt - now + 5, `retryAfterMs ${denied.retryAfterMs}`);
+    assert.ok(
+      denied.retryAfterMs > 0 && denied.retryAfterMs <= decisions[0]!.resetAt - now + 5,
+      `retryAfterMs ${denied.retryAfterMs}`,
+    );
     assert.ok(denied.retryAfterMs > windowMs - 5000);
   });
 
@@ -79,7 +85,9 @@ describe('Redis rate limiter', { skip: redisSkip }, () => {
 
   it('is exact under a concurrent burst spread over two instances', async () => {
     const limit = 37;
-    const attempts = Array.from({ length: 300 }, (_, index) => (index % 2 === 0 ? first : second).consume('burst', limit, 60_000));
+    const attempts = Array.from({ length: 300 }, (_, index) =>
+      (index % 2 === 0 ? first : second).consume('burst', limit, 60_000),
+    );
     const decisions = await Promise.all(attempts);
     const allowed = decisions.filter((decision) => decision.allowed);
     assert.equal(allowed.length, limit);
@@ -88,7 +96,11 @@ describe('Redis rate limiter', { skip: redisSkip }, () => {
       allowed.map((decision) => decision.remaining).sort((a, b) => a - b),
       Array.from({ length: limit }, (_, index) => index),
     );
-    assert.ok(decisions.filter((decision) => !decision.allowed).every((decision) => decision.remaining === 0 && decision.retryAfterMs > 0));
+    assert.ok(
+      decisions
+        .filter((decision) => !decision.allowed)
+        .every((decision) => decision.remaining === 0 && decision.retryAfterMs > 0),
+    );
   });
 
   it('keeps separate keys apart and lets idle logs expire', async () => {

@@ -64,7 +64,9 @@ describe('the agentd process, as npm start runs it', () => {
 
   it('issues keys with chosen scopes and refuses bad CLI input', async () => {
     const account = JSON.parse((await runAgentd(['accounts', 'create', '--name', 'Scoped', '--json'], env)).stdout);
-    const readOnly = JSON.parse((await runAgentd(['keys', 'create', '--account', account.id, '--scopes', 'agents:read', '--json'], env)).stdout);
+    const readOnly = JSON.parse(
+      (await runAgentd(['keys', 'create', '--account', account.id, '--scopes', 'agents:read', '--json'], env)).stdout,
+    );
     assert.deepEqual(readOnly.scopes, ['agents:read']);
     assert.equal((await call('GET', '/v1/agents', readOnly.key)).status, 200);
     const refused = await call('POST', '/v1/agents', readOnly.key, { name: 'Nope' });

@@ -17,11 +17,14 @@ describe('SQLite committed-read cache', () => {
   });
   after(async () => t?.close());
 
-  it('shows the service\'s own writes on the very next read', async () => {
+  it("shows the service's own writes on the very next read", async () => {
     const created = (await t.inject({ method: 'POST', url: '/v1/agents', payload: { name: 'Before' } })).json();
     for (let round = 0; round < 3; round += 1) {
       const name = `After ${round}`;
-      assert.equal((await t.inject({ method: 'GET', url: `/v1/agents/${created.id}` })).json().name, round === 0 ? 'Before' : `After ${round - 1}`);
+      assert.equal(
+        (await t.inject({ method: 'GET', url: `/v1/agents/${created.id}` })).json().name,
+        round === 0 ? 'Before' : `After ${round - 1}`,
+      );
       await t.inject({ method: 'PATCH', url: `/v1/agents/${created.id}`, payload: { name } });
       assert.equal((await t.inject({ method: 'GET', url: `/v1/agents/${created.id}` })).json().name, name);
     }
@@ -36,13 +39,16 @@ describe('SQLite committed-read cache', () => {
     const other = new SqliteDatabase(file);
     try {
       other.prepare('update agents set name = ? where id = ?').run('Renamed elsewhere', created.id);
-      other.prepare('update api_keys set revoked_at = ? where key_hash = ?').run(new Date().toISOString(), hashApiKey(key.key));
+      other
+        .prepare('update api_keys set revoked_at = ? where key_hash = ?')
+        .run(new Date().toISOString(), hashApiKey(key.key));
     } finally {
       other.close();
     }
 
     const renamedAfter = await waitFor(
-      async () => (await t.inject({ method: 'GET', url: `/v1/agents/${created.id}` })).json().name === 'Renamed elsewhere',
+      async () =>
+        (await t.inject({ method: 'GET', url: `/v1/agents/${created.id}` })).json().name === 'Renamed elsewhere',
       1500,
       10,
     );

@@ -38,9 +38,17 @@ describe('configuration of a deployment of several instances', () => {
       keyPrefix: 'agentd:',
       leaseMs: 30_000,
     });
-    const tuned = loadConfig({ ...postgres, REDIS_URL: 'redis://cache', AGENTD_REDIS_PREFIX: 'team-a:', AGENTD_CONCURRENCY_LEASE_MS: '5000' });
+    const tuned = loadConfig({
+      ...postgres,
+      REDIS_URL: 'redis://cache',
+      AGENTD_REDIS_PREFIX: 'team-a:',
+      AGENTD_CONCURRENCY_LEASE_MS: '5000',
+    });
     assert.deepEqual(tuned.redis, { url: 'redis://cache', keyPrefix: 'team-a:', leaseMs: 5000 });
-    assert.equal(configError({ ...postgres, REDIS_URL: 'redis://cache', AGENTD_CONCURRENCY_LEASE_MS: '500' }).variable, 'AGENTD_CONCURRENCY_LEASE_MS');
+    assert.equal(
+      configError({ ...postgres, REDIS_URL: 'redis://cache', AGENTD_CONCURRENCY_LEASE_MS: '500' }).variable,
+      'AGENTD_CONCURRENCY_LEASE_MS',
+    );
     const badUrl = configError({ ...postgres, REDIS_URL: 'cache:6379' });
     assert.equal(badUrl.variable, 'REDIS_URL');
   });

@@ -82,13 +82,20 @@ describe('configuration from the environment', () => {
     assert.deepEqual(none.enabled, ['builtin']);
     assert.deepEqual(none.defaultModel, { provider: 'builtin', name: 'echo' });
 
-    const openai = new ProviderCatalog(loadConfig({ OPENAI_API_KEY: 'sk-test', OLLAMA_BASE_URL: 'http://127.0.0.1:11434' }));
+    const openai = new ProviderCatalog(
+      loadConfig({ OPENAI_API_KEY: 'sk-test', OLLAMA_BASE_URL: 'http://127.0.0.1:11434' }),
+    );
     assert.deepEqual(openai.enabled, ['openai', 'ollama', 'builtin']);
     assert.deepEqual(openai.defaultModel, { provider: 'openai', name: 'gpt-4o-mini' });
 
-    const chosen = new ProviderCatalog(loadConfig({ OLLAMA_BASE_URL: 'http://127.0.0.1:11434', AGENTD_DEFAULT_MODEL: 'ollama/qwen2.5:7b' }));
+    const chosen = new ProviderCatalog(
+      loadConfig({ OLLAMA_BASE_URL: 'http://127.0.0.1:11434', AGENTD_DEFAULT_MODEL: 'ollama/qwen2.5:7b' }),
+    );
     assert.deepEqual(chosen.defaultModel, { provider: 'ollama', name: 'qwen2.5:7b' });
 
-    assert.throws(() => new ProviderCatalog(loadConfig({ AGENTD_DEFAULT_MODEL: 'anthropic/claude-haiku-4-5' })), /AGENTD_DEFAULT_MODEL.*not enabled/);
+    assert.throws(
+      () => new ProviderCatalog(loadConfig({ AGENTD_DEFAULT_MODEL: 'anthropic/claude-haiku-4-5' })),
+      /AGENTD_DEFAULT_MODEL.*not enabled/,
+    );
   });
 });

@@ -77,7 +77,10 @@ describe('graceful shutdown', () => {
       assert.deepEqual(await shutdown.drain(server, 20), { timedOut: true });
       assert.equal(ended, 2000);
       await new Promise((resolve) => setImmediate(resolve));
-      assert.deepEqual(warnings.map((warning) => warning.name), []);
+      assert.deepEqual(
+        warnings.map((warning) => warning.name),
+        [],
+      );
     } finally {
       process.off('warning', onWarning);
     }

@@ -12,7 +12,14 @@ describe('sliding-window rate limiter (in process)', () => {
       decisions.push(await limiter.consume('k', 3, 60_000));
       clock.advance(10_000);
     }
-    assert.deepEqual(decisions.map((decision) => [decision.allowed, decision.remaining]), [[true, 2], [true, 1], [true, 0]]);
+    assert.deepEqual(
+      decisions.map((decision) => [decision.allowed, decision.remaining]),
+      [
+        [true, 2],
+        [true, 1],
+        [true, 0],
+      ],
+    );
     const denied = await limiter.consume('k', 3, 60_000);
     assert.equal(denied.allowed, false);
     assert.equal(denied.remaining, 0);

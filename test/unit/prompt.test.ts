@@ -33,7 +33,17 @@ const agent = (text: string, userId = 'u1'): HistoryTurn => ({ role: 'agent', us
 describe('prompt assembly', () => {
   it('puts every part of the character into the system prompt', () => {
     const { system } = assemblePrompt(input());
-    for (const part of ['You are Ava.', 'Ava is a DeFi research assistant.', 'curious; precise', 'short sentences', 'friendly', 'explain risks', 'protect users', 'defi; ethereum', 'Never give financial advice.']) {
+    for (const part of [
+      'You are Ava.',
+      'Ava is a DeFi research assistant.',
+      'curious; precise',
+      'short sentences',
+      'friendly',
+      'explain risks',
+      'protect users',
+      'defi; ethereum',
+      'Never give financial advice.',
+    ]) {
       assert.ok(system.includes(part), `system prompt lacks "${part}":\n${system}`);
     }
   });
@@ -42,13 +52,17 @@ describe('prompt assembly', () => {
     const bare = assemblePrompt(input());
     assert.ok(!bare.system.includes('Knowledge'));
     assert.ok(!bare.system.includes('Context'));
-    const full = assemblePrompt(input({ knowledge: [{ title: 'Fees', content: 'Fees rise with demand.' }], context: { page: 'pricing' } }));
+    const full = assemblePrompt(
+      input({ knowledge: [{ title: 'Fees', content: 'Fees rise with demand.' }], context: { page: 'pricing' } }),
+    );
     assert.ok(full.system.includes('- Fees: Fees rise with demand.'));
     assert.ok(full.system.includes('{"page":"pricing"}'));
   });
 
   it('ends with the message, after the history, oldest first', () => {
-    const prompt = assemblePrompt(input({ history: [agent('a2'), user('q2'), agent('a1'), user('q1')], message: { text: 'q3', userId: 'u1' } }));
+    const prompt = assemblePrompt(
+      input({ history: [agent('a2'), user('q2'), agent('a1'), user('q1')], message: { text: 'q3', userId: 'u1' } }),
+    );
     assert.deepEqual(prompt.messages, [
       { role: 'user', content: 'q1' },
       { role: 'assistant', content: 'a1' },
@@ -59,14 +73,26 @@ describe('prompt assembly', () => {
   });
 
   it('labels speakers in a room and says the conversation is shared', () => {
-    const prompt = assemblePrompt(input({ shared: true, history: [agent('hi bob', 'bob'), user('hi', 'bob')], message: { text: 'me too', userId: 'alice' } }));
-    assert.deepEqual(prompt.messages.map((message) => message.content), ['[bob] hi', 'hi bob', '[alice] me too']);
+    const prompt = assemblePrompt(
+      input({
+        shared: true,
+        history: [agent('hi bob', 'bob'), user('hi', 'bob')],
+        message: { text: 'me too', userId: 'alice' },
+      }),
+    );
+    assert.deepEqual(
+      prompt.messages.map((message) => message.content),
+      ['[bob] hi', 'hi bob', '[alice] me too'],
+    );
     assert.ok(prompt.system.includes('shared conversation'));
   });
 
   it('skips answers that were aborted before their first word', () => {
     const prompt = assemblePrompt(input({ history: [agent(''), user('q1')] }));
-    assert.deepEqual(prompt.messages.map((message) => message.role), ['user', 'user']);
+    assert.deepEqual(
+      prompt.messages.map((message) => message.role),
+      ['user', 'user'],
+    );
   });
 
   it('keeps the newest history that fits the budget and drops the oldest', () => {
@@ -76,7 +102,12 @@ describe('prompt assembly', () => {
     assert.equal(small.history.length, 0);
     const roomy = assemblePrompt(input({ history }));
     assert.equal(roomy.history.length, 6);
-    const prompt = assemblePrompt(input({ history, budgetTokens: assemblePrompt(input()).estimatedInputTokens + 2 * 2 * estimateMessageTokens(long) }));
+    const prompt = assemblePrompt(
+      input({
+        history,
+        budgetTokens: assemblePrompt(input()).estimatedInputTokens + 2 * 2 * estimateMessageTokens(long),
+      }),
+    );
     assert.equal(prompt.history.length, 4, 'two exchanges fit');
   });
 });
@@ -85,7 +116,10 @@ describe('history window', () => {
   it('never keeps half an exchange', () => {
     const cost = estimateMessageTokens('q') + estimateMessageTokens('a');
     // Room for one exchange and a half: only the newest exchange is kept.
-    assert.deepEqual(fitHistory([agent('a2'), user('q2'), agent('a1'), user('q1')], cost + estimateMessageTokens('a')), [user('q2'), agent('a2')]);
+    assert.deepEqual(
+      fitHistory([agent('a2'), user('q2'), agent('a1'), user('q1')], cost + estimateMessageTokens('a')),
+      [user('q2'), agent('a2')],
+    );
   });
 
   it('drops answers whose question was not read', () => {
@@ -105,7 +139,12 @@ describe('history window', () => {
 
 describe('knowledge search terms', () => {
   it('keeps words and numbers, lower-cased, without common words or repeats', () => {
-    assert.deepEqual(searchTermsOf('What are the FEES on Ethereum, and the fees on L2? (2024)'), ['fees', 'ethereum', 'l2', '2024']);
+    assert.deepEqual(searchTermsOf('What are the FEES on Ethereum, and the fees on L2? (2024)'), [
+      'fees',
+      'ethereum',
+      'l2',
+      '2024',
+    ]);
   });
 
   it('cannot carry query syntax', () => {

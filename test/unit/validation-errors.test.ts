@@ -26,11 +26,15 @@ describe('validation errors as JSON pointers', () => {
   });
 
   it('reports a union as the types it accepts', () => {
-    assert.deepEqual(problems(validateCreate, { name: 'x', bio: 5 }), [{ path: '/body/bio', message: 'must be string or array' }]);
-    assert.deepEqual(problems(validateUpdate, { system: 5 }), [{ path: '/body/system', message: 'must be string or null' }]);
+    assert.deepEqual(problems(validateCreate, { name: 'x', bio: 5 }), [
+      { path: '/body/bio', message: 'must be string or array' },
+    ]);
+    assert.deepEqual(problems(validateUpdate, { system: 5 }), [
+      { path: '/body/system', message: 'must be string or null' },
+    ]);
   });
 
-  it("reports the problem inside the union branch the value was meant for", () => {
+  it('reports the problem inside the union branch the value was meant for', () => {
     assert.deepEqual(problems(validateCreate, { name: 'x', knowledge: [{ title: 't', content: '' }] }), [
       { path: '/body/knowledge/0/content', message: 'must NOT have fewer than 1 characters' },
     ]);
@@ -46,6 +50,8 @@ describe('validation errors as JSON pointers', () => {
   });
 
   it('escapes pointer segments', () => {
-    assert.deepEqual(problems(validateCreate, { name: 'x', 'a/b~c': 1 }), [{ path: '/body/a~1b~0c', message: 'is not a known field' }]);
+    assert.deepEqual(problems(validateCreate, { name: 'x', 'a/b~c': 1 }), [
+      { path: '/body/a~1b~0c', message: 'is not a known field' },
+    ]);
   });
 });

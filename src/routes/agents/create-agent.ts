@@ -20,7 +20,12 @@ export function registerCreateAgent(app: App): void {
           'while the first request runs, 409. Scope: `agents:write`.',
         headers: Type.Object({
           'idempotency-key': Type.Optional(
-            Type.String({ minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$', description: 'Printable ASCII, 1–255 characters.' }),
+            Type.String({
+              minLength: 1,
+              maxLength: 255,
+              pattern: '^[\\x21-\\x7E]+$',
+              description: 'Printable ASCII, 1–255 characters.',
+            }),
           ),
         }),
         body: CreateAgentBody,

@@ -14,7 +14,7 @@ export function registerListAgents(app: App): void {
         tags: ['agents'],
         summary: 'List agents',
         description:
-          'Pages of the account\'s agents. Ties in the sort key are broken by id in the same direction, so pages ' +
+          "Pages of the account's agents. Ties in the sort key are broken by id in the same direction, so pages " +
           'never repeat or skip an agent while nothing changes. Follow `nextCursor` (constant time per page at any ' +
           'depth) or ask for `page` numbers. Unknown query parameters are rejected. Scope: `agents:read`.',
         querystring: ListAgentsQuery,

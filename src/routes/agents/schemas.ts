@@ -27,11 +27,16 @@ const JsonObject = Type.Record(Type.String({ maxLength: 200 }), Type.Unknown(), 
 });
 
 const secretName = '^[A-Za-z][A-Za-z0-9_.-]{0,99}$';
-const SecretsInput = Type.Record(Type.String({ pattern: secretName }), Type.String({ minLength: 1, maxLength: maxText }), {
-  maxProperties: 50,
-  additionalProperties: false,
-  description: 'Write-only credentials. Stored encrypted; read back masked. Sending back the masked value keeps the stored secret.',
-});
+const SecretsInput = Type.Record(
+  Type.String({ pattern: secretName }),
+  Type.String({ minLength: 1, maxLength: maxText }),
+  {
+    maxProperties: 50,
+    additionalProperties: false,
+    description:
+      'Write-only credentials. Stored encrypted; read back masked. Sending back the masked value keeps the stored secret.',
+  },
+);
 const SecretsView = Type.Record(Type.String({ pattern: secretName }), Type.String(), {
   additionalProperties: false,
   description: 'Masked: "••••" and the last four characters (only "••••" for secrets under 12 characters).',
@@ -65,7 +70,10 @@ const KnowledgeList = Type.Array(KnowledgeItem, {
   description: 'Up to 100 items and 1 MiB of text in all. The most relevant items are retrieved for each message.',
 });
 
-const platformType = Type.String({ pattern: '^[a-z][a-z0-9_-]{0,49}$', description: 'e.g. telegram, discord, slack, x' });
+const platformType = Type.String({
+  pattern: '^[a-z][a-z0-9_-]{0,49}$',
+  description: 'e.g. telegram, discord, slack, x',
+});
 const pluginName = Type.String({ pattern: '^[A-Za-z0-9@][A-Za-z0-9@/._-]{0,99}$' });
 
 const PlatformInput = Type.Object(
@@ -120,7 +128,9 @@ export const CreateAgentBody = Type.Object(
   {
     name: AgentName,
     status: Type.Optional(WritableStatus),
-    bio: Type.Optional(Type.Union([Text, TextList], { description: 'A string or a list of strings; read back as a list.' })),
+    bio: Type.Optional(
+      Type.Union([Text, TextList], { description: 'A string or a list of strings; read back as a list.' }),
+    ),
     personality: Type.Optional(
       Type.Object(
         { traits: Type.Optional(TextList), style: Type.Optional(TextList), tone: Type.Optional(Nullable(Text)) },
@@ -193,15 +203,24 @@ export const UpdateAgentBody = Type.Object(
       ),
     ),
     deletionProtection: Type.Optional(Nullable(Type.Boolean())),
-    metadata: Type.Optional(Nullable(Type.Record(Type.String(), Nullable(Type.String({ maxLength: limits.metadataValue })), {
-      propertyNames: { minLength: 1, maxLength: 100 },
-    }))),
+    metadata: Type.Optional(
+      Nullable(
+        Type.Record(Type.String(), Nullable(Type.String({ maxLength: limits.metadataValue })), {
+          propertyNames: { minLength: 1, maxLength: 100 },
+        }),
+      ),
+    ),
   },
   { additionalProperties: false, title: 'UpdateAgent' },
 );
 export type UpdateAgentInput = Static<typeof UpdateAgentBody>;
 
-const Platform = Type.Object({ type: Type.String(), enabled: Type.Boolean(), settings: JsonObject, secrets: SecretsView });
+const Platform = Type.Object({
+  type: Type.String(),
+  enabled: Type.Boolean(),
+  settings: JsonObject,
+  secrets: SecretsView,
+});
 const Plugin = Type.Object({ name: Type.String(), enabled: Type.Boolean(), config: JsonObject, secrets: SecretsView });
 
 export const ModelView = Type.Object({
@@ -220,7 +239,11 @@ export const AgentSchema = Type.Object(
     status: AgentStatus,
     statusReason: NullableInResponse('string'),
     bio: Type.Array(Type.String()),
-    personality: Type.Object({ traits: Type.Array(Type.String()), style: Type.Array(Type.String()), tone: NullableInResponse('string') }),
+    personality: Type.Object({
+      traits: Type.Array(Type.String()),
+      style: Type.Array(Type.String()),
+      tone: NullableInResponse('string'),
+    }),
     system: NullableInResponse('string'),
     expertise: Type.Array(Type.String()),
     knowledge: Type.Array(KnowledgeItemInResponse),
@@ -244,12 +267,29 @@ export const AgentIdParams = Type.Object({ agentId: Type.String({ maxLength: 100
 export const sortFields = ['createdAt', 'name', 'status'] as const;
 export const ListAgentsQuery = Type.Object(
   {
-    page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000_000, description: 'Page number, from 1 (default 1). Ignored with `cursor`.' })),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'Agents per page, 1–100 (default 20).' })),
+    page: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 100_000_000,
+        description: 'Page number, from 1 (default 1). Ignored with `cursor`.',
+      }),
+    ),
+    limit: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 100, description: 'Agents per page, 1–100 (default 20).' }),
+    ),
     status: Type.Optional(AgentStatus),
-    sortBy: Type.Optional(StringEnum(sortFields, { description: 'Default createdAt. Name order ignores case; ties are broken by id.' })),
+    sortBy: Type.Optional(
+      StringEnum(sortFields, { description: 'Default createdAt. Name order ignores case; ties are broken by id.' }),
+    ),
     order: Type.Optional(StringEnum(['asc', 'desc'], { description: 'Default desc.' })),
-    cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 1000, description: 'The `nextCursor` of the previous page: continues after its last agent with the same filter and sort.' })),
+    cursor: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 1000,
+        description:
+          'The `nextCursor` of the previous page: continues after its last agent with the same filter and sort.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

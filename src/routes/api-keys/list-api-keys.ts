@@ -12,7 +12,7 @@ export function registerListApiKeys(app: App): void {
       schema: {
         operationId: 'listApiKeys',
         tags: ['api-keys'],
-        summary: 'List the account\'s active API keys',
+        summary: "List the account's active API keys",
         description: 'Never includes the keys themselves. Revoked keys are not listed. Scope: `keys:manage`.',
         response: { 200: ApiKeyList, ...problemResponses() },
       },

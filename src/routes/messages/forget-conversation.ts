@@ -15,14 +15,15 @@ export function registerForgetConversation(app: App): void {
         tags: ['messages'],
         summary: 'Forget a conversation',
         description:
-          'Deletes stored turns for good: `userId` alone, the private conversation with that user; `roomId`, the room\'s ' +
-          'conversation; both, that user\'s turns in the room and the answers to them. One of them is required. ' +
+          "Deletes stored turns for good: `userId` alone, the private conversation with that user; `roomId`, the room's " +
+          "conversation; both, that user's turns in the room and the answers to them. One of them is required. " +
           'Scope: `agents:write`.',
         params: AgentIdParams,
         querystring: ForgetConversationQuery,
         response: { 200: ForgottenTurns, ...problemResponses(400, 404) },
       },
     },
-    async (request) => forgetConversation({ ctx: contextOf(request), agentId: request.params.agentId, query: request.query }),
+    async (request) =>
+      forgetConversation({ ctx: contextOf(request), agentId: request.params.agentId, query: request.query }),
   );
 }

@@ -15,8 +15,8 @@ export function registerListMessages(app: App): void {
         tags: ['messages'],
         summary: 'Read conversation history',
         description:
-          'Stored turns, newest first. `userId` alone: the private conversation with that user; `roomId`: the room\'s ' +
-          'conversation; both: that user\'s turns in the room and the agent\'s answers to them; neither: every turn of the ' +
+          "Stored turns, newest first. `userId` alone: the private conversation with that user; `roomId`: the room's " +
+          "conversation; both: that user's turns in the room and the agent's answers to them; neither: every turn of the " +
           'agent. Follow `nextCursor` for older turns. Scope: `agents:read`.',
         params: AgentIdParams,
         querystring: ListMessagesQuery,

@@ -14,9 +14,19 @@ const ParticipantId = (description: string) =>
 
 export const SendMessageBody = Type.Object(
   {
-    text: Type.String({ minLength: 1, maxLength: messageLimits.text, description: 'The message, 1–32,000 characters.' }),
-    userId: Type.Optional(ParticipantId('Who is speaking. Alone: a private conversation with this user, remembered across messages.')),
-    roomId: Type.Optional(ParticipantId('A shared conversation: everyone in the room shares its history, each turn labelled with its userId.')),
+    text: Type.String({
+      minLength: 1,
+      maxLength: messageLimits.text,
+      description: 'The message, 1–32,000 characters.',
+    }),
+    userId: Type.Optional(
+      ParticipantId('Who is speaking. Alone: a private conversation with this user, remembered across messages.'),
+    ),
+    roomId: Type.Optional(
+      ParticipantId(
+        'A shared conversation: everyone in the room shares its history, each turn labelled with its userId.',
+      ),
+    ),
     context: Type.Optional(
       Type.Record(Type.String(), Type.Unknown(), {
         description: 'A JSON object given to the model with this message only (at most 16 KiB as JSON); not stored.',
@@ -30,7 +40,8 @@ export type SendMessageInput = Static<typeof SendMessageBody>;
 
 export const finishReasons = ['stop', 'length', 'content-filter', 'tool-calls', 'error', 'other', 'aborted'] as const;
 const FinishReason = StringEnum(finishReasons, {
-  description: '`stop` (complete), `length` (maxOutputTokens reached), `aborted` (the client went away), `error` (the provider failed mid-answer), or another reason the provider gave.',
+  description:
+    '`stop` (complete), `length` (maxOutputTokens reached), `aborted` (the client went away), `error` (the provider failed mid-answer), or another reason the provider gave.',
 });
 
 const ModelOfReply = Type.Object({ provider: Type.String(), name: Type.String() });
@@ -43,11 +54,16 @@ export const MessageReply = Type.Object(
     roomId: NullableInResponse('string'),
     text: Type.String(),
     finishReason: FinishReason,
-    usage: Type.Object({
-      inputTokens: Type.Integer(),
-      outputTokens: Type.Integer(),
-      totalTokens: Type.Integer(),
-    }, { description: 'Token counts reported by the provider (estimated for the builtin model and for aborted replies).' }),
+    usage: Type.Object(
+      {
+        inputTokens: Type.Integer(),
+        outputTokens: Type.Integer(),
+        totalTokens: Type.Integer(),
+      },
+      {
+        description: 'Token counts reported by the provider (estimated for the builtin model and for aborted replies).',
+      },
+    ),
     model: ModelOfReply,
     latencyMs: Type.Integer({ description: 'Milliseconds from receiving the message to the end of the reply.' }),
     createdAt: Timestamp,
@@ -72,15 +88,23 @@ export const ConversationTurn = Type.Object({
 export type ConversationTurnView = Static<typeof ConversationTurn>;
 
 const conversationSelector = {
-  userId: Type.Optional(ParticipantId('Alone: the private conversation with this user. With roomId: this user\'s turns in the room and the answers to them.')),
+  userId: Type.Optional(
+    ParticipantId(
+      "Alone: the private conversation with this user. With roomId: this user's turns in the room and the answers to them.",
+    ),
+  ),
   roomId: Type.Optional(ParticipantId('The shared conversation of this room.')),
 };
 
 export const ListMessagesQuery = Type.Object(
   {
     ...conversationSelector,
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'Turns per page, 1–100 (default 20).' })),
-    cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 1000, description: 'The `nextCursor` of the previous page.' })),
+    limit: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 100, description: 'Turns per page, 1–100 (default 20).' }),
+    ),
+    cursor: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 1000, description: 'The `nextCursor` of the previous page.' }),
+    ),
   },
   { additionalProperties: false },
 );

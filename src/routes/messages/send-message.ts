@@ -11,7 +11,11 @@ import { AgentIdParams } from '../agents/schemas.js';
 import { problemResponses } from '../common-schemas.js';
 import { MessageReply, SendMessageBody } from './schemas.js';
 
-async function* replyEvents(answer: Reply, requestId: string, log: (error: unknown) => void): AsyncGenerator<ServerSentEvent, void, undefined> {
+async function* replyEvents(
+  answer: Reply,
+  requestId: string,
+  log: (error: unknown) => void,
+): AsyncGenerator<ServerSentEvent, void, undefined> {
   const { id } = answer.started;
   yield { event: 'message.started', data: answer.started };
   try {
@@ -34,7 +38,7 @@ export function registerSendMessage(app: App, options: { keepAliveMs: number; sh
       schema: {
         operationId: 'sendMessage',
         tags: ['messages'],
-        summary: 'Send a message and get the agent\'s reply',
+        summary: "Send a message and get the agent's reply",
         description:
           'The agent answers in character, with the knowledge relevant to the message, the `context` given, and the ' +
           'history of the conversation named by `userId` (private) or `roomId` (shared). Without either, nothing is stored.\n\n' +
@@ -53,7 +57,12 @@ export function registerSendMessage(app: App, options: { keepAliveMs: number; sh
             description: 'The reply (JSON), or with `stream: true` an event stream.',
             content: {
               'application/json': { schema: Type.Ref(MessageReply) },
-              'text/event-stream': { schema: Type.String({ description: 'Server-sent events: message.started, message.delta…, message.completed or message.failed.' }) },
+              'text/event-stream': {
+                schema: Type.String({
+                  description:
+                    'Server-sent events: message.started, message.delta…, message.completed or message.failed.',
+                }),
+              },
             },
           },
           ...problemResponses(400, 404, 413, 415, 503),
@@ -66,13 +75,19 @@ export function registerSendMessage(app: App, options: { keepAliveMs: number; sh
       reply.raw.once('close', () => {
         if (!reply.raw.writableFinished) controller.abort();
       });
-      const answer = await sendMessage({ ctx: contextOf(request), agentId: request.params.agentId, input: request.body, signal: controller.signal });
+      const answer = await sendMessage({
+        ctx: contextOf(request),
+        agentId: request.params.agentId,
+        input: request.body,
+        signal: controller.signal,
+      });
       if (request.body.stream === true) {
         // On shutdown a stream may run until the deadline; then it is cut like a client hang-up:
         // the model call is aborted and the reply ends with finishReason "aborted".
         const registration = options.shutdown.beginStream(() => controller.abort());
         reply.raw.once('close', () => registration.end());
-        const log = (error: unknown) => request.log.error({ err: error, requestId: request.id }, 'streamed reply failed');
+        const log = (error: unknown) =>
+          request.log.error({ err: error, requestId: request.id }, 'streamed reply failed');
         await sendEventStream(reply, replyEvents(answer, request.id, log), {
           keepAliveMs: options.keepAliveMs,
           onClientGone: () => controller.abort(),

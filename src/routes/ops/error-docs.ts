@@ -35,5 +35,7 @@ ${rows}
 
 export function registerErrorDocs(app: App): void {
   const page = renderErrorPage();
-  app.get('/docs/errors', { schema: { hide: true } }, async (_request, reply) => reply.type('text/html; charset=utf-8').send(page));
+  app.get('/docs/errors', { schema: { hide: true } }, async (_request, reply) =>
+    reply.type('text/html; charset=utf-8').send(page),
+  );
 }

@@ -2,7 +2,12 @@ import { validationError } from '../../errors.js';
 import type { Agent, CreateAgentInput, UpdateAgentInput } from '../../routes/agents/schemas.js';
 import { limits } from '../../routes/agents/schemas.js';
 import { maskSecret, type SecretBox } from '../../security/secret-box.js';
-import type { AgentProfile, AgentRecord, StoredKnowledgeItem, StoredSecret } from '../../storage/repositories/agents.js';
+import type {
+  AgentProfile,
+  AgentRecord,
+  StoredKnowledgeItem,
+  StoredSecret,
+} from '../../storage/repositories/agents.js';
 import type { ServiceDeps } from '../context.js';
 
 /**
@@ -132,7 +137,12 @@ function merged<T>(patch: T | null | undefined, current: T, fallback: T): T {
   return patch === null ? fallback : patch;
 }
 
-function mergeModel(deps: ServiceDeps, agentId: string, current: AgentProfile['model'], patch: NonNullable<UpdateAgentInput['model']>) {
+function mergeModel(
+  deps: ServiceDeps,
+  agentId: string,
+  current: AgentProfile['model'],
+  patch: NonNullable<UpdateAgentInput['model']>,
+) {
   const next: AgentProfile['model'] = { ...current };
   if (patch.provider !== undefined) next.provider = patch.provider;
   if (patch.name !== undefined) next.name = patch.name;
@@ -198,8 +208,11 @@ export function applyAgentPatch(deps: ServiceDeps, current: AgentRecord, patch: 
               motivations: merged(goalsPatch.motivations, before.goals.motivations, []),
             },
     platforms:
-      patch.platforms === undefined ? before.platforms : platforms(box, current.id, patch.platforms ?? [], before.platforms),
-    plugins: patch.plugins === undefined ? before.plugins : plugins(box, current.id, patch.plugins ?? [], before.plugins),
+      patch.platforms === undefined
+        ? before.platforms
+        : platforms(box, current.id, patch.platforms ?? [], before.platforms),
+    plugins:
+      patch.plugins === undefined ? before.plugins : plugins(box, current.id, patch.plugins ?? [], before.plugins),
     model:
       patch.model === undefined
         ? before.model

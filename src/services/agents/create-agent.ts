@@ -74,19 +74,27 @@ export async function createAgent({
   const claimedAt = isoTime(now);
   await idempotency.deleteExpired(claimedAt);
   for (;;) {
-    if (await idempotency.claim(accountId, idempotencyKey, requestHash, claimedAt, isoTime(now + idempotencyWindowMs))) break;
+    if (await idempotency.claim(accountId, idempotencyKey, requestHash, claimedAt, isoTime(now + idempotencyWindowMs)))
+      break;
     const existing = await idempotency.find(accountId, idempotencyKey);
     if (existing === null) continue;
     if (existing.requestHash !== requestHash) {
-      throw new AppError('idempotency_key_reused', 'This Idempotency-Key was already used with a different request body.');
+      throw new AppError(
+        'idempotency_key_reused',
+        'This Idempotency-Key was already used with a different request body.',
+      );
     }
     if (existing.state === 'completed' && existing.responseBody !== null) {
       return { agent: JSON.parse(existing.responseBody) as Agent, replayed: true };
     }
     if (Date.parse(existing.createdAt) > now - abandonedClaimMs) {
-      throw new AppError('idempotency_in_progress', 'A request with this Idempotency-Key is still being processed; retry shortly.', {
-        headers: { 'retry-after': '1' },
-      });
+      throw new AppError(
+        'idempotency_in_progress',
+        'A request with this Idempotency-Key is still being processed; retry shortly.',
+        {
+          headers: { 'retry-after': '1' },
+        },
+      );
     }
     await idempotency.release(accountId, idempotencyKey, existing.createdAt);
   }

@@ -3,7 +3,13 @@ import { requireScope, type ServiceContext } from '../context.js';
 import { findOwnAgent } from './get-agent.js';
 
 /** Deletes an agent for good, with its conversations and knowledge, in one transaction. */
-export async function deleteAgent({ ctx, agentId }: { ctx: ServiceContext; agentId: string }): Promise<{ id: string; deleted: true }> {
+export async function deleteAgent({
+  ctx,
+  agentId,
+}: {
+  ctx: ServiceContext;
+  agentId: string;
+}): Promise<{ id: string; deleted: true }> {
   requireScope(ctx, 'agents:delete');
   const { repositories } = ctx.deps;
   await repositories.db.transaction().execute(async (transaction) => {

@@ -6,7 +6,12 @@ import { requireScope, type ServiceContext } from '../context.js';
 import { toAgentView } from './agent-profile.js';
 
 /** The caller's agent, or 404: another account's agent is indistinguishable from a missing one. */
-export async function findOwnAgent(ctx: ServiceContext, agentId: string, executor?: Executor, lock = false): Promise<AgentRecord> {
+export async function findOwnAgent(
+  ctx: ServiceContext,
+  agentId: string,
+  executor?: Executor,
+  lock = false,
+): Promise<AgentRecord> {
   const record = await ctx.deps.repositories.agents.find(ctx.actor.accountId, agentId, executor, lock);
   if (record === null) throw notFound('Agent');
   return record;

@@ -13,7 +13,13 @@ const defaultLimit = 20;
  * are read from the other end, so the deepest pages cost what the first ones
  * do; only the middle pays for an offset, and never more than half the list.
  */
-export async function listAgents({ ctx, query }: { ctx: ServiceContext; query: ListAgentsQueryValue }): Promise<AgentListValue> {
+export async function listAgents({
+  ctx,
+  query,
+}: {
+  ctx: ServiceContext;
+  query: ListAgentsQueryValue;
+}): Promise<AgentListValue> {
   requireScope(ctx, 'agents:read');
   const agents = ctx.deps.repositories.agents;
   const limit = query.limit ?? defaultLimit;
@@ -29,7 +35,10 @@ export async function listAgents({ ctx, query }: { ctx: ServiceContext; query: L
     ] as const) {
       const issuedFor = cursor[field];
       if (value !== undefined && value !== issuedFor) {
-        throw validationError(`/query/${field}`, `must match the cursor, which was issued for ${field}=${issuedFor ?? '(none)'}`);
+        throw validationError(
+          `/query/${field}`,
+          `must match the cursor, which was issued for ${field}=${issuedFor ?? '(none)'}`,
+        );
       }
     }
     base = {

@@ -22,7 +22,10 @@ export async function markAgentFaulted(ctx: ServiceContext, agent: AgentRecord, 
   const { repositories, clock, logger } = ctx.deps;
   const written = await repositories.agents.setStatus(agent, 'error', reason, isoTime(clock.now()));
   if (written) {
-    logger.warn({ agentId: agent.id, from: agent.status, to: 'error', reason, requestId: ctx.requestId }, 'agent status changed');
+    logger.warn(
+      { agentId: agent.id, from: agent.status, to: 'error', reason, requestId: ctx.requestId },
+      'agent status changed',
+    );
   }
   return unavailable(agent, 'error', reason);
 }
@@ -34,6 +37,10 @@ export async function ensureAnswering(ctx: ServiceContext, agent: AgentRecord): 
   const problem = ctx.deps.providers.problemWith(model);
   if (problem) throw await markAgentFaulted(ctx, agent, `Its model ${problem.message}.`);
   if (model.apiKey && !ctx.deps.allowAgentModelKeys) {
-    throw await markAgentFaulted(ctx, agent, 'It has its own model.apiKey, but per-agent model keys are disabled on this server; remove the key.');
+    throw await markAgentFaulted(
+      ctx,
+      agent,
+      'It has its own model.apiKey, but per-agent model keys are disabled on this server; remove the key.',
+    );
   }
 }

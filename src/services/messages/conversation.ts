@@ -20,7 +20,10 @@ export function conversationKey(userId: string | null, roomId: string | null): s
  */
 export function turnFilterOf(selector: { userId?: string; roomId?: string }): TurnFilter {
   if (selector.roomId !== undefined) {
-    return { conversation: `room:${selector.roomId}`, ...(selector.userId !== undefined ? { userId: selector.userId } : {}) };
+    return {
+      conversation: `room:${selector.roomId}`,
+      ...(selector.userId !== undefined ? { userId: selector.userId } : {}),
+    };
   }
   if (selector.userId !== undefined) return { conversation: `user:${selector.userId}` };
   return {};
@@ -28,7 +31,9 @@ export function turnFilterOf(selector: { userId?: string; roomId?: string }): Tu
 
 /** A history cursor: the filter it was issued for and the last turn of its page (base64url JSON, opaque to clients). */
 export function encodeTurnCursor(filter: TurnFilter, lastId: string): string {
-  return Buffer.from(JSON.stringify([1, filter.conversation ?? null, filter.userId ?? null, lastId]), 'utf8').toString('base64url');
+  return Buffer.from(JSON.stringify([1, filter.conversation ?? null, filter.userId ?? null, lastId]), 'utf8').toString(
+    'base64url',
+  );
 }
 
 export function decodeTurnCursor(value: string, filter: TurnFilter): string {

@@ -43,9 +43,24 @@ export async function storeExchange(
     createdAt,
   };
   if (exchange.conversation === null) return reply;
-  const common = { agent_id: exchange.agentId, conversation: exchange.conversation, user_id: exchange.userId, room_id: exchange.roomId, created_at: createdAt };
+  const common = {
+    agent_id: exchange.agentId,
+    conversation: exchange.conversation,
+    user_id: exchange.userId,
+    room_id: exchange.roomId,
+    created_at: createdAt,
+  };
   await ctx.deps.repositories.messages.insert([
-    { ...common, id: exchange.userTurnId, role: 'user', text: exchange.text, finish_reason: null, usage: null, model: null, latency_ms: null },
+    {
+      ...common,
+      id: exchange.userTurnId,
+      role: 'user',
+      text: exchange.text,
+      finish_reason: null,
+      usage: null,
+      model: null,
+      latency_ms: null,
+    },
     {
       ...common,
       id: exchange.replyId,

@@ -14,13 +14,23 @@ function toTurnView(row: MessageRow): ConversationTurnView {
     roomId: row.room_id,
     role: row.role,
     text: row.text,
-    ...(row.role === 'agent' && row.finish_reason !== null ? { finishReason: row.finish_reason as ConversationTurnView['finishReason'] } : {}),
+    ...(row.role === 'agent' && row.finish_reason !== null
+      ? { finishReason: row.finish_reason as ConversationTurnView['finishReason'] }
+      : {}),
     createdAt: row.created_at,
   };
 }
 
 /** Stored turns of an agent, newest first, a keyset page at a time. */
-export async function listMessages({ ctx, agentId, query }: { ctx: ServiceContext; agentId: string; query: ListMessagesQueryValue }): Promise<MessageListView> {
+export async function listMessages({
+  ctx,
+  agentId,
+  query,
+}: {
+  ctx: ServiceContext;
+  agentId: string;
+  query: ListMessagesQueryValue;
+}): Promise<MessageListView> {
   requireScope(ctx, 'agents:read');
   const agent = await findOwnAgent(ctx, agentId);
   const filter = turnFilterOf(query);

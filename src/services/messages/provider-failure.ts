@@ -11,10 +11,20 @@ import { markAgentFaulted } from './agent-availability.js';
  * other failure is transient, leaves the status alone and is 503
  * `provider_unavailable` with a Retry-After.
  */
-export async function appErrorForFailure(ctx: ServiceContext, agent: AgentRecord, failure: ProviderError): Promise<AppError> {
+export async function appErrorForFailure(
+  ctx: ServiceContext,
+  agent: AgentRecord,
+  failure: ProviderError,
+): Promise<AppError> {
   if (failure.needsOwner) return markAgentFaulted(ctx, agent, failure.message);
   ctx.deps.logger.warn(
-    { agentId: agent.id, provider: agent.profile.model.provider, failure: failure.kind, status: failure.statusCode, requestId: ctx.requestId },
+    {
+      agentId: agent.id,
+      provider: agent.profile.model.provider,
+      failure: failure.kind,
+      status: failure.statusCode,
+      requestId: ctx.requestId,
+    },
     'model call failed',
   );
   const retryAfter = ModelGateway.retryAfterSeconds(failure);

@@ -68,7 +68,8 @@ export class Reply {
         text += part.text;
         yield { type: 'delta', text: part.text };
         const next = await model.next();
-        if (next === null) throw new ProviderError('unavailable', 'The provider ended its answer without finishing it.');
+        if (next === null)
+          throw new ProviderError('unavailable', 'The provider ended its answer without finishing it.');
         part = next;
       }
       model.ticket.succeeded();
@@ -97,7 +98,10 @@ export class Reply {
         // The reader stopped early (its client went away while a part was waiting to be sent).
         model.ticket.released();
         await this.#store(text, 'aborted', this.#estimatedUsage(text)).catch((error: unknown) =>
-          this.ctx.deps.logger.error({ err: error, agentId: this.agent.id, requestId: this.ctx.requestId }, 'could not store an aborted reply'),
+          this.ctx.deps.logger.error(
+            { err: error, agentId: this.agent.id, requestId: this.ctx.requestId },
+            'could not store an aborted reply',
+          ),
         );
       }
       await this.lease?.release();

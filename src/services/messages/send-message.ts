@@ -19,9 +19,13 @@ async function acquireSlot(ctx: ServiceContext, agent: AgentRecord): Promise<Con
   if (max === null) return null;
   const lease = await ctx.deps.concurrencyLimiter.acquire(`${ctx.actor.accountId}:${agent.id}`, max);
   if (lease === null) {
-    throw new AppError('concurrency_limited', `Agent ${agent.id} already has ${max} message requests in flight; retry when one has finished.`, {
-      headers: { 'retry-after': '1' },
-    });
+    throw new AppError(
+      'concurrency_limited',
+      `Agent ${agent.id} already has ${max} message requests in flight; retry when one has finished.`,
+      {
+        headers: { 'retry-after': '1' },
+      },
+    );
   }
   return lease;
 }
@@ -51,7 +55,10 @@ export async function sendMessage({
   requireScope(ctx, 'messages:send');
   const startedTick = performance.now();
   const startedAt = ctx.deps.clock.now();
-  if (input.context !== undefined && Buffer.byteLength(JSON.stringify(input.context), 'utf8') > messageLimits.contextBytes) {
+  if (
+    input.context !== undefined &&
+    Buffer.byteLength(JSON.stringify(input.context), 'utf8') > messageLimits.contextBytes
+  ) {
     throw validationError('/body/context', 'must be at most 16 KiB as JSON');
   }
   const agent = await findOwnAgent(ctx, agentId);
@@ -104,7 +111,11 @@ export async function sendMessage({
       if (!(error instanceof ProviderError)) throw error;
       if (error.kind === 'aborted') {
         // The client left before the first word: the exchange is kept, with nothing said.
-        const usage = { inputTokens: prompt.estimatedInputTokens, outputTokens: 0, totalTokens: prompt.estimatedInputTokens };
+        const usage = {
+          inputTokens: prompt.estimatedInputTokens,
+          outputTokens: 0,
+          totalTokens: prompt.estimatedInputTokens,
+        };
         await storeExchange(ctx, exchange, { text: '', finishReason: 'aborted', usage });
         throw new AppError('provider_unavailable', 'The client closed the connection before the reply began.');
       }

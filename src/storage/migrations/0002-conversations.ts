@@ -54,7 +54,12 @@ export function conversationsMigration(dialect: Dialect): Migration {
         )`.execute(db);
         await sql`create index knowledge_items_search_idx on knowledge_items using gin (search)`.execute(db);
       }
-      await db.schema.createIndex('knowledge_items_agent_idx').on('knowledge_items').columns(['agent_id', 'position']).unique().execute();
+      await db.schema
+        .createIndex('knowledge_items_agent_idx')
+        .on('knowledge_items')
+        .columns(['agent_id', 'position'])
+        .unique()
+        .execute();
     },
   };
 }

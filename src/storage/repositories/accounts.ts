@@ -22,7 +22,13 @@ export class AccountRepository {
   }
 
   async oldest(executor: Executor = this.db): Promise<AccountRecord | null> {
-    const row = await executor.selectFrom('accounts').selectAll().orderBy('created_at').orderBy('id').limit(1).executeTakeFirst();
+    const row = await executor
+      .selectFrom('accounts')
+      .selectAll()
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(1)
+      .executeTakeFirst();
     return row ? { id: row.id, name: row.name, createdAt: row.created_at } : null;
   }
 

@@ -19,8 +19,18 @@ export interface AgentProfile {
   expertise: string[];
   knowledge: StoredKnowledgeItem[];
   goals: { objectives: string[]; motivations: string[] };
-  platforms: Array<{ type: string; enabled: boolean; settings: Record<string, unknown>; secrets: Record<string, StoredSecret> }>;
-  plugins: Array<{ name: string; enabled: boolean; config: Record<string, unknown>; secrets: Record<string, StoredSecret> }>;
+  platforms: Array<{
+    type: string;
+    enabled: boolean;
+    settings: Record<string, unknown>;
+    secrets: Record<string, StoredSecret>;
+  }>;
+  plugins: Array<{
+    name: string;
+    enabled: boolean;
+    config: Record<string, unknown>;
+    secrets: Record<string, StoredSecret>;
+  }>;
   model: {
     provider: string;
     name: string;
@@ -156,7 +166,10 @@ export class AgentRepository {
     const rowsPerStatement = 500;
     await inTransaction(executor, async (transaction) => {
       for (let start = 0; start < records.length; start += rowsPerStatement) {
-        await transaction.insertInto('agents').values(records.slice(start, start + rowsPerStatement).map(toRow)).execute();
+        await transaction
+          .insertInto('agents')
+          .values(records.slice(start, start + rowsPerStatement).map(toRow))
+          .execute();
       }
       const counts = new Map<string, { accountId: string; status: string; count: number }>();
       for (const record of records) {
@@ -165,7 +178,8 @@ export class AgentRepository {
         entry.count += 1;
         counts.set(key, entry);
       }
-      for (const { accountId, status, count } of counts.values()) await this.adjustCount(accountId, status, count, transaction);
+      for (const { accountId, status, count } of counts.values())
+        await this.adjustCount(accountId, status, count, transaction);
     });
   }
 
@@ -173,7 +187,12 @@ export class AgentRepository {
    * One agent of the account. With `lock` inside a transaction, the row stays
    * locked until it ends (PostgreSQL; SQLite transactions are serial already).
    */
-  async find(accountId: string, agentId: string, executor: Executor = this.db, lock = false): Promise<AgentRecord | null> {
+  async find(
+    accountId: string,
+    agentId: string,
+    executor: Executor = this.db,
+    lock = false,
+  ): Promise<AgentRecord | null> {
     if (!lock || this.dialect !== 'postgres') {
       const [row] = await this.#byId.execute(executor, { accountId, agentId });
       if (row === undefined) return null;
@@ -200,29 +219,29 @@ export class AgentRepository {
    */
   async update(previous: AgentRecord, next: AgentRecord, executor: Executor = this.db): Promise<boolean> {
     return inTransaction(executor, async (transaction) => {
-    const row = toRow(next);
-    const result = await transaction
-      .updateTable('agents')
-      .set({
-        name: row.name,
-        sort_name: row.sort_name,
-        status: row.status,
-        status_reason: row.status_reason,
-        deletion_protection: row.deletion_protection,
-        profile: row.profile,
-        version: row.version,
-        updated_at: row.updated_at,
-      })
-      .where('id', '=', previous.id)
-      .where('account_id', '=', previous.accountId)
-      .where('version', '=', previous.version)
-      .executeTakeFirst();
-    if (Number(result.numUpdatedRows) === 0) return false;
-    if (previous.status !== next.status) {
-      await this.adjustCount(previous.accountId, previous.status, -1, transaction);
-      await this.adjustCount(previous.accountId, next.status, 1, transaction);
-    }
-    return true;
+      const row = toRow(next);
+      const result = await transaction
+        .updateTable('agents')
+        .set({
+          name: row.name,
+          sort_name: row.sort_name,
+          status: row.status,
+          status_reason: row.status_reason,
+          deletion_protection: row.deletion_protection,
+          profile: row.profile,
+          version: row.version,
+          updated_at: row.updated_at,
+        })
+        .where('id', '=', previous.id)
+        .where('account_id', '=', previous.accountId)
+        .where('version', '=', previous.version)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 0) return false;
+      if (previous.status !== next.status) {
+        await this.adjustCount(previous.accountId, previous.status, -1, transaction);
+        await this.adjustCount(previous.accountId, next.status, 1, transaction);
+      }
+      return true;
     });
   }
 
@@ -232,7 +251,13 @@ export class AgentRepository {
    * the agent changed since `record` was read: then its owner has acted
    * meanwhile and their change stands. True when the status was written.
    */
-  async setStatus(record: AgentRecord, status: AgentStatus, reason: string | null, updatedAt: string, executor: Executor = this.db): Promise<boolean> {
+  async setStatus(
+    record: AgentRecord,
+    status: AgentStatus,
+    reason: string | null,
+    updatedAt: string,
+    executor: Executor = this.db,
+  ): Promise<boolean> {
     return inTransaction(executor, async (transaction) => {
       const result = await transaction
         .updateTable('agents')

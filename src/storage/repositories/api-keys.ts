@@ -76,7 +76,11 @@ export class ApiKeyRepository {
   #identity(row: { id: string; account_id: string; scopes: string }): ApiKeyIdentity {
     let identity = this.#identities.get(row);
     if (identity === undefined) {
-      identity = Object.freeze({ id: row.id, accountId: row.account_id, scopes: Object.freeze(row.scopes.split(' ')) as string[] });
+      identity = Object.freeze({
+        id: row.id,
+        accountId: row.account_id,
+        scopes: Object.freeze(row.scopes.split(' ')) as string[],
+      });
       this.#identities.set(row, identity);
     }
     return identity;

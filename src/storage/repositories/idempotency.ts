@@ -57,7 +57,13 @@ export class IdempotencyRepository {
       : null;
   }
 
-  async complete(accountId: string, key: string, status: number, body: string, executor: Executor = this.db): Promise<void> {
+  async complete(
+    accountId: string,
+    key: string,
+    status: number,
+    body: string,
+    executor: Executor = this.db,
+  ): Promise<void> {
     await executor
       .updateTable('idempotency_keys')
       .set({ state: 'completed', response_status: status, response_body: body })

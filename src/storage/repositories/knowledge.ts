@@ -12,7 +12,10 @@ import type { StoredKnowledgeItem } from './agents.js';
  * matching more of them, and rarer ones, ranks higher.
  */
 export class KnowledgeRepository {
-  readonly #search: PreparedQuery<{ agentId: string; match: string; query: string; limit: number }, { position: number }>;
+  readonly #search: PreparedQuery<
+    { agentId: string; match: string; query: string; limit: number },
+    { position: number }
+  >;
 
   constructor(
     private readonly db: Executor,
@@ -62,7 +65,12 @@ export class KnowledgeRepository {
   }
 
   /** Positions of the agent's best-matching items, best first. */
-  async search(agentId: string, terms: readonly string[], limit: number, executor: Executor = this.db): Promise<number[]> {
+  async search(
+    agentId: string,
+    terms: readonly string[],
+    limit: number,
+    executor: Executor = this.db,
+  ): Promise<number[]> {
     if (terms.length === 0) return [];
     const quoted = (text: string) => `"${text.replace(/"/g, '""')}"`;
     const rows = await this.#search.execute(executor, {

@@ -49,7 +49,12 @@ export class MessageRepository {
   }
 
   /** The most recent turns of one conversation, newest first: what a prompt's history is cut from. */
-  async recent(agentId: string, conversation: string, limit: number, executor: Executor = this.db): Promise<RecentTurn[]> {
+  async recent(
+    agentId: string,
+    conversation: string,
+    limit: number,
+    executor: Executor = this.db,
+  ): Promise<RecentTurn[]> {
     return this.#recent.execute(executor, { agentId, conversation, limit });
   }
 
