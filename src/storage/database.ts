@@ -41,10 +41,12 @@ export function openDatabase(config: DatabaseConfig, options: OpenDatabaseOption
     database.pragma('synchronous = NORMAL');
     database.pragma('busy_timeout = 5000');
     database.pragma('foreign_keys = ON');
-    const reader = config.file === ':memory:' ? null : new CommittedReads(config.file);
+    const reader = config.file === ':memory:' ? null : new CommittedReads(config.file, database);
     const db = new Kysely<Database>({
       dialect: new SqliteDialect({
-        database: withStatementCache(database, () => reader?.invalidate()) as unknown as SqliteDatabase.Database,
+        database: withStatementCache(database, (report) =>
+          reader?.written(report),
+        ) as unknown as SqliteDatabase.Database,
       }),
     });
     return {

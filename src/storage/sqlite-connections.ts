@@ -1,9 +1,26 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 
 const statementCacheSize = 256;
 const plainSelect = /^\s*select\b/i;
+/** A statement that changes one table: the table it names (`with …` and the like are not recognised). */
+const tableWrite =
+  /^\s*(?:insert(?:\s+or\s+\w+)?\s+into|replace\s+into|update(?:\s+or\s+\w+)?|delete\s+from)\s+["`[]?(\w+)/i;
+const transactionControl = /^\s*(?:begin|commit|end|rollback|savepoint|release)\b/i;
+
+/** What a statement run on the writer connection may have changed, reported once it has run. */
+export type WriteReport =
+  | { kind: 'table'; table: string }
+  /** The end of a transaction (its changes become visible to other connections now). */
+  | { kind: 'transaction-end' }
+  /** Anything else that is not a plain SELECT: schema changes, pragmas, statements not recognised. */
+  | { kind: 'unknown' };
+
+function reportOf(sqlText: string): WriteReport {
+  const write = tableWrite.exec(sqlText);
+  if (write !== null) return { kind: 'table', table: write[1]!.toLowerCase() };
+  if (transactionControl.test(sqlText)) return { kind: 'transaction-end' };
+  return { kind: 'unknown' };
+}
 
 /**
  * better-sqlite3 compiles a statement on every `prepare`; Kysely prepares on
@@ -11,24 +28,25 @@ const plainSelect = /^\s*select\b/i;
  * reuse their compiled form. Kysely runs one query at a time per connection,
  * so a statement is never used twice at once. `onWrite` is called after every
  * statement that may have changed data (anything but a plain SELECT, COMMIT
- * included), once it has run.
+ * included), once it has run, with what it changed.
  */
-export function withStatementCache(database: SqliteDatabase.Database, onWrite?: () => void) {
+export function withStatementCache(database: SqliteDatabase.Database, onWrite?: (report: WriteReport) => void) {
   const cache = new Map<string, SqliteDatabase.Statement>();
   const observed = (statement: SqliteDatabase.Statement) => {
     if (onWrite === undefined || plainSelect.test(statement.source)) return statement;
+    const report = reportOf(statement.source);
     return {
       get reader() {
         return statement.reader;
       },
       all(...parameters: unknown[]) {
         const rows = statement.all(...parameters);
-        onWrite();
+        onWrite(report);
         return rows;
       },
       run(...parameters: unknown[]) {
         const result = statement.run(...parameters);
-        onWrite();
+        onWrite(report);
         return result;
       },
       iterate: (...parameters: unknown[]) => statement.iterate(...parameters),
@@ -48,74 +66,167 @@ export function withStatementCache(database: SqliteDatabase.Database, onWrite?: 
   };
 }
 
-/** How long a cached read may be served at most, bounding what another process's write can go unseen. */
-const entryLifetimeMs = 1000;
 const maxEntries = 10_000;
+/** The tables a read takes its rows from. */
+const readTable = /\b(?:from|join)\s+["`[]?(\w+)/gi;
+
+interface CachedRead {
+  /** The tables the read's SQL names (lower case). */
+  tables: string[];
+  rows: Map<string, { readAt: number; rows: unknown[] }>;
+}
 
 /**
- * The reads every request makes (the API key, the agent), on a second,
- * read-only WAL connection: committed data only, no wait for the writer, and
- * answered from memory until anything changes.
+ * The reads every request makes (the API key, the agent, its knowledge, the
+ * conversation's history), on a second, read-only WAL connection: committed
+ * data only, no wait for the writer, and answered from memory until a table
+ * they read from changes.
  *
- * A cached answer is dropped when this process writes (the writer connection
- * reports every write, after it ran, commits included), when the database
- * files change on disk (another process, such as `agentd keys create`), and
- * at the latest a second after it was read. Everything runs on one thread and
- * better-sqlite3 is synchronous, so no read can fall between a commit and
- * its invalidation.
+ * This process's writes are reported by the writer connection after they
+ * ran (ends of transactions included) with the table they changed; that
+ * table, the tables its triggers write and those whose foreign keys point at
+ * it (cascades) are then read afresh. A change the report cannot name (a
+ * schema change, say) drops everything. Another process's commits are seen
+ * through the writer's `PRAGMA data_version`, which changes exactly when
+ * another connection has committed, checked before every read; they drop
+ * everything. Everything runs on one thread and better-sqlite3 is synchronous,
+ * so no read can fall between a commit and its report.
  */
 export class CommittedReads {
   readonly #connection: SqliteDatabase.Database;
   readonly #statements: ReturnType<typeof withStatementCache>;
-  /** Cached rows by SQL text, then by parameter values. */
-  readonly #entries = new Map<string, Map<string, { generation: number; expiresAt: number; rows: unknown[] }>>();
+  readonly #dataVersion: SqliteDatabase.Statement;
+  #lastDataVersion: unknown;
+  readonly #reads = new Map<string, CachedRead>();
   #entryCount = 0;
-  readonly #watcher: fs.FSWatcher | null;
-  #generation = 0;
+  /** Bumped by every invalidation; a cached read is good while nothing it reads from was invalidated after it. */
+  #clock = 1;
+  #everythingChangedAt = 0;
+  readonly #tableChangedAt = new Map<string, number>();
+  /** Tables changed in the writer's open transaction, changed again when it ends. */
+  readonly #inTransaction = new Set<string>();
+  #unknownInTransaction = false;
+  /** Per table, every table a write to it may change (itself, by triggers, by cascades); built from the schema when needed. */
+  #affected: Map<string, string[]> | null = null;
 
-  constructor(file: string) {
+  constructor(file: string, writer: SqliteDatabase.Database) {
     this.#connection = new SqliteDatabase(file, { readonly: true, fileMustExist: true });
     this.#connection.pragma('busy_timeout = 5000');
     this.#statements = withStatementCache(this.#connection);
-    const base = path.basename(file);
-    try {
-      this.#watcher = fs.watch(path.dirname(file), { persistent: false }, (_event, name) => {
-        if (name === null || name.startsWith(base)) this.invalidate();
-      });
-      this.#watcher.on('error', () => this.invalidate());
-    } catch {
-      this.#watcher = null;
-    }
+    this.#dataVersion = writer.prepare('pragma data_version').pluck();
+    this.#lastDataVersion = this.#dataVersion.get();
   }
 
-  /** The rows of a compiled read, from memory when nothing changed since they were read. */
+  /** The rows of a compiled read, from memory when nothing it reads from changed since they were read. */
   read(sqlText: string, parameters: readonly unknown[]): unknown[] {
-    let entries = this.#entries.get(sqlText);
-    if (entries === undefined) {
-      entries = new Map();
-      this.#entries.set(sqlText, entries);
+    const dataVersion = this.#dataVersion.get();
+    if (dataVersion !== this.#lastDataVersion) {
+      this.#lastDataVersion = dataVersion;
+      this.#everythingChanged();
+    }
+    let read = this.#reads.get(sqlText);
+    if (read === undefined) {
+      const tables = [...sqlText.matchAll(readTable)].map((match) => match[1]!.toLowerCase());
+      read = { tables: [...new Set(tables)], rows: new Map() };
+      this.#reads.set(sqlText, read);
     }
     const key = parameters.join('\u0000');
-    const now = Date.now();
-    const cached = entries.get(key);
-    if (cached !== undefined && cached.generation === this.#generation && cached.expiresAt > now) return cached.rows;
+    const cached = read.rows.get(key);
+    if (cached !== undefined && this.#isCurrent(read.tables, cached.readAt)) return cached.rows;
     const rows = this.#statements.prepare(sqlText).all(...parameters);
     if (this.#entryCount >= maxEntries) {
-      for (const map of this.#entries.values()) map.clear();
+      for (const each of this.#reads.values()) each.rows.clear();
       this.#entryCount = 0;
     }
     if (cached === undefined) this.#entryCount += 1;
-    entries.set(key, { generation: this.#generation, expiresAt: now + entryLifetimeMs, rows });
+    read.rows.set(key, { readAt: this.#clock, rows });
     return rows;
   }
 
-  invalidate(): void {
-    this.#generation += 1;
+  /** Called with every write report of the writer connection. */
+  written(report: WriteReport): void {
+    if (report.kind === 'unknown') {
+      this.#everythingChanged();
+      this.#unknownInTransaction = true;
+    } else if (report.kind === 'transaction-end') {
+      for (const table of this.#inTransaction) this.#tableChanged(table);
+      this.#inTransaction.clear();
+      // A schema change becomes visible to the read connection only now.
+      if (this.#unknownInTransaction) this.#everythingChanged();
+      this.#unknownInTransaction = false;
+    } else {
+      for (const table of this.#affectedBy(report.table)) {
+        this.#tableChanged(table);
+        this.#inTransaction.add(table);
+      }
+    }
   }
 
   close(): void {
-    this.#watcher?.close();
-    this.#entries.clear();
+    this.#reads.clear();
     this.#connection.close();
+  }
+
+  #isCurrent(tables: readonly string[], readAt: number): boolean {
+    if (this.#everythingChangedAt >= readAt) return false;
+    for (const table of tables) if ((this.#tableChangedAt.get(table) ?? 0) >= readAt) return false;
+    return true;
+  }
+
+  #tableChanged(table: string): void {
+    this.#clock += 1;
+    this.#tableChangedAt.set(table, this.#clock);
+    this.#clock += 1;
+  }
+
+  #everythingChanged(): void {
+    this.#clock += 1;
+    this.#everythingChangedAt = this.#clock;
+    this.#clock += 1;
+    this.#affected = null;
+  }
+
+  #affectedBy(table: string): string[] {
+    this.#affected ??= this.#readDependencies();
+    return this.#affected.get(table) ?? [table];
+  }
+
+  /** From the committed schema: which tables a write to each table may change. */
+  #readDependencies(): Map<string, string[]> {
+    const direct = new Map<string, Set<string>>();
+    const link = (from: string, to: string) => {
+      const key = from.toLowerCase();
+      if (!direct.has(key)) direct.set(key, new Set());
+      direct.get(key)!.add(to.toLowerCase());
+    };
+    const tables = this.#connection
+      .prepare("select name from sqlite_master where type = 'table'")
+      .pluck()
+      .all() as string[];
+    const foreignKeys = this.#connection.prepare('select "table" from pragma_foreign_key_list(?)').pluck();
+    for (const table of tables) for (const parent of foreignKeys.all(table) as string[]) link(parent, table);
+    const triggers = this.#connection
+      .prepare("select tbl_name as owner, sql from sqlite_master where type = 'trigger'")
+      .all() as Array<{ owner: string; sql: string }>;
+    const triggerWrite = /\b(?:into|update|from)\s+["`[]?(\w+)/gi;
+    for (const trigger of triggers) {
+      const body = trigger.sql.slice(trigger.sql.search(/\bbegin\b/i));
+      for (const match of body.matchAll(triggerWrite)) link(trigger.owner, match[1]!);
+    }
+    const affected = new Map<string, string[]>();
+    for (const table of tables.map((name) => name.toLowerCase())) {
+      const seen = new Set<string>([table]);
+      const pending = [table];
+      while (pending.length > 0) {
+        for (const next of direct.get(pending.pop()!) ?? []) {
+          if (!seen.has(next)) {
+            seen.add(next);
+            pending.push(next);
+          }
+        }
+      }
+      affected.set(table, [...seen]);
+    }
+    return affected;
   }
 }
