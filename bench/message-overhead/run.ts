@@ -70,9 +70,10 @@ async function latency() {
     );
     console.log('|---|---|---|---|---|---|---|');
     for (const concurrency of [1, 50]) {
-      const total = concurrency === 1 ? 2_000 : 10_000;
+      const total = concurrency === 1 ? 4_000 : 10_000;
+      const rounds = 20;
       const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
-      const direct = (stream: boolean) => (index: number) =>
+      const direct = (stream: boolean) => () =>
         post(agent, providerUrl, providerBody(stream), {}, stream ? '"content"' : 'choices');
       const through = (stream: boolean) => (index: number) =>
         post(
@@ -87,10 +88,20 @@ async function latency() {
       await load(500, concurrency, through(true));
       await load(500, concurrency, direct(false));
       await load(500, concurrency, direct(true));
-      const directPlain = await load(total, concurrency, direct(false));
-      const throughPlain = await load(total, concurrency, through(false));
-      const directStream = await load(total, concurrency, direct(true));
-      const throughStream = await load(total, concurrency, through(true));
+      // In rounds, each measuring all four in turn, so that a noisy moment on the machine falls on all of them alike.
+      const directPlain: Timing[] = [];
+      const throughPlain: Timing[] = [];
+      const directStream: Timing[] = [];
+      const throughStream: Timing[] = [];
+      const perRound = total / rounds;
+      for (let round = 0; round < rounds; round += 1) {
+        const offset = round * perRound;
+        const shifted = (send: (index: number) => Promise<Timing>) => (index: number) => send(offset + index);
+        directPlain.push(...(await load(perRound, concurrency, direct(false))));
+        throughPlain.push(...(await load(perRound, concurrency, shifted(through(false)))));
+        directStream.push(...(await load(perRound, concurrency, direct(true))));
+        throughStream.push(...(await load(perRound, concurrency, shifted(through(true)))));
+      }
       summary(
         `non-streamed reply, ${concurrency} client${concurrency > 1 ? 's' : ''}`,
         directPlain,
