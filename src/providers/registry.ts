@@ -5,6 +5,7 @@ import type { ProviderEnvironment } from '../config.js';
 import { AiSdkModel, type LanguageModelFactory, type LanguageModelV3 } from './ai-sdk-model.js';
 import { BuiltinModel } from './builtin-model.js';
 import type { ProviderName } from './catalog.js';
+import { httpFetch } from './http-fetch.js';
 import type { ModelAdapter } from './model-adapter.js';
 
 /**
@@ -45,6 +46,7 @@ export function createModelAdapters(
 
   if (providers.openai) {
     const settings = {
+      fetch: httpFetch,
       apiKey: providers.openai.apiKey,
       ...(providers.openai.baseUrl ? { baseURL: providers.openai.baseUrl } : {}),
     };
@@ -59,6 +61,7 @@ export function createModelAdapters(
   }
   if (providers.anthropic) {
     const settings = {
+      fetch: httpFetch,
       apiKey: providers.anthropic.apiKey,
       ...(providers.anthropic.baseUrl ? { baseURL: withVersionPath(providers.anthropic.baseUrl) } : {}),
     };
@@ -74,6 +77,7 @@ export function createModelAdapters(
   if (providers.openaiCompatible) {
     const settings = {
       name: 'openai-compatible',
+      fetch: httpFetch,
       baseURL: providers.openaiCompatible.baseUrl,
       includeUsage: true,
       ...(providers.openaiCompatible.apiKey ? { apiKey: providers.openaiCompatible.apiKey } : {}),
@@ -91,6 +95,7 @@ export function createModelAdapters(
     // Ollama serves the OpenAI Chat Completions protocol under /v1, usage included in streams.
     const ollama = createOpenAICompatible({
       name: 'ollama',
+      fetch: httpFetch,
       baseURL: withVersionPath(providers.ollama.baseUrl),
       includeUsage: true,
     });
