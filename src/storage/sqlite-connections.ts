@@ -78,9 +78,10 @@ interface CachedRead {
 
 /**
  * The reads every request makes (the API key, the agent, its knowledge, the
- * conversation's history), on a second, read-only WAL connection: committed
- * data only, no wait for the writer, and answered from memory until a table
- * they read from changes.
+ * conversation's history), synchronously and of committed data only: on the
+ * writer connection when it has no transaction open, else on a second,
+ * read-only WAL connection (no wait for the writer); and answered from memory
+ * until a table they read from changes.
  *
  * This process's writes are reported by the writer connection after they
  * ran (ends of transactions included) with the table they changed; that
@@ -95,6 +96,8 @@ interface CachedRead {
 export class CommittedReads {
   readonly #connection: SqliteDatabase.Database;
   readonly #statements: ReturnType<typeof withStatementCache>;
+  readonly #writer: SqliteDatabase.Database;
+  readonly #writerStatements: ReturnType<typeof withStatementCache>;
   readonly #dataVersion: SqliteDatabase.Statement;
   #lastDataVersion: unknown;
   readonly #reads = new Map<string, CachedRead>();
@@ -113,6 +116,8 @@ export class CommittedReads {
     this.#connection = new SqliteDatabase(file, { readonly: true, fileMustExist: true });
     this.#connection.pragma('busy_timeout = 5000');
     this.#statements = withStatementCache(this.#connection);
+    this.#writer = writer;
+    this.#writerStatements = withStatementCache(writer);
     this.#dataVersion = writer.prepare('pragma data_version').pluck();
     this.#lastDataVersion = this.#dataVersion.get();
   }
@@ -133,7 +138,10 @@ export class CommittedReads {
     const key = parameters.join('\u0000');
     const cached = read.rows.get(key);
     if (cached !== undefined && this.#isCurrent(read.tables, cached.readAt)) return cached.rows;
-    const rows = this.#statements.prepare(sqlText).all(...parameters);
+    // The writer's page cache stays warm across its own writes, where the read connection's is
+    // dropped by each of them; while it has a transaction open, its uncommitted rows must not be read.
+    const statements = this.#writer.inTransaction ? this.#statements : this.#writerStatements;
+    const rows = statements.prepare(sqlText).all(...parameters);
     if (this.#entryCount >= maxEntries) {
       for (const each of this.#reads.values()) each.rows.clear();
       this.#entryCount = 0;
