@@ -78,9 +78,16 @@ export interface TestAppOptions {
   limits?: CreateDepsOptions['limits'];
 }
 
-/** A schema of its own on the shared PostgreSQL, so test files never see each other's rows. */
+/**
+ * A schema of its own on the shared PostgreSQL, so test files never see each other's rows.
+ *
+ * Under the test runner (AGENTD_TEST_RUN set) schemas are dropped by the runner once every file has
+ * finished, not by each file: Kysely's migrator lists the tables of every schema of the database, and
+ * a schema dropped while another file's app is migrating fails that listing ("schema … does not exist").
+ */
 async function createPostgresSchema(): Promise<{ name: string; drop(): Promise<void> }> {
-  const name = `test_${randomBytes(6).toString('hex')}`;
+  const run = process.env.AGENTD_TEST_RUN;
+  const name = `test_${run ? `${run}_` : ''}${randomBytes(6).toString('hex')}`;
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   await client.query(`create schema ${name}`);
@@ -88,6 +95,7 @@ async function createPostgresSchema(): Promise<{ name: string; drop(): Promise<v
   return {
     name,
     async drop() {
+      if (run) return;
       const cleanup = new pg.Client({ connectionString: databaseUrl });
       await cleanup.connect();
       await cleanup.query(`drop schema if exists ${name} cascade`);
