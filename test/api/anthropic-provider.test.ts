@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { startFakeAnthropicServer, systemTextOf } from '../helpers/fake-anthropic-server.js';
 import { turnsOf, type FakeProviderServer } from '../helpers/fake-provider-server.js';
-import { readEvents } from '../helpers/sse-client.js';
+import { deltaText, readEvents } from '../helpers/sse-client.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 /**
@@ -103,13 +103,7 @@ describe('the anthropic provider through the Messages API', () => {
     const completed = events.at(-1)!.data;
     assert.equal(completed.text, 'Your name is Bob.');
     assert.equal(completed.finishReason, 'stop');
-    assert.equal(
-      events
-        .slice(1, -1)
-        .map((event) => event.data.text)
-        .join(''),
-      completed.text,
-    );
+    assert.equal(deltaText(events), completed.text);
     assert.deepEqual(turnsOf(fake.requests[1]!), [
       'user: My name is Bob.',
       'assistant: Nice to meet you, Bob.',

@@ -4,7 +4,7 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import { startFakeOpenAiServer } from '../helpers/fake-openai-server.js';
 import type { FakeProviderServer } from '../helpers/fake-provider-server.js';
 import { eventually } from '../helpers/wait.js';
-import { readEvents } from '../helpers/sse-client.js';
+import { deltaText, readEvents } from '../helpers/sse-client.js';
 import { backends, createTestApp, type TestApp } from '../helpers/test-app.js';
 
 /** Streamed replies, disconnects and message limits, over real HTTP. */
@@ -69,13 +69,7 @@ for (const backend of backends) {
       assert.deepEqual(Object.keys(started!.data).sort(), ['agentId', 'createdAt', 'id', 'model', 'roomId', 'userId']);
       assert.equal(completed.id, started!.data.id);
       assert.ok(events.slice(1, -1).every((event) => event.data.id === started!.data.id));
-      assert.equal(
-        events
-          .slice(1, -1)
-          .map((event) => event.data.text)
-          .join(''),
-        completed.text,
-      );
+      assert.equal(deltaText(events), completed.text);
       assert.equal(completed.text, 'The quick brown fox jumps.');
       assert.equal(completed.finishReason, 'stop');
       assert.ok(completed.usage.totalTokens > 0);
@@ -88,7 +82,7 @@ for (const backend of backends) {
       const events = await readEvents((await post(agent.id, { text: 'hi', stream: true })).body!).rest();
       const deltas = events.filter((event) => event.event === 'message.delta');
       assert.ok(deltas.length > 10);
-      assert.equal(deltas.map((event) => event.data.text).join(''), events.at(-1)!.data.text);
+      assert.equal(deltaText(deltas), events.at(-1)!.data.text);
       assert.deepEqual(events.at(-1)!.data.model, { provider: 'builtin', name: 'echo' });
     });
 

@@ -16,6 +16,14 @@ export interface EventReader {
   comments: string[];
 }
 
+/** The text of a reply's `message.delta` events, joined: what a client shows. */
+export function deltaText(events: readonly ReceivedEvent[]): string {
+  return events
+    .filter((event) => event.event === 'message.delta')
+    .map((event) => event.data.text)
+    .join('');
+}
+
 export function readEvents(body: ReadableStream<Uint8Array>): EventReader {
   const reader = body.getReader();
   const decoder = new TextDecoder();

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { generateApiKey } from '../../src/security/api-key-secret.js';
 import { sendStreamedMessage } from '../helpers/message-stream.js';
-import type { ReceivedEvent } from '../helpers/sse-client.js';
+import { deltaText, type ReceivedEvent } from '../helpers/sse-client.js';
 import { runAgentd, startServer, type ServerProcess } from '../helpers/server-process.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -173,12 +173,6 @@ async function runningStream(env: Record<string, string>) {
     throw error;
   }
 }
-
-const deltaText = (events: ReceivedEvent[]) =>
-  events
-    .filter((event) => event.event === 'message.delta')
-    .map((event) => event.data.text)
-    .join('');
 
 describe('a streamed reply during graceful shutdown', () => {
   it('runs to its end when it ends before the deadline, then the process exits 0', async () => {
