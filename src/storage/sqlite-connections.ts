@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 
 const statementCacheSize = 256;
@@ -67,13 +69,15 @@ export function withStatementCache(database: SqliteDatabase.Database, onWrite?: 
 }
 
 const maxEntries = 10_000;
+/** How long a cached read may be served at most, bounding what another process's write can go unseen. */
+const entryLifetimeMs = 1000;
 /** The tables a read takes its rows from. */
 const readTable = /\b(?:from|join)\s+["`[]?(\w+)/gi;
 
 interface CachedRead {
   /** The tables the read's SQL names (lower case). */
   tables: string[];
-  rows: Map<string, { readAt: number; rows: unknown[] }>;
+  rows: Map<string, { readAt: number; expiresAt: number; rows: unknown[] }>;
 }
 
 /**
@@ -87,11 +91,18 @@ interface CachedRead {
  * ran (ends of transactions included) with the table they changed; that
  * table, the tables its triggers write and those whose foreign keys point at
  * it (cascades) are then read afresh. A change the report cannot name (a
- * schema change, say) drops everything. Another process's commits are seen
- * through the writer's `PRAGMA data_version`, which changes exactly when
- * another connection has committed, checked before every read; they drop
- * everything. Everything runs on one thread and better-sqlite3 is synchronous,
- * so no read can fall between a commit and its report.
+ * schema change, say) drops everything. Everything runs on one thread and
+ * better-sqlite3 is synchronous, so no read can fall between a commit and its
+ * report.
+ *
+ * Another process's commits (`agentd keys create`, say) drop everything when
+ * the file system reports a change to the database files and the writer's
+ * `PRAGMA data_version` (which changes exactly when another connection has
+ * committed) says it was not this process's own write; normally before the
+ * next request. Checking the version before every read instead costs several
+ * microseconds each (a read transaction and its locks). As a bound where
+ * change reports are late or missing, a cached read is served for a second
+ * at most.
  */
 export class CommittedReads {
   readonly #connection: SqliteDatabase.Database;
@@ -111,6 +122,7 @@ export class CommittedReads {
   #unknownInTransaction = false;
   /** Per table, every table a write to it may change (itself, by triggers, by cascades); built from the schema when needed. */
   #affected: Map<string, string[]> | null = null;
+  readonly #watcher: fs.FSWatcher | null;
 
   constructor(file: string, writer: SqliteDatabase.Database) {
     this.#connection = new SqliteDatabase(file, { readonly: true, fileMustExist: true });
@@ -120,15 +132,19 @@ export class CommittedReads {
     this.#writerStatements = withStatementCache(writer);
     this.#dataVersion = writer.prepare('pragma data_version').pluck();
     this.#lastDataVersion = this.#dataVersion.get();
+    const base = path.basename(file);
+    try {
+      this.#watcher = fs.watch(path.dirname(file), { persistent: false }, (_event, name) => {
+        if (name === null || name.startsWith(base)) this.#checkForeignCommits();
+      });
+      this.#watcher.on('error', () => this.#everythingChanged());
+    } catch {
+      this.#watcher = null;
+    }
   }
 
   /** The rows of a compiled read, from memory when nothing it reads from changed since they were read. */
   read(sqlText: string, parameters: readonly unknown[]): unknown[] {
-    const dataVersion = this.#dataVersion.get();
-    if (dataVersion !== this.#lastDataVersion) {
-      this.#lastDataVersion = dataVersion;
-      this.#everythingChanged();
-    }
     let read = this.#reads.get(sqlText);
     if (read === undefined) {
       const tables = [...sqlText.matchAll(readTable)].map((match) => match[1]!.toLowerCase());
@@ -137,7 +153,10 @@ export class CommittedReads {
     }
     const key = parameters.join('\u0000');
     const cached = read.rows.get(key);
-    if (cached !== undefined && this.#isCurrent(read.tables, cached.readAt)) return cached.rows;
+    const now = Date.now();
+    if (cached !== undefined && cached.expiresAt > now && this.#isCurrent(read.tables, cached.readAt)) {
+      return cached.rows;
+    }
     // The writer's page cache stays warm across its own writes, where the read connection's is
     // dropped by each of them; while it has a transaction open, its uncommitted rows must not be read.
     const statements = this.#writer.inTransaction ? this.#statements : this.#writerStatements;
@@ -147,7 +166,7 @@ export class CommittedReads {
       this.#entryCount = 0;
     }
     if (cached === undefined) this.#entryCount += 1;
-    read.rows.set(key, { readAt: this.#clock, rows });
+    read.rows.set(key, { readAt: this.#clock, expiresAt: now + entryLifetimeMs, rows });
     return rows;
   }
 
@@ -162,6 +181,8 @@ export class CommittedReads {
       // A schema change becomes visible to the read connection only now.
       if (this.#unknownInTransaction) this.#everythingChanged();
       this.#unknownInTransaction = false;
+      // Another process's commit reported during the transaction could not be seen from inside it.
+      this.#checkForeignCommits();
     } else {
       for (const table of this.#affectedBy(report.table)) {
         this.#tableChanged(table);
@@ -171,8 +192,24 @@ export class CommittedReads {
   }
 
   close(): void {
+    this.#watcher?.close();
     this.#reads.clear();
     this.#connection.close();
+  }
+
+  #checkForeignCommits(): void {
+    let dataVersion: unknown;
+    try {
+      dataVersion = this.#dataVersion.get();
+    } catch {
+      // Closed, or locked for longer than the busy time-out: assume the worst.
+      this.#everythingChanged();
+      return;
+    }
+    if (dataVersion !== this.#lastDataVersion) {
+      this.#lastDataVersion = dataVersion;
+      this.#everythingChanged();
+    }
   }
 
   #isCurrent(tables: readonly string[], readAt: number): boolean {
