@@ -1,0 +1,98 @@
+/**
+ * Two or more builds of agentd side by side: each runs as its own process on
+ * the same fake provider, and the same client measures them in alternating
+ * rounds, so that the machine's drift falls on all of them alike.
+ *
+ *   npm run build && cp -r dist /tmp/before      # then change, build again
+ *   node --import tsx bench/message-overhead/compare.ts /tmp/before/main.js dist/main.js
+ *   MODE=plain node --import tsx bench/message-overhead/compare.ts …   # non-streamed replies
+ *
+ * A build's directory must resolve agentd's dependencies (inside this checkout, or next to a node_modules).
+ * Prints, per build, the p50 and p90 in milliseconds of the time to the first delta (or, with MODE=plain,
+ * to the complete reply), over 4,000 messages each after 1,000 of warm-up.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { load, percentile, post, type Timing } from './client.js';
+import { startFakeProvider } from './processes.js';
+
+const streamed = (process.env.MODE ?? 'stream') !== 'plain';
+const builds = process.argv.slice(2);
+if (builds.length === 0) throw new Error('usage: compare.ts <main.js> [<main.js> …]');
+const rounds = 20;
+const perRound = 200;
+
+const provider = await startFakeProvider(0, 0);
+
+async function start(main: string, port: number) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentd-compare-'));
+  const key = `agd_${randomBytes(20).toString('hex')}`;
+  const child: ChildProcess = spawn(process.execPath, [main, 'serve'], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: {
+      PATH: process.env.PATH ?? '',
+      PORT: String(port),
+      AGENTD_DATA_DIR: dataDir,
+      AGENTD_BOOTSTRAP_KEY: key,
+      AGENTD_RATE_LIMITS: 'off',
+      LOG_LEVEL: 'warn',
+      AGENTD_OPENAI_COMPATIBLE_BASE_URL: provider.url,
+      AGENTD_DEFAULT_MODEL: 'openai-compatible/bench-model',
+    },
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) break;
+    } catch {
+      if (attempt > 100) throw new Error(`${main} did not start`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const auth = { authorization: `Bearer ${key}` };
+  const created = await fetch(`${url}/v1/agents`, {
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Bench', bio: 'A benchmark agent.', knowledge: ['Gas is paid in ETH.'] }),
+  });
+  const agent = (await created.json()) as { id: string };
+  const connection = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const send = (index: number) =>
+    post(
+      connection,
+      `${url}/v1/agents/${agent.id}/messages`,
+      { text: 'What pays for gas?', userId: `user-${index}`, stream: streamed },
+      auth,
+      streamed ? 'message.delta' : '"text"',
+    );
+  const stop = () => {
+    child.kill('SIGTERM');
+    connection.destroy();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+  return { main, send, stop, timings: [] as Timing[] };
+}
+
+const servers = await Promise.all(builds.map((main, index) => start(main, 3940 + index)));
+try {
+  for (const server of servers) await load(1000, 1, server.send);
+  for (let round = 0; round < rounds; round += 1) {
+    for (const server of servers) {
+      server.timings.push(...(await load(perRound, 1, (index) => server.send(10_000 + round * perRound + index))));
+    }
+  }
+  const field = streamed ? 'firstTextMs' : 'totalMs';
+  for (const server of servers) {
+    const values = server.timings.map((timing) => timing[field]);
+    console.log(
+      `${server.main}: ${streamed ? 'first delta' : 'complete reply'} p50 ${percentile(values, 0.5).toFixed(3)} ms, p90 ${percentile(values, 0.9).toFixed(3)} ms`,
+    );
+  }
+} finally {
+  for (const server of servers) server.stop();
+  await provider.stop();
+}
