@@ -11,14 +11,10 @@
  * Prints, per build, the p50 and p90 in milliseconds of the time to the first delta (or, with MODE=plain,
  * to the complete reply), over 4,000 messages each after 1,000 of warm-up.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import { load, percentile, post, type Timing } from './client.js';
-import { startFakeProvider } from './processes.js';
+import { startAgentd, startFakeProvider } from './processes.js';
 
 const streamed = (process.env.MODE ?? 'stream') !== 'plain';
 const builds = process.argv.slice(2);
@@ -29,30 +25,13 @@ const perRound = 200;
 const provider = await startFakeProvider(0, 0);
 
 async function start(main: string, port: number) {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentd-compare-'));
-  const key = `agd_${randomBytes(20).toString('hex')}`;
-  const child: ChildProcess = spawn(process.execPath, [main, 'serve'], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: {
-      PATH: process.env.PATH ?? '',
-      PORT: String(port),
-      AGENTD_DATA_DIR: dataDir,
-      AGENTD_BOOTSTRAP_KEY: key,
-      AGENTD_RATE_LIMITS: 'off',
-      LOG_LEVEL: 'warn',
-      AGENTD_OPENAI_COMPATIBLE_BASE_URL: provider.url,
-      AGENTD_DEFAULT_MODEL: 'openai-compatible/bench-model',
-    },
-  });
-  const url = `http://127.0.0.1:${port}`;
-  for (let attempt = 0; ; attempt += 1) {
-    try {
-      if ((await fetch(`${url}/healthz`)).ok) break;
-    } catch {
-      if (attempt > 100) throw new Error(`${main} did not start`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  const agentd = await startAgentd(
+    { AGENTD_OPENAI_COMPATIBLE_BASE_URL: provider.url, AGENTD_DEFAULT_MODEL: 'openai-compatible/bench-model' },
+    port,
+    [],
+    main,
+  );
+  const { url, key } = agentd;
   const auth = { authorization: `Bearer ${key}` };
   const created = await fetch(`${url}/v1/agents`, {
     method: 'POST',
@@ -69,15 +48,14 @@ async function start(main: string, port: number) {
       auth,
       streamed ? 'message.delta' : '"text"',
     );
-  const stop = () => {
-    child.kill('SIGTERM');
+  const stop = async () => {
     connection.destroy();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await agentd.stop();
   };
   return { main, send, stop, timings: [] as Timing[] };
 }
 
-const servers = await Promise.all(builds.map((main, index) => start(main, 3940 + index)));
+const servers = await Promise.all(builds.map((main, index) => start(path.resolve(main), 3940 + index)));
 try {
   for (const server of servers) await load(1000, 1, server.send);
   for (let round = 0; round < rounds; round += 1) {
@@ -93,6 +71,6 @@ try {
     );
   }
 } finally {
-  for (const server of servers) server.stop();
+  for (const server of servers) await server.stop();
   await provider.stop();
 }

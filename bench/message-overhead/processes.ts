@@ -53,14 +53,16 @@ export async function startFakeProvider(tokenDelayMs: number, words: number): Pr
   return { process: child, url, stop: stopper(child) };
 }
 
+/** A built agentd (this checkout's `dist/main.js`, or the `main` given) on SQLite in a temporary data dir, rate limits off. */
 export async function startAgentd(
   env: Record<string, string>,
   port: number,
   nodeArguments: string[] = [],
+  main = path.join(root, 'dist/main.js'),
 ): Promise<Started & { key: string }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentd-bench-'));
   const key = `agd_${randomBytes(20).toString('hex')}`;
-  const child = spawn(process.execPath, [...nodeArguments, path.join(root, 'dist/main.js'), 'serve'], {
+  const child = spawn(process.execPath, [...nodeArguments, main, 'serve'], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'inherit'],
     env: {
