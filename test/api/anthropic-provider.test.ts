@@ -30,11 +30,7 @@ describe('the anthropic provider through the Messages API', () => {
   });
   beforeEach(() => fake.reset());
 
-  async function newAgent(body: Record<string, unknown> = {}): Promise<{ id: string; model: unknown }> {
-    const response = await t.inject({ method: 'POST', url: '/v1/agents', payload: { name: 'Ava', ...body } });
-    assert.equal(response.statusCode, 201, response.body);
-    return response.json();
-  }
+  const newAgent = (fields: Record<string, unknown> = {}) => t.newAgent(fields);
   const send = (agentId: string, payload: Record<string, unknown> = { text: 'hi' }) =>
     t.inject({ method: 'POST', url: `/v1/agents/${agentId}/messages`, payload });
   const getAgent = async (agentId: string) => (await t.inject({ method: 'GET', url: `/v1/agents/${agentId}` })).json();

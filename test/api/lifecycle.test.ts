@@ -34,9 +34,7 @@ for (const backend of backends) {
     });
     beforeEach(() => fake.reset());
 
-    async function newAgent(body: Record<string, unknown> = {}): Promise<{ id: string }> {
-      return (await t.inject({ method: 'POST', url: '/v1/agents', payload: { name: 'Ava', ...body } })).json();
-    }
+    const newAgent = (fields: Record<string, unknown> = {}) => t.newAgent(fields);
     const send = (agentId: string, payload: Record<string, unknown> = { text: 'hi', userId: 'u1' }) =>
       t.inject({ method: 'POST', url: `/v1/agents/${agentId}/messages`, payload });
     const getAgent = async (agentId: string) =>

@@ -11,11 +11,7 @@ for (const backend of backends) {
     });
     after(async () => t?.close());
 
-    async function newAgent(body: Record<string, unknown> = {}) {
-      const response = await t.inject({ method: 'POST', url: '/v1/agents', payload: { name: 'Ava', ...body } });
-      assert.equal(response.statusCode, 201, response.body);
-      return response.json();
-    }
+    const newAgent = (fields: Record<string, unknown> = {}) => t.newAgent(fields);
     const send = (agentId: string, payload: Record<string, unknown>) =>
       t.inject({ method: 'POST', url: `/v1/agents/${agentId}/messages`, payload });
     const history = (agentId: string, query = '') =>

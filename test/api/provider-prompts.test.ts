@@ -32,11 +32,7 @@ for (const backend of backends) {
     });
     beforeEach(() => fake.reset());
 
-    async function newAgent(body: Record<string, unknown> = {}) {
-      const response = await t.inject({ method: 'POST', url: '/v1/agents', payload: { name: 'Ava', ...body } });
-      assert.equal(response.statusCode, 201, response.body);
-      return response.json();
-    }
+    const newAgent = (fields: Record<string, unknown> = {}) => t.newAgent(fields);
     async function send(agentId: string, payload: Record<string, unknown>) {
       const response = await t.inject({ method: 'POST', url: `/v1/agents/${agentId}/messages`, payload });
       assert.equal(response.statusCode, 200, response.body);

@@ -33,10 +33,7 @@ for (const backend of backends) {
     });
     beforeEach(() => fake.reset());
 
-    async function newAgent(body: Record<string, unknown> = {}): Promise<{ id: string }> {
-      const response = await t.inject({ method: 'POST', url: '/v1/agents', payload: { name: 'Ava', ...body } });
-      return response.json();
-    }
+    const newAgent = (fields: Record<string, unknown> = {}) => t.newAgent(fields);
     function post(agentId: string, body: Record<string, unknown>, signal?: AbortSignal) {
       return fetch(`${base}/v1/agents/${agentId}/messages`, {
         method: 'POST',

@@ -57,6 +57,8 @@ export interface TestApp {
   /** A new key for an existing account. */
   newKey(accountId: string, scopes?: Scope[]): Promise<TestAccount>;
   inject(options: InjectOptions & { as?: TestAccount }): Promise<LightMyRequestResponse>;
+  /** Creates an agent named Ava with `fields` over the API (failing the test unless it is created). */
+  newAgent(fields?: Record<string, unknown>): Promise<any>;
   /** The captured log, with `captureLogs`. */
   logs: CapturedLog | null;
   close(): Promise<void>;
@@ -179,6 +181,17 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     inject({ as, ...request }) {
       const caller = as ?? owner;
       return app.inject({ ...request, headers: { ...caller.headers, ...request.headers } });
+    },
+    async newAgent(fields = {}) {
+      const response = await app.inject({
+        method: 'POST',
+        url: '/v1/agents',
+        headers: owner.headers,
+        payload: { name: 'Ava', ...fields },
+      });
+      if (response.statusCode !== 201)
+        throw new Error(`creating an agent answered ${response.statusCode}: ${response.body}`);
+      return response.json();
     },
     async close() {
       await app.close();
