@@ -37,6 +37,24 @@ function withVersionPath(baseUrl: string): string {
   return /\/v1$/.test(baseUrl) ? baseUrl : `${baseUrl}/v1`;
 }
 
+/**
+ * An adapter over one SDK provider: the provider made from the environment's
+ * settings serves every agent, and an agent with a key of its own gets a
+ * provider made with that key instead.
+ */
+function sdkAdapter<Settings extends object, Provider>(
+  name: ProviderName,
+  settings: Settings,
+  create: (settings: Settings & { apiKey?: string }) => Provider,
+  model: (provider: Provider, modelName: string) => LanguageModelV3,
+): ModelAdapter {
+  const shared = create(settings);
+  return new AiSdkModel(
+    name,
+    cached((modelName, apiKey) => model(apiKey ? create({ ...settings, apiKey }) : shared, modelName)),
+  );
+}
+
 export function createModelAdapters(
   providers: ProviderEnvironment,
   options: { builtinWordDelayMs: number },
@@ -50,13 +68,9 @@ export function createModelAdapters(
       apiKey: providers.openai.apiKey,
       ...(providers.openai.baseUrl ? { baseURL: providers.openai.baseUrl } : {}),
     };
-    const shared = createOpenAI(settings);
     adapters.set(
       'openai',
-      new AiSdkModel(
-        'openai',
-        cached((name, apiKey) => (apiKey ? createOpenAI({ ...settings, apiKey }) : shared).chat(name)),
-      ),
+      sdkAdapter('openai', settings, createOpenAI, (provider, name) => provider.chat(name)),
     );
   }
   if (providers.anthropic) {
@@ -65,13 +79,9 @@ export function createModelAdapters(
       apiKey: providers.anthropic.apiKey,
       ...(providers.anthropic.baseUrl ? { baseURL: withVersionPath(providers.anthropic.baseUrl) } : {}),
     };
-    const shared = createAnthropic(settings);
     adapters.set(
       'anthropic',
-      new AiSdkModel(
-        'anthropic',
-        cached((name, apiKey) => (apiKey ? createAnthropic({ ...settings, apiKey }) : shared)(name)),
-      ),
+      sdkAdapter('anthropic', settings, createAnthropic, (provider, name) => provider(name)),
     );
   }
   if (providers.openaiCompatible) {
@@ -82,17 +92,13 @@ export function createModelAdapters(
       includeUsage: true,
       ...(providers.openaiCompatible.apiKey ? { apiKey: providers.openaiCompatible.apiKey } : {}),
     };
-    const shared = createOpenAICompatible(settings);
     adapters.set(
       'openai-compatible',
-      new AiSdkModel(
-        'openai-compatible',
-        cached((name, apiKey) => (apiKey ? createOpenAICompatible({ ...settings, apiKey }) : shared).chatModel(name)),
-      ),
+      sdkAdapter('openai-compatible', settings, createOpenAICompatible, (provider, name) => provider.chatModel(name)),
     );
   }
   if (providers.ollama) {
-    // Ollama serves the OpenAI Chat Completions protocol under /v1, usage included in streams.
+    // Ollama serves the OpenAI Chat Completions protocol under /v1, usage included in streams; it takes no key.
     const ollama = createOpenAICompatible({
       name: 'ollama',
       fetch: httpFetch,
