@@ -41,13 +41,12 @@ export function openDatabase(config: DatabaseConfig, options: OpenDatabaseOption
     database.pragma('synchronous = NORMAL');
     database.pragma('busy_timeout = 5000');
     database.pragma('foreign_keys = ON');
-    const reader = config.file === ':memory:' ? null : new CommittedReads(config.file, database);
+    // The writer's statements report their writes to the read cache, which also runs its reads through them.
+    let reader: CommittedReads | null = null;
+    const statements = withStatementCache(database, (report) => reader?.written(report));
+    reader = config.file === ':memory:' ? null : new CommittedReads(config.file, database, statements);
     const db = new Kysely<Database>({
-      dialect: new SqliteDialect({
-        database: withStatementCache(database, (report) =>
-          reader?.written(report),
-        ) as unknown as SqliteDatabase.Database,
-      }),
+      dialect: new SqliteDialect({ database: statements as unknown as SqliteDatabase.Database }),
     });
     return {
       db,

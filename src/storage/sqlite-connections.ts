@@ -32,6 +32,8 @@ function reportOf(sqlText: string): WriteReport {
  * statement that may have changed data (anything but a plain SELECT, COMMIT
  * included), once it has run, with what it changed.
  */
+export type StatementCache = ReturnType<typeof withStatementCache>;
+
 export function withStatementCache(database: SqliteDatabase.Database, onWrite?: (report: WriteReport) => void) {
   const cache = new Map<string, SqliteDatabase.Statement>();
   const observed = (statement: SqliteDatabase.Statement) => {
@@ -106,9 +108,9 @@ interface CachedRead {
  */
 export class CommittedReads {
   readonly #connection: SqliteDatabase.Database;
-  readonly #statements: ReturnType<typeof withStatementCache>;
+  readonly #statements: StatementCache;
   readonly #writer: SqliteDatabase.Database;
-  readonly #writerStatements: ReturnType<typeof withStatementCache>;
+  readonly #writerStatements: StatementCache;
   readonly #dataVersion: SqliteDatabase.Statement;
   #lastDataVersion: unknown;
   readonly #reads = new Map<string, CachedRead>();
@@ -124,12 +126,13 @@ export class CommittedReads {
   #affected: Map<string, string[]> | null = null;
   readonly #watcher: fs.FSWatcher | null;
 
-  constructor(file: string, writer: SqliteDatabase.Database) {
+  /** `writerStatements`: the writer connection's statement cache, the one its queries go through. */
+  constructor(file: string, writer: SqliteDatabase.Database, writerStatements: StatementCache) {
     this.#connection = new SqliteDatabase(file, { readonly: true, fileMustExist: true });
     this.#connection.pragma('busy_timeout = 5000');
     this.#statements = withStatementCache(this.#connection);
     this.#writer = writer;
-    this.#writerStatements = withStatementCache(writer);
+    this.#writerStatements = writerStatements;
     this.#dataVersion = writer.prepare('pragma data_version').pluck();
     this.#lastDataVersion = this.#dataVersion.get();
     const base = path.basename(file);

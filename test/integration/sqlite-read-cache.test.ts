@@ -110,8 +110,8 @@ describe('SQLite committed reads by table', () => {
       insert into children (id, parent) values (10, 1);
       insert into notes (id, body) values (1, 'first');
     `);
-    reads = new CommittedReads(file, writer);
     write = withStatementCache(writer, (report) => reads.written(report));
+    reads = new CommittedReads(file, writer, write);
   });
   after(() => {
     reads?.close();
