@@ -22,7 +22,7 @@ import { monotonicFactory } from 'ulid';
 import { loadConfig } from '../src/config.js';
 import { createDependencies, type AppDeps } from '../src/dependencies.js';
 import { createLogger } from '../src/logger.js';
-import type { ListAgentsQueryValue } from '../src/routes/agents/schemas.js';
+import type { ListAgentsQueryValue } from '../src/schemas/agents.js';
 import { profileFromCreate } from '../src/services/agents/agent-profile.js';
 import { listAgents } from '../src/services/agents/list-agents.js';
 import { scopes, type ServiceContext } from '../src/services/context.js';

@@ -6,9 +6,9 @@ import type { ProviderCatalog } from '../providers/catalog.js';
 import type { ModelGateway } from '../providers/model-gateway.js';
 import type { SecretBox } from '../security/secret-box.js';
 import type { Repositories } from '../storage/repositories/index.js';
+import type { Scope } from '../schemas/api-keys.js';
 
-export const scopes = ['agents:read', 'agents:write', 'agents:delete', 'messages:send', 'keys:manage'] as const;
-export type Scope = (typeof scopes)[number];
+export { scopes, type Scope } from '../schemas/api-keys.js';
 
 /** Who is calling: the account and the API key it used. */
 export interface Actor {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Ajv, type ValidateFunction } from 'ajv';
-import { CreateAgentBody, UpdateAgentBody } from '../../src/routes/agents/schemas.js';
+import { CreateAgentBody, UpdateAgentBody } from '../../src/schemas/agents.js';
 import { fieldErrorsFrom } from '../../src/http/validation-errors.js';
 
 const ajv = new Ajv({ allErrors: true, strict: false });

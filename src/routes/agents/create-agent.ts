@@ -2,8 +2,8 @@ import { Type } from '@sinclair/typebox';
 import type { App } from '../../http/app-instance.js';
 import { contextOf } from '../../http/operation.js';
 import { createAgent } from '../../services/agents/create-agent.js';
-import { problemResponses } from '../common-schemas.js';
-import { AgentSchema, CreateAgentBody } from './schemas.js';
+import { problemResponses } from '../../schemas/common.js';
+import { AgentSchema, CreateAgentBody } from '../../schemas/agents.js';
 
 export function registerCreateAgent(app: App): void {
   app.post(

@@ -1,8 +1,8 @@
 import type { App } from '../../http/app-instance.js';
 import { contextOf } from '../../http/operation.js';
 import { deleteAgent } from '../../services/agents/delete-agent.js';
-import { problemResponses } from '../common-schemas.js';
-import { AgentIdParams, DeletedAgent } from './schemas.js';
+import { problemResponses } from '../../schemas/common.js';
+import { AgentIdParams, DeletedAgent } from '../../schemas/agents.js';
 
 export function registerDeleteAgent(app: App): void {
   app.delete(

@@ -2,8 +2,8 @@ import { Type } from '@sinclair/typebox';
 import type { App } from '../../http/app-instance.js';
 import { contextOf } from '../../http/operation.js';
 import { getAgent } from '../../services/agents/get-agent.js';
-import { problemResponses } from '../common-schemas.js';
-import { AgentIdParams, AgentSchema } from './schemas.js';
+import { problemResponses } from '../../schemas/common.js';
+import { AgentIdParams, AgentSchema } from '../../schemas/agents.js';
 
 export function registerGetAgent(app: App): void {
   app.get(

@@ -1,8 +1,8 @@
 import type { App } from '../../http/app-instance.js';
 import { contextOf } from '../../http/operation.js';
 import { listAgents } from '../../services/agents/list-agents.js';
-import { problemResponses } from '../common-schemas.js';
-import { AgentList, ListAgentsQuery } from './schemas.js';
+import { problemResponses } from '../../schemas/common.js';
+import { AgentList, ListAgentsQuery } from '../../schemas/agents.js';
 
 export function registerListAgents(app: App): void {
   app.get(

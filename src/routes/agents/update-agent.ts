@@ -2,8 +2,8 @@ import { Type } from '@sinclair/typebox';
 import type { App } from '../../http/app-instance.js';
 import { contextOf } from '../../http/operation.js';
 import { updateAgent } from '../../services/agents/update-agent.js';
-import { problemResponses } from '../common-schemas.js';
-import { AgentIdParams, AgentSchema, UpdateAgentBody } from './schemas.js';
+import { problemResponses } from '../../schemas/common.js';
+import { AgentIdParams, AgentSchema, UpdateAgentBody } from '../../schemas/agents.js';
 
 export function registerUpdateAgent(app: App): void {
   app.patch(

@@ -1,8 +1,8 @@
 import type { App } from '../../http/app-instance.js';
 import { contextOf } from '../../http/operation.js';
 import { createApiKey } from '../../services/api-keys.js';
-import { problemResponses } from '../common-schemas.js';
-import { CreateApiKeyBody, CreatedApiKeySchema } from './schemas.js';
+import { problemResponses } from '../../schemas/common.js';
+import { CreateApiKeyBody, CreatedApiKeySchema } from '../../schemas/api-keys.js';
 
 export function registerCreateApiKey(app: App): void {
   app.post(

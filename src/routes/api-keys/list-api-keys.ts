@@ -1,8 +1,8 @@
 import type { App } from '../../http/app-instance.js';
 import { contextOf } from '../../http/operation.js';
 import { listApiKeys } from '../../services/api-keys.js';
-import { problemResponses } from '../common-schemas.js';
-import { ApiKeyList } from './schemas.js';
+import { problemResponses } from '../../schemas/common.js';
+import { ApiKeyList } from '../../schemas/api-keys.js';
 
 export function registerListApiKeys(app: App): void {
   app.get(

@@ -1,8 +1,8 @@
 import type { App } from '../../http/app-instance.js';
 import { contextOf } from '../../http/operation.js';
 import { revokeApiKey } from '../../services/api-keys.js';
-import { problemResponses } from '../common-schemas.js';
-import { ApiKeyIdParams, RevokedApiKey } from './schemas.js';
+import { problemResponses } from '../../schemas/common.js';
+import { ApiKeyIdParams, RevokedApiKey } from '../../schemas/api-keys.js';
 
 export function registerRevokeApiKey(app: App): void {
   app.delete(

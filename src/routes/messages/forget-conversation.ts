@@ -1,9 +1,9 @@
 import type { App } from '../../http/app-instance.js';
 import { contextOf } from '../../http/operation.js';
 import { forgetConversation } from '../../services/messages/forget-conversation.js';
-import { AgentIdParams } from '../agents/schemas.js';
-import { problemResponses } from '../common-schemas.js';
-import { ForgetConversationQuery, ForgottenTurns } from './schemas.js';
+import { AgentIdParams } from '../../schemas/agents.js';
+import { problemResponses } from '../../schemas/common.js';
+import { ForgetConversationQuery, ForgottenTurns } from '../../schemas/messages.js';
 
 export function registerForgetConversation(app: App): void {
   app.delete(

@@ -1,9 +1,9 @@
 import type { App } from '../../http/app-instance.js';
 import { contextOf } from '../../http/operation.js';
 import { listMessages } from '../../services/messages/list-messages.js';
-import { AgentIdParams } from '../agents/schemas.js';
-import { problemResponses } from '../common-schemas.js';
-import { ListMessagesQuery, MessageList } from './schemas.js';
+import { AgentIdParams } from '../../schemas/agents.js';
+import { problemResponses } from '../../schemas/common.js';
+import { ListMessagesQuery, MessageList } from '../../schemas/messages.js';
 
 export function registerListMessages(app: App): void {
   app.get(

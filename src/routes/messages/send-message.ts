@@ -7,9 +7,9 @@ import { sendEventStream, type ServerSentEvent } from '../../http/sse.js';
 import { AppError } from '../../errors.js';
 import type { Reply } from '../../services/messages/reply.js';
 import { sendMessage } from '../../services/messages/send-message.js';
-import { AgentIdParams } from '../agents/schemas.js';
-import { problemResponses } from '../common-schemas.js';
-import { MessageReply, SendMessageBody } from './schemas.js';
+import { AgentIdParams } from '../../schemas/agents.js';
+import { problemResponses } from '../../schemas/common.js';
+import { MessageReply, SendMessageBody } from '../../schemas/messages.js';
 
 async function* replyEvents(
   answer: Reply,

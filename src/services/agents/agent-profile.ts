@@ -1,6 +1,6 @@
 import { validationError } from '../../errors.js';
-import type { Agent, CreateAgentInput, UpdateAgentInput } from '../../routes/agents/schemas.js';
-import { limits } from '../../routes/agents/schemas.js';
+import type { Agent, CreateAgentInput, UpdateAgentInput } from '../../schemas/agents.js';
+import { limits } from '../../schemas/agents.js';
 import { maskSecret, type SecretBox } from '../../security/secret-box.js';
 import type {
   AgentProfile,

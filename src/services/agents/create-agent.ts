@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { isoTime } from '../../clock.js';
 import { AppError } from '../../errors.js';
 import { newId } from '../../ids.js';
-import type { Agent, CreateAgentInput } from '../../routes/agents/schemas.js';
+import type { Agent, CreateAgentInput } from '../../schemas/agents.js';
 import type { AgentRecord } from '../../storage/repositories/agents.js';
 import { requireScope, type ServiceContext } from '../context.js';
 import { profileFromCreate, toAgentView } from './agent-profile.js';

@@ -1,5 +1,5 @@
 import { notFound } from '../../errors.js';
-import type { Agent } from '../../routes/agents/schemas.js';
+import type { Agent } from '../../schemas/agents.js';
 import type { AgentRecord } from '../../storage/repositories/agents.js';
 import type { Executor } from '../../storage/schema.js';
 import { requireScope, type ServiceContext } from '../context.js';

@@ -1,5 +1,5 @@
 import { validationError } from '../../errors.js';
-import type { AgentListValue, ListAgentsQueryValue } from '../../routes/agents/schemas.js';
+import type { AgentListValue, ListAgentsQueryValue } from '../../schemas/agents.js';
 import { sortKeyOf, type AgentPageQuery, type AgentRecord } from '../../storage/repositories/agents.js';
 import { requireScope, type ServiceContext } from '../context.js';
 import { toAgentView } from './agent-profile.js';

@@ -1,6 +1,6 @@
 import { isoTime } from '../../clock.js';
 import { AppError } from '../../errors.js';
-import type { Agent, UpdateAgentInput } from '../../routes/agents/schemas.js';
+import type { Agent, UpdateAgentInput } from '../../schemas/agents.js';
 import type { AgentRecord } from '../../storage/repositories/agents.js';
 import { requireScope, type ServiceContext } from '../context.js';
 import { applyAgentPatch, toAgentView } from './agent-profile.js';

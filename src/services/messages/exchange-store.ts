@@ -1,6 +1,6 @@
 import { isoTime } from '../../clock.js';
 import type { FinishReason, TokenUsage } from '../../providers/model-adapter.js';
-import type { MessageReplyView } from '../../routes/messages/schemas.js';
+import type { MessageReplyView } from '../../schemas/messages.js';
 import type { ServiceContext } from '../context.js';
 
 /** One message and the agent's answer to it, as they will be stored and returned. */

@@ -1,5 +1,5 @@
 import { validationError } from '../../errors.js';
-import type { ForgetConversationQueryValue } from '../../routes/messages/schemas.js';
+import type { ForgetConversationQueryValue } from '../../schemas/messages.js';
 import { findOwnAgent } from '../agents/get-agent.js';
 import { requireScope, type ServiceContext } from '../context.js';
 import { turnFilterOf } from './conversation.js';

@@ -1,4 +1,4 @@
-import type { ConversationTurnView, ListMessagesQueryValue, MessageListView } from '../../routes/messages/schemas.js';
+import type { ConversationTurnView, ListMessagesQueryValue, MessageListView } from '../../schemas/messages.js';
 import type { MessageRow } from '../../storage/repositories/messages.js';
 import { findOwnAgent } from '../agents/get-agent.js';
 import { requireScope, type ServiceContext } from '../context.js';

@@ -5,7 +5,7 @@ import type { ConcurrencyLease } from '../../limits/concurrency-limiter.js';
 import type { FinishReason, TokenUsage } from '../../providers/model-adapter.js';
 import type { OpenedModelStream } from '../../providers/model-gateway.js';
 import { ProviderError } from '../../providers/provider-error.js';
-import type { MessageReplyView, MessageStartedView } from '../../routes/messages/schemas.js';
+import type { MessageReplyView, MessageStartedView } from '../../schemas/messages.js';
 import type { AgentRecord } from '../../storage/repositories/agents.js';
 import type { ServiceContext } from '../context.js';
 import { storeExchange, type Exchange } from './exchange-store.js';

@@ -4,7 +4,7 @@ import { newId } from '../../ids.js';
 import type { ConcurrencyLease } from '../../limits/concurrency-limiter.js';
 import type { ProviderName } from '../../providers/catalog.js';
 import { ProviderError } from '../../providers/provider-error.js';
-import { messageLimits, type SendMessageInput } from '../../routes/messages/schemas.js';
+import { messageLimits, type SendMessageInput } from '../../schemas/messages.js';
 import type { AgentRecord } from '../../storage/repositories/agents.js';
 import { findOwnAgent } from '../agents/get-agent.js';
 import { requireScope, type ServiceContext } from '../context.js';

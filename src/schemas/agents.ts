@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { IdString, NullableInResponse, StringEnum, Timestamp } from '../common-schemas.js';
+import { IdString, NullableInResponse, StringEnum, Timestamp } from './common.js';
 
 /**
  * The agent as the contract defines it (§3). These schemas validate requests,

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { IdString, NullableInResponse, StringEnum, Timestamp } from '../common-schemas.js';
+import { IdString, NullableInResponse, StringEnum, Timestamp } from './common.js';
 
 /**
  * Messages and conversations (contract §5): what a client sends, the reply it
