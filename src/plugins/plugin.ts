@@ -1,4 +1,4 @@
-import type { Static, TObject } from '@sinclair/typebox';
+import type { Static, TObject, TSchema } from '@sinclair/typebox';
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 
@@ -61,13 +61,16 @@ export interface PluginInstance {
   close?(): Promise<void>;
 }
 
-export interface PluginDefinition<Config extends TObject = TObject, Secrets extends TObject = TObject> {
+export interface PluginDefinition<Config extends TObject = TObject, Secrets extends TSchema = TObject> {
   /** The name an agent's `plugins[].name` uses. */
   name: string;
   description: string;
   /** Validates `plugins[].config` on create and PATCH (defaults applied); listed by GET /v1/plugins. */
   configSchema: Config;
-  /** Names the secrets the plugin reads (all strings); validated like the config. */
+  /**
+   * The secrets the plugin reads: an object schema of string properties, or a
+   * record of strings when the names are the user's (e.g. HTTP headers).
+   */
   secretsSchema: Secrets;
   /**
    * Builds the plugin's tools for one agent. Called once per agent version and
