@@ -1,10 +1,23 @@
 import { estimateMessageTokens } from './tokens.js';
 
-/** One stored turn of a conversation, as the prompt needs it. */
+/** A tool the agent ran while answering, as stored with the conversation. */
+export interface StoredToolCall {
+  toolCallId: string;
+  name: string;
+  input: unknown;
+  /** The output the model was given (already capped), when the tool succeeded. */
+  output?: unknown;
+  /** What the model was told went wrong, when it did not. */
+  error?: string;
+  durationMs: number;
+}
+
+/** One stored turn of a conversation, as the prompt needs it; `tool` turns sit between a message and its answer. */
 export interface HistoryTurn {
-  role: 'user' | 'agent';
+  role: 'user' | 'agent' | 'tool';
   userId: string | null;
   text: string;
+  tool?: StoredToolCall | null;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { fitHistory, type HistoryTurn } from './history-window.js';
+import { fitHistory, type HistoryTurn, type StoredToolCall } from './history-window.js';
 import { estimateMessageTokens, estimateTokens } from './tokens.js';
 
 /**
@@ -21,10 +21,25 @@ export interface KnowledgeEntry {
   content: string;
 }
 
-export interface PromptMessage {
-  role: 'user' | 'assistant';
-  content: string;
+/** A tool call the agent made earlier in the conversation or in this reply. */
+export interface PromptToolCall {
+  toolCallId: string;
+  toolName: string;
+  input: unknown;
 }
+
+/** What a tool gave back: its output (JSON or text), or the error the model is told. */
+export interface PromptToolResult {
+  toolCallId: string;
+  toolName: string;
+  output: unknown;
+  isError: boolean;
+}
+
+export type PromptMessage =
+  | { role: 'user'; content: string }
+  | { role: 'assistant'; content: string; toolCalls?: PromptToolCall[] }
+  | { role: 'tool'; results: PromptToolResult[] };
 
 export interface AssembledPrompt {
   system: string;
@@ -75,13 +90,69 @@ function renderKnowledge(knowledge: KnowledgeEntry[]): string {
   return `Knowledge relevant to this message (use it when it helps, do not invent beyond it):\n${items.join('\n')}`;
 }
 
-/** How a stored turn reads in the prompt: in a room, user turns name their speaker. */
+/** How a stored turn reads in the prompt: in a room, user turns name their speaker; a tool turn is its call and result. */
 export function renderTurn(
-  turn: { role: 'user' | 'agent'; userId: string | null; text: string },
+  turn: { role: 'user' | 'agent' | 'tool'; userId: string | null; text: string; tool?: StoredToolCall | null },
   shared: boolean,
 ): string {
+  if (turn.role === 'tool') return turn.tool ? JSON.stringify(turn.tool) : '';
   if (turn.role === 'user' && shared && turn.userId !== null) return `[${turn.userId}] ${turn.text}`;
   return turn.text;
+}
+
+/** The text a prompt message costs, for token estimates. */
+export function promptMessageText(message: PromptMessage): string {
+  if (message.role === 'user') return message.content;
+  if (message.role === 'assistant') {
+    return message.toolCalls ? `${message.content}${JSON.stringify(message.toolCalls)}` : message.content;
+  }
+  return JSON.stringify(message.results);
+}
+
+/** The tool calls of one step and their results, as the model saw them. */
+export function toolStepMessages(calls: StoredToolCall[], text = ''): PromptMessage[] {
+  return [
+    {
+      role: 'assistant',
+      content: text,
+      toolCalls: calls.map((call) => ({ toolCallId: call.toolCallId, toolName: call.name, input: call.input })),
+    },
+    {
+      role: 'tool',
+      results: calls.map((call) => ({
+        toolCallId: call.toolCallId,
+        toolName: call.name,
+        output: call.error !== undefined ? call.error : (call.output ?? null),
+        isError: call.error !== undefined,
+      })),
+    },
+  ];
+}
+
+/** Stored turns as prompt messages: consecutive tool turns become one call-and-result step. */
+function historyMessages(history: HistoryTurn[], shared: boolean): PromptMessage[] {
+  const messages: PromptMessage[] = [];
+  let calls: StoredToolCall[] = [];
+  const flush = () => {
+    if (calls.length > 0) messages.push(...toolStepMessages(calls));
+    calls = [];
+  };
+  for (const turn of history) {
+    if (turn.role === 'tool') {
+      if (turn.tool) calls.push(turn.tool);
+      continue;
+    }
+    flush();
+    // An answer aborted before its first word has nothing to show the model.
+    if (turn.text === '') continue;
+    messages.push(
+      turn.role === 'user'
+        ? { role: 'user', content: renderTurn(turn, shared) }
+        : { role: 'assistant', content: renderTurn(turn, shared) },
+    );
+  }
+  flush();
+  return messages;
 }
 
 export function assemblePrompt(input: PromptInput): AssembledPrompt {
@@ -101,16 +172,12 @@ export function assemblePrompt(input: PromptInput): AssembledPrompt {
   const fixedTokens = estimateTokens(system) + estimateMessageTokens(current);
   const history = fitHistory(input.history, input.budgetTokens - fixedTokens, (turn) => renderTurn(turn, input.shared));
 
-  const messages: PromptMessage[] = [];
-  for (const turn of history) {
-    // An answer aborted before its first word has nothing to show the model.
-    if (turn.text === '') continue;
-    messages.push({ role: turn.role === 'user' ? 'user' : 'assistant', content: renderTurn(turn, input.shared) });
-  }
+  const messages = historyMessages(history, input.shared);
   messages.push({ role: 'user', content: current });
 
   const estimatedInputTokens =
-    estimateTokens(system) + messages.reduce((sum, message) => sum + estimateMessageTokens(message.content), 0);
+    estimateTokens(system) +
+    messages.reduce((sum, message) => sum + estimateMessageTokens(promptMessageText(message)), 0);
   return {
     system,
     messages,

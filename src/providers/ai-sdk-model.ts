@@ -1,11 +1,13 @@
 import type { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import type { PromptMessage } from '../conversation/prompt.js';
 import type { FinishReason, ModelAdapter, ModelCall, ModelStreamPart } from './model-adapter.js';
 import { ProviderError, toProviderError } from './provider-error.js';
 
 /**
  * A model adapter over the AI SDK's provider interface (LanguageModelV3):
  * `doStream` is called directly rather than through `streamText`, because
- * agentd needs none of streamText's tool loop and stream tees, and skipping
+ * agentd runs its own tool loop (src/conversation/tool-loop.ts) and needs
+ * none of streamText's stream tees, and skipping
  * them more than halves the CPU time of a call (see bench/README.md). The SDK
  * does not retry here (the gateway retries, and only before the first byte);
  * the call's abort signal goes down to fetch; every failure becomes a
@@ -21,14 +23,55 @@ export type LanguageModelFactory = (modelName: string, apiKey: string | undefine
 
 const knownFinishReasons = new Set<string>(['stop', 'length', 'content-filter', 'tool-calls', 'error', 'other']);
 
-function promptOf(call: ModelCall): CallOptions['prompt'] {
-  return [
-    { role: 'system', content: call.prompt.system },
-    ...call.prompt.messages.map((message) => ({
-      role: message.role,
-      content: [{ type: 'text' as const, text: message.content }],
+type SdkMessage = CallOptions['prompt'][number];
+type SdkToolOutput = Extract<SdkMessage, { role: 'tool' }>['content'][number] extends infer Part
+  ? Part extends { type: 'tool-result'; output: infer Output }
+    ? Output
+    : never
+  : never;
+
+/** A tool's output as the SDK carries it: JSON stays JSON, text stays text, errors say so. */
+function toolOutputOf(output: unknown, isError: boolean): SdkToolOutput {
+  if (typeof output === 'string') return { type: isError ? 'error-text' : 'text', value: output };
+  return { type: isError ? 'error-json' : 'json', value: (output ?? null) as never };
+}
+
+function messageOf(message: PromptMessage): SdkMessage {
+  if (message.role === 'user') return { role: 'user', content: [{ type: 'text', text: message.content }] };
+  if (message.role === 'assistant') {
+    const content: Extract<SdkMessage, { role: 'assistant' }>['content'] = [];
+    if (message.content !== '') content.push({ type: 'text', text: message.content });
+    for (const call of message.toolCalls ?? []) {
+      content.push({ type: 'tool-call', toolCallId: call.toolCallId, toolName: call.toolName, input: call.input });
+    }
+    return { role: 'assistant', content };
+  }
+  return {
+    role: 'tool',
+    content: message.results.map((result) => ({
+      type: 'tool-result' as const,
+      toolCallId: result.toolCallId,
+      toolName: result.toolName,
+      output: toolOutputOf(result.output, result.isError),
     })),
-  ];
+  };
+}
+
+function promptOf(call: ModelCall): CallOptions['prompt'] {
+  return [{ role: 'system', content: call.prompt.system }, ...call.prompt.messages.map(messageOf)];
+}
+
+function toolsOf(call: ModelCall): Pick<CallOptions, 'tools' | 'toolChoice'> {
+  if (call.tools === undefined || call.tools.length === 0) return {};
+  return {
+    tools: call.tools.map((tool) => ({
+      type: 'function' as const,
+      name: tool.name,
+      description: tool.description,
+      inputSchema: tool.inputSchema as never,
+    })),
+    toolChoice: { type: 'auto' },
+  };
 }
 
 export class AiSdkModel implements ModelAdapter {
@@ -47,6 +90,7 @@ export class AiSdkModel implements ModelAdapter {
     try {
       ({ stream } = await this.createModel(call.modelName, call.apiKey).doStream({
         prompt: promptOf(call),
+        ...toolsOf(call),
         ...call.settings,
         abortSignal: call.abortSignal,
       }));
@@ -61,6 +105,8 @@ export class AiSdkModel implements ModelAdapter {
         if (done) break;
         if (part.type === 'text-delta') {
           if (part.delta !== '') yield { type: 'text-delta', text: part.delta };
+        } else if (part.type === 'tool-call') {
+          yield { type: 'tool-call', toolCallId: part.toolCallId, toolName: part.toolName, input: part.input };
         } else if (part.type === 'finish') {
           const inputTokens = part.usage.inputTokens.total ?? 0;
           const outputTokens = part.usage.outputTokens.total ?? 0;

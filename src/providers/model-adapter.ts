@@ -15,8 +15,26 @@ export interface TokenUsage {
   totalTokens: number;
 }
 
+/** A tool the model may call in this step (contributed by the agent's plugins). */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  /** JSON Schema of the input object. */
+  inputSchema: Record<string, unknown>;
+}
+
+/** The model asks for a tool to run; `input` is the JSON text the model wrote (parsed, and checked, above). */
+export interface ToolCallPart {
+  type: 'tool-call';
+  toolCallId: string;
+  toolName: string;
+  input: string;
+}
+
 export type ModelStreamPart =
-  { type: 'text-delta'; text: string } | { type: 'finish'; finishReason: FinishReason; usage: TokenUsage };
+  | { type: 'text-delta'; text: string }
+  | ToolCallPart
+  | { type: 'finish'; finishReason: FinishReason; usage: TokenUsage };
 
 export interface ModelSettings {
   temperature?: number;
@@ -32,6 +50,8 @@ export interface ModelCall {
   apiKey?: string;
   /** What to send: the rendered system prompt and turns, and the parts they were made from. */
   prompt: AssembledPrompt;
+  /** Tools the model may call; absent or empty, it answers in text only. */
+  tools?: ToolSpec[];
   /** Whether someone watches the answer arrive (a streamed reply); a model may pace itself only then. */
   watched: boolean;
   abortSignal: AbortSignal;

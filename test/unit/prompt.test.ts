@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { fitHistory, type HistoryTurn } from '../../src/conversation/history-window.js';
 import { searchTermsOf } from '../../src/conversation/knowledge-query.js';
-import { assemblePrompt, type Character, type PromptInput } from '../../src/conversation/prompt.js';
+import { assemblePrompt, promptMessageText, type Character, type PromptInput } from '../../src/conversation/prompt.js';
 import { estimateMessageTokens } from '../../src/conversation/tokens.js';
 
 const character: Character = {
@@ -80,10 +80,7 @@ describe('prompt assembly', () => {
         message: { text: 'me too', userId: 'alice' },
       }),
     );
-    assert.deepEqual(
-      prompt.messages.map((message) => message.content),
-      ['[bob] hi', 'hi bob', '[alice] me too'],
-    );
+    assert.deepEqual(prompt.messages.map(promptMessageText), ['[bob] hi', 'hi bob', '[alice] me too']);
     assert.ok(prompt.system.includes('shared conversation'));
   });
 

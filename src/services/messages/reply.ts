@@ -72,6 +72,8 @@ export class Reply {
           throw new ProviderError('unavailable', 'The provider ended its answer without finishing it.');
         part = next;
       }
+      if (part.type === 'tool-call')
+        throw new ProviderError('unavailable', 'The model asked for a tool it was not given.');
       model.ticket.succeeded();
       settled = true;
       yield { type: 'completed', reply: await this.#store(text, part.finishReason, part.usage) };
