@@ -45,6 +45,12 @@ export interface FakeMcpServer {
   close(): Promise<void>;
   /** Listens again on the same port with no sessions, as a restarted server would. */
   restart(): Promise<void>;
+  /**
+   * Drops every session but keeps the connections open: what a client sees of
+   * a server that restarted while the client's connection was idle elsewhere,
+   * without depending on how the client's connection pool notices a closed socket.
+   */
+  forgetSessions(): Promise<void>;
 }
 
 const definitions: Record<string, string> = {
@@ -170,11 +176,15 @@ export async function startFakeMcpServer(options: { path?: string } = {}): Promi
 
   const port = await listen(0);
 
-  async function close() {
-    releaseHold?.();
+  async function forgetSessions() {
     const open = [...sessions.values()];
     sessions = new Map();
     await Promise.all(open.map(({ server }) => server.close().catch(() => undefined)));
+  }
+
+  async function close() {
+    releaseHold?.();
+    await forgetSessions();
     if (!httpServer.listening) return;
     const closed = new Promise<void>((resolve) => httpServer.close(() => resolve()));
     httpServer.closeAllConnections();
@@ -198,6 +208,7 @@ export async function startFakeMcpServer(options: { path?: string } = {}): Promi
       return () => releaseHold?.();
     },
     close,
+    forgetSessions,
     async restart() {
       await close();
       await listen(port);

@@ -76,7 +76,7 @@ export const mcpPlugin: PluginDefinition<typeof mcpConfigSchema, typeof mcpSecre
       headers: { ...secrets },
       fetch: context.fetch,
       timeoutMs,
-      logger: context.logger,
+      logger: context.logger.child({ agentId: context.agentId, plugin: 'mcp', server: address }),
     });
     let serverTools: ServerTool[];
     try {
