@@ -83,7 +83,8 @@ export const mcpPlugin: PluginDefinition<typeof mcpConfigSchema, typeof mcpSecre
       serverTools = await listServerTools(await connection.client(), timeoutMs);
     } catch (error) {
       await connection.close();
-      throw new Error(describe(error), { cause: error });
+      // No `cause`: what the server or the network said is summarised, secrets removed, in the message.
+      throw new Error(describe(error));
     }
 
     const allowed = config.tools ? new Set(config.tools) : undefined;
@@ -132,7 +133,7 @@ export const mcpPlugin: PluginDefinition<typeof mcpConfigSchema, typeof mcpSecre
           result = await callOnce(serverToolName, input, callContext);
         }
       } catch (error) {
-        throw new ToolError(describe(error), { cause: error });
+        throw new ToolError(describe(error));
       }
       if (result.isError) {
         const text = contentText(result).trim();
@@ -140,6 +141,15 @@ export const mcpPlugin: PluginDefinition<typeof mcpConfigSchema, typeof mcpSecre
         throw new ToolError(redacted(message, secretValues, toolErrorLimit));
       }
       return outputOf(result);
+    }
+
+    const listed = new Set(serverTools.map((serverTool) => serverTool.name));
+    const missing = (config.tools ?? []).filter((name) => !listed.has(name));
+    if (missing.length > 0) {
+      context.logger.warn(
+        { agentId: context.agentId, missing },
+        'mcp allow-list names tools the server does not offer',
+      );
     }
 
     return { tools, close: () => connection.close() };
