@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { getEventListeners } from 'node:events';
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import { Value } from '@sinclair/typebox/value';
 import { systemClock } from '../../src/clock.js';
@@ -172,6 +173,14 @@ describe('the mcp plugin', () => {
     } finally {
       release();
     }
+  });
+
+  it('leaves no listener on a reply’s signal shared by many calls', async () => {
+    instance = await open();
+    const add = toolNamed(instance, 'mcp_add');
+    const replySignal = new AbortController().signal;
+    for (let index = 0; index < 15; index += 1) await call(add, { a: index, b: 1 }, replySignal);
+    assert.equal(getEventListeners(replySignal, 'abort').length, 0);
   });
 
   it('ends its session on the server when closed', async () => {

@@ -111,15 +111,23 @@ export const mcpPlugin: PluginDefinition<typeof mcpConfigSchema, typeof mcpSecre
 
     async function callOnce(serverToolName: string, input: unknown, { abortSignal }: ToolCallContext) {
       const client = await connection.client();
+      // The SDK leaves its abort listener on the signal it is given; a signal of
+      // its own per call keeps a reply's many calls from piling listeners on one.
+      const callController = new AbortController();
+      const forwardAbort = () => callController.abort(abortSignal.reason);
+      if (abortSignal.aborted) forwardAbort();
+      else abortSignal.addEventListener('abort', forwardAbort, { once: true });
       try {
         return (await client.callTool(
           { name: serverToolName, arguments: (input ?? {}) as Record<string, unknown> },
           undefined,
-          { signal: abortSignal, timeout: timeoutMs },
+          { signal: callController.signal, timeout: timeoutMs },
         )) as CallResult;
       } catch (error) {
         if (!abortSignal.aborted && isConnectionFailure(error)) await connection.discard(client);
         throw error;
+      } finally {
+        abortSignal.removeEventListener('abort', forwardAbort);
       }
     }
 
