@@ -19,8 +19,10 @@ import { blockText, inputPieces, parsedOrText, type AnsweredToolCall } from './f
  * `{ "type": "error", "error": { "type", "message" } }`, whose `type` follows
  * the HTTP status (529 is `overloaded_error`).
  *
- * Tool calls (scripted with `toolCalls`, see fake-provider-server.ts) come as
- * Anthropic sends them: streamed, after the text block (if any) is stopped,
+ * Tool calls: `fake.enqueue({ toolCalls: [{ name: 'calculator', input: { expression: '2+2' } }] },
+ * { reply: 'It is 4.' })` answers the next request with the call and the one
+ * bringing its result back with text (more in fake-provider-server.ts). They
+ * come as Anthropic sends them: streamed, after the text block (if any) is stopped,
  * one block per call, `content_block_start` with a `tool_use` block (id, name,
  * empty input), `content_block_delta`s with `input_json_delta` pieces of the
  * input's JSON text, `content_block_stop`, then `message_delta` with

@@ -22,8 +22,10 @@ import {
  * `chat.completion` answers, `chat.completion.chunk` events ending in
  * `data: [DONE]`, and errors as `{ "error": { "message", "type" } }`.
  *
- * Tool calls (scripted with `toolCalls`, see fake-provider-server.ts) come as
- * OpenAI sends them: streamed, a first `delta.tool_calls[]` entry with the
+ * Tool calls: `fake.enqueue({ toolCalls: [{ name: 'calculator', input: { expression: '2+2' } }] },
+ * { reply: 'It is 4.' })` answers the next request with the call and the one
+ * bringing its result back with text (more in fake-provider-server.ts). They
+ * come as OpenAI sends them: streamed, a first `delta.tool_calls[]` entry with the
  * call's index, id, type and function name and empty arguments, then entries
  * with only the index and a piece of the arguments text, and
  * `finish_reason: "tool_calls"`; whole, `message.tool_calls[]` with
