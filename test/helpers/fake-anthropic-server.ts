@@ -1,10 +1,14 @@
 import {
+  carriesText,
   startFakeProviderServer,
   textOf,
+  type ChatMessage,
   type FakeProviderServer,
+  type ProviderAnswer,
   type ProviderProtocol,
   type RecordedRequest,
 } from './fake-provider-server.js';
+import { blockText, inputPieces, parsedOrText, type AnsweredToolCall } from './fake-provider-tools.js';
 
 /**
  * The fake provider speaking the Anthropic Messages API (`POST /v1/messages`),
@@ -14,6 +18,18 @@ import {
  * (stop_reason, output usage), `message_stop`; errors as
  * `{ "type": "error", "error": { "type", "message" } }`, whose `type` follows
  * the HTTP status (529 is `overloaded_error`).
+ *
+ * Tool calls: `fake.enqueue({ toolCalls: [{ name: 'calculator', input: { expression: '2+2' } }] },
+ * { reply: 'It is 4.' })` answers the next request with the call and the one
+ * bringing its result back with text (more in fake-provider-server.ts). They
+ * come as Anthropic sends them: streamed, after the text block (if any) is stopped,
+ * one block per call, `content_block_start` with a `tool_use` block (id, name,
+ * empty input), `content_block_delta`s with `input_json_delta` pieces of the
+ * input's JSON text, `content_block_stop`, then `message_delta` with
+ * `stop_reason: "tool_use"`; whole, `tool_use` blocks in `content`. A
+ * request's tools are read from `tools[]` (`input_schema`), its earlier calls
+ * from assistant `tool_use` blocks, its results from `tool_result` blocks in
+ * user messages (`tool_use_id`, `content`, `is_error`).
  */
 
 const errorTypes: Record<number, string> = {
@@ -45,6 +61,22 @@ function event(type: string, fields: Record<string, unknown> = {}): string {
   return `event: ${type}\ndata: ${JSON.stringify({ type, ...fields })}\n\n`;
 }
 
+type Block = { type: string; [key: string]: unknown };
+
+function blocksOf(messages: ChatMessage[], role: string, type: string): Block[] {
+  return messages
+    .filter((message) => message.role === role && Array.isArray(message.content))
+    .flatMap((message) => (message.content as Block[]).filter((block) => block.type === type));
+}
+
+function toolUseBlock(call: AnsweredToolCall, input: unknown) {
+  return { type: 'tool_use', id: call.id, name: call.name, input };
+}
+
+function stopReasonOf(answer: ProviderAnswer): string {
+  return answer.toolCalls.length > 0 ? 'tool_use' : 'end_turn';
+}
+
 /** The system prompt as sent: a string, or a list of text blocks. */
 export function systemTextOf(request: RecordedRequest): string {
   const { system } = request.body;
@@ -53,31 +85,74 @@ export function systemTextOf(request: RecordedRequest): string {
 
 export const anthropicProtocol: ProviderProtocol = {
   path: /\/v1\/messages$/,
+  toolCallIdPrefix: 'toolu_',
+  readTools: (body) => {
+    const messages: ChatMessage[] = body.messages ?? [];
+    const tools = (body.tools as Array<{ name: string; description?: string; input_schema?: unknown }>) ?? [];
+    return {
+      offeredTools: tools.map((tool) => ({
+        name: tool.name,
+        description: tool.description,
+        parameters: tool.input_schema,
+      })),
+      toolCalls: blocksOf(messages, 'assistant', 'tool_use').map((block) => ({
+        id: String(block.id),
+        name: String(block.name),
+        input: block.input,
+      })),
+      toolResults: blocksOf(messages, 'user', 'tool_result').map((block) => ({
+        toolCallId: String(block.tool_use_id),
+        content: blockText(block.content),
+        isError: typeof block.is_error === 'boolean' ? block.is_error : undefined,
+      })),
+    };
+  },
   errorBody: (status, message) => ({ type: 'error', error: { type: errorTypes[status] ?? 'api_error', message } }),
-  completeAnswer: (request, text, usage) =>
+  completeAnswer: (request, answer) =>
     message(request, {
-      content: [{ type: 'text', text }],
-      stop_reason: 'end_turn',
-      usage: { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens },
+      content: [
+        ...(carriesText(answer) ? [{ type: 'text', text: answer.text }] : []),
+        ...answer.toolCalls.map((call) => toolUseBlock(call, parsedOrText(call.inputText))),
+      ],
+      stop_reason: stopReasonOf(answer),
+      usage: { input_tokens: answer.usage.inputTokens, output_tokens: answer.usage.outputTokens },
     }),
-  streamOpening: (request, usage) => [
+  streamOpening: (request, answer) => [
     // The message as it starts: no content yet, the input counted, output to follow in message_delta.
     event('message_start', {
       message: message(request, {
         content: [],
         stop_reason: null,
-        usage: { input_tokens: usage.inputTokens, output_tokens: 1 },
+        usage: { input_tokens: answer.usage.inputTokens, output_tokens: 1 },
       }),
     }),
-    event('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }),
+    ...(carriesText(answer)
+      ? [event('content_block_start', { index: 0, content_block: { type: 'text', text: '' } })]
+      : []),
     event('ping'),
   ],
   streamPiece: (_request, text) => event('content_block_delta', { index: 0, delta: { type: 'text_delta', text } }),
-  streamClosing: (_request, usage) => [
-    event('content_block_stop', { index: 0 }),
+  streamToolCall: (_request, answer, callIndex) => {
+    const call = answer.toolCalls[callIndex]!;
+    const textBlocks = carriesText(answer) ? 1 : 0;
+    const index = textBlocks + callIndex;
+    return [
+      // Blocks stream one after another: the text block ends before the first tool_use block starts.
+      ...(callIndex === 0 && textBlocks === 1 ? [event('content_block_stop', { index: 0 })] : []),
+      event('content_block_start', { index, content_block: toolUseBlock(call, {}) }),
+      // Anthropic opens every tool input with an empty piece.
+      event('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: '' } }),
+      ...inputPieces(call.inputText).map((piece) =>
+        event('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: piece } }),
+      ),
+      event('content_block_stop', { index }),
+    ];
+  },
+  streamClosing: (_request, answer) => [
+    ...(answer.toolCalls.length === 0 ? [event('content_block_stop', { index: 0 })] : []),
     event('message_delta', {
-      delta: { stop_reason: 'end_turn', stop_sequence: null },
-      usage: { output_tokens: usage.outputTokens },
+      delta: { stop_reason: stopReasonOf(answer), stop_sequence: null },
+      usage: { output_tokens: answer.usage.outputTokens },
     }),
     event('message_stop'),
   ],

@@ -1,5 +1,13 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import {
+  answeredToolCalls,
+  type AnsweredToolCall,
+  type OfferedTool,
+  type RecordedToolCall,
+  type RecordedToolResult,
+  type ScriptedToolCall,
+} from './fake-provider-tools.js';
 
 /**
  * A small model provider for tests and benchmarks, listening on loopback only.
@@ -9,6 +17,27 @@ import type { AddressInfo } from 'node:net';
  * its client went away before the answer was complete), so tests can read
  * what agentd sent to the model. How answers are framed on the wire is the
  * `ProviderProtocol`'s business (fake-openai-server.ts, fake-anthropic-server.ts).
+ *
+ * Scripting: `enqueue` behaviours for the next requests, one each, or give
+ * `setDefault`/`enqueue` a function from the request to its behaviour. A
+ * behaviour with `toolCalls` answers with those calls (after `reply`, when
+ * given); the request that brings their results back can then be answered
+ * with text by the next queued behaviour, e.g.
+ *
+ *   fake.enqueue(
+ *     { toolCalls: [{ name: 'calculator', input: { expression: '2+2' } }] },
+ *     { reply: 'It is 4.' },
+ *   );
+ *
+ * or, whatever the order of requests:
+ *
+ *   fake.setDefault((request) =>
+ *     request.toolResults.length > 0 ? { reply: 'It is 4.' } : { toolCalls: [{ name: 'calculator', input: {} }] },
+ *   );
+ *
+ * Every recorded request says which tools it offered (`offeredTools`), which
+ * earlier tool calls its conversation carries (`toolCalls`) and which results
+ * it sends back (`toolResults`), in one shape for every wire format.
  */
 
 export interface TokenCounts {
@@ -17,8 +46,13 @@ export interface TokenCounts {
 }
 
 export interface FakeBehaviour {
-  /** The reply text; split on spaces into one piece per word when streamed. Default: "Reply to: <last user text>". */
+  /**
+   * The reply text; split on spaces into one piece per word when streamed. Default: "Reply to: <last user
+   * text>", or no text when the answer has tool calls.
+   */
   reply?: string | ((request: RecordedRequest) => string);
+  /** Tool calls the answer makes, after its text (finish reason `tool_calls` / `tool_use`). */
+  toolCalls?: ScriptedToolCall[];
   /** Milliseconds before the response headers. */
   delayMs?: number;
   /** Answer with this HTTP status and the protocol's error body instead of an answer. */
@@ -29,15 +63,23 @@ export interface FakeBehaviour {
   tokenDelayMs?: number;
   /** Send the headers, then nothing: the first token never comes. */
   hang?: boolean;
-  /** Streamed only: after this many pieces of text, destroy the connection (a provider failing mid-stream). */
+  /**
+   * Streamed only: after this many pieces (words of text, then the frames of tool calls), destroy the
+   * connection (a provider failing mid-stream).
+   */
   failAfterChunks?: number;
   /** Token counts reported with the answer. Default: 12 in, one per word out. */
   usage?: TokenCounts;
 }
 
+/** A behaviour, or how to choose one from the request it answers. */
+export type FakeScript = FakeBehaviour | ((request: RecordedRequest) => FakeBehaviour);
+
 export interface ChatMessage {
   role: string;
-  content: string | Array<{ type: string; text?: string }>;
+  /** Null in an OpenAI assistant message that only calls tools. */
+  content: string | null | Array<{ type: string; text?: string; [key: string]: unknown }>;
+  [key: string]: unknown;
 }
 
 export interface RecordedRequest {
@@ -58,26 +100,50 @@ export interface RecordedRequest {
     top_p?: number;
     [key: string]: unknown;
   };
+  /** The tools the request offered the model. */
+  offeredTools: OfferedTool[];
+  /** Earlier tool calls the conversation carries, in order. */
+  toolCalls: RecordedToolCall[];
+  /** Tool results the request sends back, in order. */
+  toolResults: RecordedToolResult[];
   /** True when the client closed the connection before the answer was complete. */
   aborted: boolean;
   /** True once the answer was sent completely. */
   completed: boolean;
 }
 
+/** What the fake answers one request with, before a protocol frames it. */
+export interface ProviderAnswer {
+  text: string;
+  toolCalls: AnsweredToolCall[];
+  usage: TokenCounts;
+}
+
+/** Whether the answer has text to send: an answer of tool calls alone has none, any other at least an empty one. */
+export function carriesText(answer: ProviderAnswer): boolean {
+  return answer.text !== '' || answer.toolCalls.length === 0;
+}
+
 /** How one provider API frames its answers and errors. */
 export interface ProviderProtocol {
   /** The path of the requests it answers (POST), e.g. /\/chat\/completions$/. */
   path: RegExp;
+  /** How the ids of the tool calls it makes up start (call_, toolu_). */
+  toolCallIdPrefix: string;
+  /** The tools offered, the earlier calls and the results sent back, read from a request body. */
+  readTools(body: RecordedRequest['body']): Pick<RecordedRequest, 'offeredTools' | 'toolCalls' | 'toolResults'>;
   /** The JSON body of an error answer with this HTTP status. */
   errorBody(status: number, message: string): unknown;
   /** The whole answer, for a request that did not ask for a stream. */
-  completeAnswer(request: RecordedRequest, text: string, usage: TokenCounts): unknown;
+  completeAnswer(request: RecordedRequest, answer: ProviderAnswer): unknown;
   /** Server-sent event frames sent before the first piece of text. */
-  streamOpening(request: RecordedRequest, usage: TokenCounts): string[];
+  streamOpening(request: RecordedRequest, answer: ProviderAnswer): string[];
   /** The frame carrying one piece of text; `index` counts pieces from 0. */
   streamPiece(request: RecordedRequest, text: string, index: number): string;
-  /** Frames sent after the last piece of text. */
-  streamClosing(request: RecordedRequest, usage: TokenCounts): string[];
+  /** The frames carrying the answer's tool call at `callIndex`, after the text. */
+  streamToolCall(request: RecordedRequest, answer: ProviderAnswer, callIndex: number): string[];
+  /** Frames sent after the last piece of text and tool call. */
+  streamClosing(request: RecordedRequest, answer: ProviderAnswer): string[];
 }
 
 export interface FakeProviderServer {
@@ -87,9 +153,9 @@ export interface FakeProviderServer {
   origin: string;
   requests: RecordedRequest[];
   /** The behaviour for requests with no queued behaviour. */
-  setDefault(behaviour: FakeBehaviour): void;
+  setDefault(behaviour: FakeScript): void;
   /** Behaviours used by the next requests, one each, in order. */
-  enqueue(...behaviours: FakeBehaviour[]): void;
+  enqueue(...behaviours: FakeScript[]): void;
   /** Resolves when at least `count` requests have arrived in total. */
   waitForRequests(count: number): Promise<void>;
   /** Resolves when the request at `index` has been aborted by its client. */
@@ -99,8 +165,9 @@ export interface FakeProviderServer {
   close(): Promise<void>;
 }
 
-/** The text of a message, whether content is a string or a list of parts. */
+/** The text of a message, whether content is a string, a list of parts or (only tool calls) null. */
 export function textOf(message: Pick<ChatMessage, 'content'>): string {
+  if (message.content === null) return '';
   if (typeof message.content === 'string') return message.content;
   return message.content.map((part) => part.text ?? '').join('');
 }
@@ -160,17 +227,19 @@ async function answer(
     );
     return;
   }
+  const toolCalls = answeredToolCalls(behaviour.toolCalls ?? [], protocol.toolCallIdPrefix);
   const text =
     typeof behaviour.reply === 'function'
       ? behaviour.reply(request)
-      : (behaviour.reply ?? `Reply to: ${lastUserText(request)}`);
-  const usage = behaviour.usage ?? { inputTokens: 12, outputTokens: text.split(' ').length };
+      : (behaviour.reply ?? (toolCalls.length > 0 ? '' : `Reply to: ${lastUserText(request)}`));
+  const usage = behaviour.usage ?? { inputTokens: 12, outputTokens: text.split(' ').length + toolCalls.length };
+  const providerAnswer: ProviderAnswer = { text, toolCalls, usage };
 
   if (!request.body.stream) {
     response.writeHead(200, { 'content-type': 'application/json' });
     if (behaviour.hang) return;
     request.completed = true;
-    response.end(JSON.stringify(protocol.completeAnswer(request, text, usage)));
+    response.end(JSON.stringify(protocol.completeAnswer(request, providerAnswer)));
     return;
   }
 
@@ -185,16 +254,20 @@ async function answer(
     connection.brokenOnPurpose = true;
     response.destroy();
   };
-  for (const frame of protocol.streamOpening(request, usage)) response.write(frame);
-  const pieces = text.split(/(?<= )/);
+  for (const frame of protocol.streamOpening(request, providerAnswer)) response.write(frame);
+  const textPieces = carriesText(providerAnswer) ? text.split(/(?<= )/) : [];
+  const pieces = [
+    ...textPieces.map((piece, index) => protocol.streamPiece(request, piece, index)),
+    ...toolCalls.flatMap((_call, callIndex) => protocol.streamToolCall(request, providerAnswer, callIndex)),
+  ];
   for (const [index, piece] of pieces.entries()) {
     if (index > 0) await connection.pause(behaviour.tokenDelayMs ?? 0);
     if (behaviour.failAfterChunks !== undefined && index >= behaviour.failAfterChunks) return breakOff();
     if (connection.closed) return;
-    response.write(protocol.streamPiece(request, piece, index));
+    response.write(piece);
   }
   if (behaviour.failAfterChunks !== undefined && pieces.length >= behaviour.failAfterChunks) return breakOff();
-  for (const frame of protocol.streamClosing(request, usage)) response.write(frame);
+  for (const frame of protocol.streamClosing(request, providerAnswer)) response.write(frame);
   request.completed = true;
   response.end();
 }
@@ -203,8 +276,8 @@ export async function startFakeProviderServer(
   protocol: ProviderProtocol,
   options: { port?: number } = {},
 ): Promise<FakeProviderServer> {
-  let defaultBehaviour: FakeBehaviour = {};
-  let queue: FakeBehaviour[] = [];
+  let defaultBehaviour: FakeScript = {};
+  let queue: FakeScript[] = [];
   const requests: RecordedRequest[] = [];
   const listeners = new Set<() => void>();
   const notify = () => {
@@ -246,6 +319,7 @@ export async function startFakeProviderServer(
         headers: incoming.headers,
         authorization: incoming.headers.authorization,
         body,
+        ...protocol.readTools(body),
         aborted: false,
         completed: false,
       };
@@ -257,7 +331,8 @@ export async function startFakeProviderServer(
         notify();
       });
       notify();
-      void answer(protocol, recorded, queue.shift() ?? defaultBehaviour, response, connection);
+      const script = queue.shift() ?? defaultBehaviour;
+      void answer(protocol, recorded, typeof script === 'function' ? script(recorded) : script, response, connection);
     });
   });
 
