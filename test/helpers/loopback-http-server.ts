@@ -29,6 +29,7 @@ export interface LoopbackHttpServer {
 export async function startLoopbackHttpServer(
   handler: LoopbackHandler,
   host = '127.0.0.1',
+  port = 0,
 ): Promise<LoopbackHttpServer> {
   const received: ReceivedRequest[] = [];
   const server = http.createServer((incoming, response) => {
@@ -41,12 +42,12 @@ export async function startLoopbackHttpServer(
       handler(request, response);
     });
   });
-  server.listen(0, host);
+  server.listen(port, host);
   await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
+  const bound = (server.address() as AddressInfo).port;
   return {
-    origin: `http://${host}:${port}`,
-    port,
+    origin: `http://${host}:${bound}`,
+    port: bound,
     received,
     async close() {
       server.closeAllConnections();
