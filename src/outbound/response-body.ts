@@ -26,6 +26,7 @@ export function responseBody(
   signal: AbortSignal | undefined,
 ): ReadableStream<Uint8Array> {
   const source = decoded(message);
+  let cancelled = false;
   return new ReadableStream<Uint8Array>({
     start(controller) {
       // Calls on a stream the reader has already cancelled throw; there is nobody left to tell.
@@ -38,6 +39,8 @@ export function responseBody(
       };
       const fail = (error: unknown) => settle(() => controller.error(signal?.aborted ? signal.reason : error));
       source.on('data', (chunk: Buffer) => {
+        // Data already in flight when the reader cancelled has nowhere to go.
+        if (cancelled) return;
         controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
         if ((controller.desiredSize ?? 1) <= 0) source.pause();
       });
@@ -52,6 +55,7 @@ export function responseBody(
       source.resume();
     },
     cancel() {
+      cancelled = true;
       message.destroy();
     },
   });
