@@ -33,6 +33,8 @@ const managedHeaders = [
   'trailer',
 ];
 const withoutBody = new Set([101, 204, 205, 304]);
+/** Connections a keep-alive pool holds per host and port are few; past this many stale ones, something else is wrong. */
+const maximumStaleRetries = 3;
 
 function targetUrl(input: string | URL): URL {
   const url = new URL(input);
@@ -79,7 +81,11 @@ export function createOutboundFetch(options: OutboundOptions): FetchFunction {
     'https:': new https.Agent({ keepAlive: true }),
   };
 
-  function exchange(request: RedirectableRequest, signal: AbortSignal | undefined): Promise<http.IncomingMessage> {
+  function exchange(
+    request: RedirectableRequest,
+    signal: AbortSignal | undefined,
+    staleRetries = 0,
+  ): Promise<http.IncomingMessage> {
     const { url } = request;
     const hostname = url.hostname.replace(/^\[(.*)\]$/, '$1');
     // node:net connects to a literal address without calling `lookup`, so it is judged here.
@@ -100,7 +106,16 @@ export function createOutboundFetch(options: OutboundOptions): FetchFunction {
         lookup,
         ...(signal ? { signal } : {}),
       });
-      outgoing.once('error', (error) => {
+      outgoing.once('error', (error: NodeJS.ErrnoException) => {
+        // A pooled connection the server closed while it sat idle fails as soon as it is written to, before
+        // any answer: the server had let go of it, so the request is sent again on a fresh connection (the
+        // pattern node:http's documentation gives for `reusedSocket`). The failed connection has left the
+        // pool; the bound covers a pool of several connections the server dropped at once.
+        const stale = outgoing.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE');
+        if (stale && !signal?.aborted && staleRetries < maximumStaleRetries) {
+          resolve(exchange(request, signal, staleRetries + 1));
+          return;
+        }
         // The global fetch's shapes: the signal's reason when aborted, else "fetch failed" with the cause.
         if (signal?.aborted) reject(signal.reason);
         else if (error instanceof OutboundRefusedError) reject(error);

@@ -17,6 +17,8 @@ export interface LoopbackHttpServer {
   port: number;
   /** Every request received, in order, with its body read whole. */
   received: ReceivedRequest[];
+  /** Drops every open connection but keeps listening: what a client sees of a server that closed idle keep-alive connections. */
+  dropConnections(): void;
   close(): Promise<void>;
 }
 
@@ -49,6 +51,9 @@ export async function startLoopbackHttpServer(
     origin: `http://${host}:${bound}`,
     port: bound,
     received,
+    dropConnections() {
+      server.closeAllConnections();
+    },
     async close() {
       server.closeAllConnections();
       server.close();

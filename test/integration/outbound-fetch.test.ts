@@ -136,6 +136,18 @@ describe('the outbound client, where the address is allowed', () => {
     await assert.rejects(reader.read(), /client went away/);
   });
 
+  it('sends the request again when the server dropped the pooled connection it was about to use', async () => {
+    const first = await outboundFetch(`${server.origin}/echo`);
+    await first.text();
+    const requestsBefore = server.received.length;
+    // The client has not yet noticed the connection is gone when it writes the next request on it.
+    server.dropConnections();
+    const second = await outboundFetch(`${server.origin}/echo`, { method: 'POST', body: 'once' });
+    assert.equal(second.status, 200);
+    assert.equal(((await second.json()) as any).body, 'once');
+    assert.equal(server.received.length, requestsBefore + 1, 'the server received the request once');
+  });
+
   it('fails as the global fetch does when nothing answers', async () => {
     const closed = await startLoopbackHttpServer(() => undefined);
     await closed.close();
