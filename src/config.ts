@@ -68,6 +68,8 @@ export interface Config {
   defaultModel: { provider: string; name: string } | null;
   providers: ProviderEnvironment;
   allowAgentModelKeys: boolean;
+  /** Whether calls to user-given URLs may reach loopback, private and link-local addresses (src/outbound/). */
+  outbound: { allowPrivateAddresses: boolean };
   providerTimeoutMs: number;
   /** First pause before retrying a failed model call; doubled for the next retry. */
   providerRetryDelayMs: number;
@@ -251,6 +253,7 @@ export function loadConfig(env: Environment, cwd: string = process.cwd()): Confi
     defaultModel,
     providers,
     allowAgentModelKeys: boolean(env, 'AGENTD_ALLOW_AGENT_MODEL_KEYS', false),
+    outbound: { allowPrivateAddresses: boolean(env, 'AGENTD_OUTBOUND_ALLOW_PRIVATE', false) },
     providerTimeoutMs: integer(env, 'AGENTD_PROVIDER_TIMEOUT_MS', 30_000, 100, 600_000),
     providerRetryDelayMs: integer(env, 'AGENTD_PROVIDER_RETRY_DELAY_MS', 250, 0, 60_000),
     circuitBreaker: {

@@ -27,6 +27,12 @@ describe('configuration from the environment', () => {
     assert.deepEqual(config.rateLimits, defaultRateLimits);
     assert.equal(config.bodyLimitBytes, 1_048_576);
     assert.equal(config.providerTimeoutMs, 30_000);
+    assert.equal(config.outbound.allowPrivateAddresses, false);
+  });
+
+  it('lets calls to user-given URLs reach private addresses only when switched on', () => {
+    assert.equal(loadConfig({ AGENTD_OUTBOUND_ALLOW_PRIVATE: 'true' }).outbound.allowPrivateAddresses, true);
+    assert.equal(loadConfig({ AGENTD_OUTBOUND_ALLOW_PRIVATE: 'false' }).outbound.allowPrivateAddresses, false);
   });
 
   it('names the variable and never echoes its value', () => {
@@ -43,6 +49,7 @@ describe('configuration from the environment', () => {
       [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
       [{ OLLAMA_BASE_URL: 'ftp://hunter2' }, 'OLLAMA_BASE_URL'],
       [{ AGENTD_ALLOW_AGENT_MODEL_KEYS: 'maybe' }, 'AGENTD_ALLOW_AGENT_MODEL_KEYS'],
+      [{ AGENTD_OUTBOUND_ALLOW_PRIVATE: 'hunter2' }, 'AGENTD_OUTBOUND_ALLOW_PRIVATE'],
     ];
     for (const [env, variable] of cases) {
       const error = failure(env);
