@@ -1,0 +1,93 @@
+import type { TSchema } from '@sinclair/typebox';
+import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
+import { Value } from '@sinclair/typebox/value';
+import type { AnyPluginDefinition } from './plugin.js';
+
+/** A problem with one plugin entry, at a JSON pointer relative to the entry. */
+export interface PluginEntryProblem {
+  path: string;
+  message: string;
+}
+
+/** What GET /v1/plugins tells about a plugin. */
+export interface PluginDescription {
+  name: string;
+  description: string;
+  configSchema: TSchema;
+  secretsSchema: TSchema;
+}
+
+interface CompiledPlugin {
+  definition: AnyPluginDefinition;
+  config: TypeCheck<TSchema>;
+  secrets: TypeCheck<TSchema>;
+}
+
+const maxProblemsPerEntry = 20;
+
+/**
+ * The plugins this server offers, by name, with their config and secrets
+ * schemas compiled once. Entries of an agent are checked against them on
+ * create and PATCH; a stored entry is opened with its defaults applied.
+ */
+export class PluginCatalog {
+  readonly #plugins = new Map<string, CompiledPlugin>();
+
+  constructor(definitions: readonly AnyPluginDefinition[]) {
+    for (const definition of definitions) {
+      if (this.#plugins.has(definition.name)) throw new Error(`Plugin ${definition.name} is listed twice`);
+      this.#plugins.set(definition.name, {
+        definition,
+        config: TypeCompiler.Compile(definition.configSchema),
+        secrets: TypeCompiler.Compile(definition.secretsSchema),
+      });
+    }
+  }
+
+  get names(): string[] {
+    return [...this.#plugins.keys()];
+  }
+
+  definitionOf(name: string): AnyPluginDefinition | undefined {
+    return this.#plugins.get(name)?.definition;
+  }
+
+  describe(): PluginDescription[] {
+    return [...this.#plugins.values()].map(({ definition }) => ({
+      name: definition.name,
+      description: definition.description,
+      configSchema: definition.configSchema,
+      secretsSchema: definition.secretsSchema,
+    }));
+  }
+
+  /** The entry's config with the schema's defaults filled in (for a config that passed `check`). */
+  configWithDefaults(name: string, config: Record<string, unknown>): unknown {
+    const plugin = this.#plugins.get(name);
+    if (plugin === undefined) return config;
+    return Value.Default(plugin.definition.configSchema, Value.Clone(config));
+  }
+
+  /**
+   * Problems of one entry: an unknown name, a config or secrets that do not
+   * match the plugin's schemas. Defaults are applied before checking, so a
+   * config may leave out what has a default. `secrets` holds the secret
+   * values as sent (or their masks, for kept secrets).
+   */
+  check(name: string, config: Record<string, unknown>, secrets: Record<string, string>): PluginEntryProblem[] {
+    const plugin = this.#plugins.get(name);
+    if (plugin === undefined) {
+      return [{ path: '/name', message: `is not a plugin of this server (available: ${this.names.join(', ')})` }];
+    }
+    const problems: PluginEntryProblem[] = [];
+    const collect = (check: TypeCheck<TSchema>, value: unknown, base: string) => {
+      for (const error of check.Errors(value)) {
+        if (problems.length >= maxProblemsPerEntry) break;
+        problems.push({ path: `${base}${error.path}`, message: error.message.toLowerCase() });
+      }
+    };
+    collect(plugin.config, this.configWithDefaults(name, config), '/config');
+    collect(plugin.secrets, secrets, '/secrets');
+    return problems;
+  }
+}

@@ -1,0 +1,170 @@
+import type { Logger } from 'pino';
+import type { SecretBox } from '../security/secret-box.js';
+import type { AgentRecord } from '../storage/repositories/agents.js';
+import type { PluginCatalog } from './catalog.js';
+import type { PluginContext, PluginInstance, Tool } from './plugin.js';
+
+/** The tools one agent offers its model for one reply. */
+export interface Toolbox {
+  tools: ReadonlyMap<string, Tool>;
+}
+
+interface OpenEntry {
+  instance: PluginInstance;
+}
+
+/** One enabled plugin entry; `opened` is null when it could not be opened, and is retried on the next use. */
+interface PluginSlot {
+  opened: Promise<OpenEntry | null>;
+  reopen: (() => Promise<OpenEntry | null>) | null;
+}
+
+interface AgentTools {
+  version: number;
+  /** In the agent's order. */
+  slots: PluginSlot[];
+  lastUsed: number;
+}
+
+export interface ToolsetOptions {
+  catalog: PluginCatalog;
+  secretBox: SecretBox;
+  logger: Logger;
+  /** What plugins of this agent may use of the service (outbound fetch, knowledge search, clock). */
+  contextFor(agent: AgentRecord): PluginContext;
+  /** Agents whose tools went unused this long have their connections closed. */
+  idleMs?: number;
+}
+
+const toolName = /^[A-Za-z0-9_-]{1,64}$/;
+const defaultIdleMs = 10 * 60_000;
+
+/**
+ * The open plugin instances of each agent, kept while the agent is unchanged
+ * so that connections (MCP sessions) are pooled per agent: a new version of
+ * the agent (any PATCH) or its deletion closes them, and so does a long idle
+ * spell. Entries of other instances' agents are noticed by their version on
+ * the next message.
+ */
+export class AgentToolsets {
+  readonly #agents = new Map<string, AgentTools>();
+  readonly #idleMs: number;
+  readonly #sweeper: NodeJS.Timeout;
+
+  constructor(private readonly options: ToolsetOptions) {
+    this.#idleMs = options.idleMs ?? defaultIdleMs;
+    this.#sweeper = setInterval(() => void this.#sweep(), Math.min(this.#idleMs, 60_000));
+    this.#sweeper.unref();
+  }
+
+  /** Whether the agent has any enabled plugin (no tools to open otherwise). */
+  static hasPlugins(agent: AgentRecord): boolean {
+    return agent.profile.plugins.some((plugin) => plugin.enabled);
+  }
+
+  /** The agent's tools, opening its plugins when this version of the agent has none open yet. */
+  async toolboxFor(agent: AgentRecord): Promise<Toolbox | null> {
+    if (!AgentToolsets.hasPlugins(agent)) return null;
+    let current = this.#agents.get(agent.id);
+    if (current !== undefined && current.version !== agent.version) {
+      this.#agents.delete(agent.id);
+      void this.#close(current);
+      current = undefined;
+    }
+    if (current === undefined) {
+      current = { version: agent.version, slots: this.#open(agent), lastUsed: 0 };
+      this.#agents.set(agent.id, current);
+    }
+    current.lastUsed = Date.now();
+    const opened = await Promise.all(current.slots.map((slot) => slot.opened));
+    for (const [index, slot] of current.slots.entries()) {
+      // A plugin that could not be opened (an unreachable server) is tried again on the next message.
+      if (opened[index] === null && slot.reopen !== null) slot.opened = slot.reopen();
+    }
+
+    const tools = new Map<string, Tool>();
+    for (const entry of opened) {
+      for (const tool of entry?.instance.tools ?? []) {
+        if (!toolName.test(tool.name) || tools.has(tool.name)) {
+          this.options.logger.warn({ agentId: agent.id, tool: tool.name }, 'tool skipped: invalid or duplicate name');
+          continue;
+        }
+        tools.set(tool.name, tool);
+      }
+    }
+    return tools.size > 0 ? { tools } : null;
+  }
+
+  /** Closes the agent's connections (it was changed or deleted). */
+  async forget(agentId: string): Promise<void> {
+    const current = this.#agents.get(agentId);
+    if (current === undefined) return;
+    this.#agents.delete(agentId);
+    await this.#close(current);
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.#sweeper);
+    const all = [...this.#agents.values()];
+    this.#agents.clear();
+    await Promise.all(all.map((agent) => this.#close(agent)));
+  }
+
+  #open(agent: AgentRecord): PluginSlot[] {
+    const { catalog, secretBox, logger } = this.options;
+    const context = this.options.contextFor(agent);
+    return agent.profile.plugins
+      .filter((plugin) => plugin.enabled)
+      .map((plugin): PluginSlot => {
+        const definition = catalog.definitionOf(plugin.name);
+        if (definition === undefined) {
+          logger.warn({ agentId: agent.id, plugin: plugin.name }, 'plugin not offered by this server; skipped');
+          return { opened: Promise.resolve(null), reopen: null };
+        }
+        const open = async (): Promise<OpenEntry | null> => {
+          try {
+            const secrets: Record<string, string> = {};
+            for (const [name, secret] of Object.entries(plugin.secrets)) {
+              secrets[name] = secretBox.open(secret.sealed, agent.id);
+            }
+            const instance = await definition.open(
+              catalog.configWithDefaults(plugin.name, plugin.config),
+              secrets,
+              context,
+            );
+            return { instance };
+          } catch (error) {
+            // Never the error object itself: a plugin's error may quote what it was given.
+            logger.warn(
+              { agentId: agent.id, plugin: plugin.name, reason: (error as Error).message },
+              'plugin could not be opened; its tools are left out of this reply',
+            );
+            return null;
+          }
+        };
+        return { opened: open(), reopen: open };
+      });
+  }
+
+  async #close(agent: AgentTools): Promise<void> {
+    const opened = await Promise.all(agent.slots.map((slot) => slot.opened));
+    await Promise.all(
+      opened.map((entry) =>
+        entry?.instance
+          .close?.()
+          .catch((error: unknown) =>
+            this.options.logger.warn({ reason: (error as Error).message }, 'plugin did not close cleanly'),
+          ),
+      ),
+    );
+  }
+
+  async #sweep(): Promise<void> {
+    const now = Date.now();
+    for (const [agentId, agent] of this.#agents) {
+      if (now - agent.lastUsed < this.#idleMs) continue;
+      this.#agents.delete(agentId);
+      await this.#close(agent);
+    }
+  }
+}
