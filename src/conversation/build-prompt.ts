@@ -1,7 +1,7 @@
 import { contextWindowOf, defaultOutputReserve } from '../providers/model-limits.js';
 import type { AgentRecord, StoredKnowledgeItem } from '../storage/repositories/agents.js';
 import type { Repositories } from '../storage/repositories/index.js';
-import type { HistoryTurn } from './history-window.js';
+import type { HistoryTurn, StoredToolCall } from './history-window.js';
 import { searchTermsOf } from './knowledge-query.js';
 import { assemblePrompt, type AssembledPrompt, type KnowledgeEntry } from './prompt.js';
 import { estimateTokens } from './tokens.js';
@@ -42,6 +42,22 @@ function withinBudget(items: KnowledgeEntry[]): KnowledgeEntry[] {
   return kept;
 }
 
+/** The agent's knowledge items most relevant to `text`, best first: what the prompt retrieves, and the knowledge tool. */
+export async function findKnowledge(
+  repositories: Repositories,
+  agent: AgentRecord,
+  text: string,
+  limit: number,
+): Promise<KnowledgeEntry[]> {
+  const terms = agent.profile.knowledge.length > 0 ? searchTermsOf(text) : [];
+  if (terms.length === 0) return [];
+  const positions = await repositories.knowledge.search(agent.id, terms, limit);
+  return positions.flatMap((position) => {
+    const item = agent.profile.knowledge[position];
+    return item === undefined ? [] : [entryOf(item)];
+  });
+}
+
 /** Reads what the prompt needs (relevant knowledge, recent history) and assembles it. */
 export async function buildPrompt(
   repositories: Repositories,
@@ -49,20 +65,19 @@ export async function buildPrompt(
   request: PromptRequest,
 ): Promise<AssembledPrompt> {
   const { profile } = agent;
-  const terms = profile.knowledge.length > 0 ? searchTermsOf(request.text) : [];
-  const [positions, rows] = await Promise.all([
-    terms.length > 0 ? repositories.knowledge.search(agent.id, terms, maxKnowledgeItems) : Promise.resolve([]),
+  const [found, rows] = await Promise.all([
+    findKnowledge(repositories, agent, request.text, maxKnowledgeItems),
     request.conversation !== null
       ? repositories.messages.recent(agent.id, request.conversation, maxHistoryTurns)
       : Promise.resolve([]),
   ]);
-  const knowledge = withinBudget(
-    positions.flatMap((position) => {
-      const item = profile.knowledge[position];
-      return item === undefined ? [] : [entryOf(item)];
-    }),
-  );
-  const history: HistoryTurn[] = rows.map((row) => ({ role: row.role, userId: row.user_id, text: row.text }));
+  const knowledge = withinBudget(found);
+  const history: HistoryTurn[] = rows.map((row) => ({
+    role: row.role,
+    userId: row.user_id,
+    text: row.text,
+    ...(row.tool !== null ? { tool: JSON.parse(row.tool) as StoredToolCall } : {}),
+  }));
   const model = profile.model;
   return assemblePrompt({
     character: {

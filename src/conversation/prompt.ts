@@ -115,7 +115,13 @@ export function toolStepMessages(calls: StoredToolCall[], text = ''): PromptMess
     {
       role: 'assistant',
       content: text,
-      toolCalls: calls.map((call) => ({ toolCallId: call.toolCallId, toolName: call.name, input: call.input })),
+      // Input that is not a JSON object (the model wrote broken JSON) goes back as {}: providers take objects
+      // only, and the call's error result tells the model what was wrong.
+      toolCalls: calls.map((call) => ({
+        toolCallId: call.toolCallId,
+        toolName: call.name,
+        input: typeof call.input === 'object' && call.input !== null && !Array.isArray(call.input) ? call.input : {},
+      })),
     },
     {
       role: 'tool',

@@ -1,4 +1,4 @@
-import type { AssembledPrompt } from '../conversation/prompt.js';
+import type { AssembledPrompt, PromptToolResult } from '../conversation/prompt.js';
 import { estimateTokens } from '../conversation/tokens.js';
 import type { ModelAdapter, ModelCall, ModelStreamPart } from './model-adapter.js';
 import { ProviderError } from './provider-error.js';
@@ -58,6 +58,36 @@ export function composeBuiltinReply(prompt: AssembledPrompt): string {
   return parts.join(' ');
 }
 
+/**
+ * Tool calls, offline: a line of the message of the form `/tool NAME {json}`
+ * (the JSON optional) asks for that tool, once, when the agent offers tools;
+ * after the results come back, the reply reports them. This is how tools are
+ * tried and tested with no model provider.
+ */
+const toolLine = /^\/tool[ \t]+([A-Za-z0-9_-]{1,64})[ \t]*(.*)$/gm;
+
+export function requestedToolCalls(text: string): Array<{ toolName: string; input: string }> {
+  return [...text.matchAll(toolLine)].map((match) => ({
+    toolName: match[1] as string,
+    input: (match[2] ?? '').trim() || '{}',
+  }));
+}
+
+function describeResult(result: PromptToolResult): string {
+  const value = typeof result.output === 'string' ? result.output : JSON.stringify(result.output);
+  return result.isError ? `${result.toolName} failed: ${value}` : `${result.toolName} returned ${value}`;
+}
+
+/** The reply once this message's tools have run: what each gave back. */
+export function composeBuiltinToolReport(prompt: AssembledPrompt, results: PromptToolResult[]): string {
+  const speaker = prompt.message.userId ? ` ${prompt.message.userId}` : '';
+  return [
+    `Hello${speaker}, I'm ${prompt.character.name}.`,
+    ...results.map((result) => `${sentence(describeResult(result))}`),
+    "(This answer comes from agentd's builtin offline model; it is not a language model.)",
+  ].join(' ');
+}
+
 export interface BuiltinModelOptions {
   /** Pause between streamed words, so a person watching a stream sees it arrive (none for a non-streamed reply). */
   wordDelayMs: number;
@@ -67,7 +97,25 @@ export class BuiltinModel implements ModelAdapter {
   constructor(private readonly options: BuiltinModelOptions) {}
 
   async *stream(call: ModelCall): AsyncIterable<ModelStreamPart> {
-    const words = composeBuiltinReply(call.prompt).split(/(?<= )/);
+    const { messages } = call.prompt;
+    // The results of this reply's tool rounds follow the message: the last prompt message is then a tool message.
+    const last = messages.at(-1);
+    const results = last?.role === 'tool' ? last.results : null;
+    const requested = results === null && call.tools?.length ? requestedToolCalls(call.prompt.message.text) : [];
+    if (requested.length > 0) {
+      for (const [index, request] of requested.entries()) {
+        yield { type: 'tool-call', toolCallId: `call_builtin_${index + 1}`, ...request };
+      }
+      const inputTokens = call.prompt.estimatedInputTokens;
+      yield {
+        type: 'finish',
+        finishReason: 'tool-calls',
+        usage: { inputTokens, outputTokens: 0, totalTokens: inputTokens },
+      };
+      return;
+    }
+    const reply = results !== null ? composeBuiltinToolReport(call.prompt, results) : composeBuiltinReply(call.prompt);
+    const words = reply.split(/(?<= )/);
     const limit = call.settings.maxOutputTokens;
     let text = '';
     let finishReason: 'stop' | 'length' = 'stop';

@@ -2,6 +2,7 @@ import { Migrator, type Migration, type MigrationProvider } from 'kysely';
 import type { DatabaseHandle } from './database.js';
 import { initialMigration } from './migrations/0001-initial.js';
 import { conversationsMigration } from './migrations/0002-conversations.js';
+import { toolTurnsMigration } from './migrations/0003-tool-turns.js';
 import type { Dialect } from './schema.js';
 
 /** Every migration, by name, in the order they apply. */
@@ -9,6 +10,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
   return {
     '0001-initial': initialMigration(dialect),
     '0002-conversations': conversationsMigration(dialect),
+    '0003-tool-turns': toolTurnsMigration(),
   };
 }
 

@@ -72,7 +72,7 @@ export interface MessagesTable {
   conversation: string;
   user_id: string | null;
   room_id: string | null;
-  role: 'user' | 'agent';
+  role: 'user' | 'agent' | 'tool';
   text: string;
   finish_reason: string | null;
   /** JSON: { inputTokens, outputTokens, totalTokens } on agent turns. */
@@ -80,6 +80,8 @@ export interface MessagesTable {
   /** JSON: { provider, name } on agent turns. */
   model: string | null;
   latency_ms: number | null;
+  /** JSON: the call and its result, on tool turns. */
+  tool: string | null;
   created_at: string;
 }
 

@@ -37,6 +37,8 @@ export interface AgentProfile {
     temperature?: number;
     maxOutputTokens?: number;
     topP?: number;
+    /** Tool rounds per reply; the default applies when absent. */
+    maxSteps?: number;
     apiKey?: StoredSecret;
   };
   metadata: Record<string, string>;

@@ -3,7 +3,7 @@ import { PreparedQuery } from '../prepared-query.js';
 import type { Database, Executor } from '../schema.js';
 
 export type MessageRow = Database['messages'];
-export type RecentTurn = Pick<MessageRow, 'role' | 'user_id' | 'text'>;
+export type RecentTurn = Pick<MessageRow, 'role' | 'user_id' | 'text' | 'tool'>;
 
 /** Which turns of an agent a query is about (see services/messages/conversation.ts). */
 export interface TurnFilter {
@@ -33,7 +33,7 @@ export class MessageRepository {
       (parameter) =>
         db
           .selectFrom('messages')
-          .select(['role', 'user_id', 'text'])
+          .select(['role', 'user_id', 'text', 'tool'])
           .where('agent_id', '=', parameter('agentId'))
           .where('conversation', '=', parameter('conversation'))
           .orderBy('id', 'desc')
