@@ -23,9 +23,10 @@ import { registerUpdateAgent } from './routes/agents/update-agent.js';
 import { registerCreateApiKey } from './routes/api-keys/create-api-key.js';
 import { registerListApiKeys } from './routes/api-keys/list-api-keys.js';
 import { registerRevokeApiKey } from './routes/api-keys/revoke-api-key.js';
+import { registerListPlugins } from './routes/plugins/list-plugins.js';
 import { registerForgetConversation } from './routes/messages/forget-conversation.js';
 import { registerListMessages } from './routes/messages/list-messages.js';
-import { MessageReply } from './schemas/messages.js';
+import { MessageReply, ToolCallView } from './schemas/messages.js';
 import { registerSendMessage } from './routes/messages/send-message.js';
 import { ProblemSchema } from './schemas/common.js';
 import { registerErrorDocs } from './routes/ops/error-docs.js';
@@ -109,6 +110,7 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
 
   app.addSchema(ProblemSchema);
   app.addSchema(AgentSchema);
+  app.addSchema(ToolCallView);
   app.addSchema(MessageReply);
 
   await app.register(swagger, {
@@ -128,6 +130,7 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
         { name: 'agents', description: 'Agents of the account' },
         { name: 'messages', description: 'Talking to agents, and their conversation history' },
         { name: 'api-keys', description: 'API keys of the account' },
+        { name: 'plugins', description: 'Plugins the server offers: the tools agents can use' },
         { name: 'operations', description: 'Health, readiness and metrics (no key, no rate limit)' },
       ],
     },
@@ -166,6 +169,7 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
   registerCreateApiKey(app);
   registerListApiKeys(app);
   registerRevokeApiKey(app);
+  registerListPlugins(app);
   registerHealth(app, deps.readiness);
   registerMetricsRoute(app, metrics);
   registerOpenApiRoute(app);

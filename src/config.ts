@@ -17,6 +17,7 @@ export const rateLimitNames = [
   'listMessages',
   'deleteConversation',
   'manageKeys',
+  'listPlugins',
 ] as const;
 export type RateLimitName = (typeof rateLimitNames)[number];
 
@@ -38,6 +39,7 @@ export const defaultRateLimits: RateLimitSettings = {
     listMessages: 60,
     deleteConversation: 30,
     manageKeys: 30,
+    listPlugins: 60,
   },
   sendMessageConcurrency: 10,
 };
@@ -80,6 +82,8 @@ export interface Config {
   /** Pause between the builtin model's streamed words. */
   builtinWordDelayMs: number;
   shutdownTimeoutMs: number;
+  /** Limits of one tool call: its time-out, and the bytes of its output the model is given. */
+  tools: { timeoutMs: number; outputBytes: number };
   logLevel: LogLevel;
 }
 
@@ -264,6 +268,10 @@ export function loadConfig(env: Environment, cwd: string = process.cwd()): Confi
     sseKeepAliveMs: integer(env, 'AGENTD_SSE_KEEPALIVE_MS', 15_000, 10, 600_000),
     builtinWordDelayMs: integer(env, 'AGENTD_BUILTIN_WORD_DELAY_MS', 20, 0, 1_000),
     shutdownTimeoutMs: integer(env, 'AGENTD_SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+    tools: {
+      timeoutMs: integer(env, 'AGENTD_TOOL_TIMEOUT_MS', 15_000, 100, 600_000),
+      outputBytes: integer(env, 'AGENTD_TOOL_OUTPUT_BYTES', 16_384, 256, 1_048_576),
+    },
     logLevel: logLevel as LogLevel,
   };
 }

@@ -9,6 +9,12 @@ import type { RateLimiter } from './limits/rate-limiter.js';
 import { ProviderCatalog } from './providers/catalog.js';
 import { ModelGateway } from './providers/model-gateway.js';
 import { createModelAdapters } from './providers/registry.js';
+import { findKnowledge } from './conversation/build-prompt.js';
+import { builtinPlugins } from './plugins/builtin.js';
+import { PluginCatalog } from './plugins/catalog.js';
+import { createOutboundFetch } from './outbound/outbound-fetch.js';
+import type { AnyPluginDefinition, FetchFunction } from './plugins/plugin.js';
+import { AgentToolsets } from './plugins/toolsets.js';
 import type { ReadinessCheck } from './routes/ops/health.js';
 import { loadOrCreateSecretKey } from './secret-key.js';
 import { SecretBox } from './security/secret-box.js';
@@ -35,6 +41,8 @@ export interface CreateDepsOptions {
   database?: OpenDatabaseOptions;
   /** Redis timings (lease refresh, fallback pauses), shortened by tests. */
   limits?: Pick<CreateLimitsOptions, 'redis' | 'connectWaitMs'>;
+  /** Plugins offered besides the built-in ones (tests add plugins of their own). */
+  extraPlugins?: readonly AnyPluginDefinition[];
 }
 
 export async function createDependencies(config: Config, options: CreateDepsOptions): Promise<AppDeps> {
@@ -64,9 +72,28 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
     await database.close();
     throw error;
   }
+  const repositories = createRepositories(database);
+  const secretBox = new SecretBox(key);
+  const catalog = new PluginCatalog([...builtinPlugins, ...(options.extraPlugins ?? [])]);
+  const outboundFetch: FetchFunction = createOutboundFetch({
+    allowPrivateAddresses: config.outbound.allowPrivateAddresses,
+  });
+  const toolsets = new AgentToolsets({
+    catalog,
+    secretBox,
+    logger: options.logger,
+    contextFor: (agent) => ({
+      agentId: agent.id,
+      accountId: agent.accountId,
+      fetch: outboundFetch,
+      searchKnowledge: (query, limit) => findKnowledge(repositories, agent, query, limit),
+      clock,
+      logger: options.logger,
+    }),
+  });
   const services: ServiceDeps = {
-    repositories: createRepositories(database),
-    secretBox: new SecretBox(key),
+    repositories,
+    secretBox,
     clock,
     providers,
     logger: options.logger,
@@ -84,6 +111,7 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
     ),
     concurrencyLimiter: limits.concurrencyLimiter,
     messageConcurrency: config.rateLimits?.sendMessageConcurrency ?? null,
+    plugins: { catalog, toolsets, limits: config.tools },
   };
 
   return {
@@ -94,6 +122,7 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
     readiness: readinessChecks(database, limits.redis),
     shutdown: new GracefulShutdown(options.logger),
     async close() {
+      await toolsets.close();
       await limits.close();
       await database.close();
     },

@@ -19,7 +19,7 @@ export function registerAuthentication(app: FastifyInstance, deps: ServiceDeps):
 
   const admit = (request: FastifyRequest, operation: OperationConfig, actor: Actor, done: HookHandlerDoneFunction) => {
     request.serviceContext = { deps, actor, requestId: request.id };
-    if (!actor.scopes.has(operation.scope)) {
+    if (operation.scope !== null && !actor.scopes.has(operation.scope)) {
       done(new AppError('insufficient_scope', `This API key lacks the ${operation.scope} scope.`));
       return;
     }

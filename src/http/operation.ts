@@ -8,8 +8,8 @@ import type { Scope, ServiceContext } from '../services/context.js';
  * whether it needs a key, which scope, and which rate limit applies.
  */
 export interface OperationConfig {
-  /** Scope the key must carry; checked before the body is even validated. */
-  scope: Scope;
+  /** Scope the key must carry, checked before the body is even validated; null when any valid key will do. */
+  scope: Scope | null;
   /** Per-minute limit that applies, counted per account or per agent (`agentId` path parameter). */
   rateLimit: RateLimitName;
   rateLimitPer: 'account' | 'agent';

@@ -100,6 +100,11 @@ const modelName = Type.String({ minLength: 1, maxLength: 200 });
 const temperature = Type.Number({ minimum: 0, maximum: 2 });
 const maxOutputTokens = Type.Integer({ minimum: 1, maximum: 1_000_000 });
 const topP = Type.Number({ minimum: 0, maximum: 1 });
+const maxSteps = Type.Integer({
+  minimum: 1,
+  maximum: 20,
+  description: 'Tool rounds in one reply (default 5): after this many, the model is asked to answer without tools.',
+});
 const modelApiKey = Type.String({
   minLength: 1,
   maxLength: 1000,
@@ -113,6 +118,7 @@ const ModelInput = Type.Object(
     temperature: Type.Optional(temperature),
     maxOutputTokens: Type.Optional(maxOutputTokens),
     topP: Type.Optional(topP),
+    maxSteps: Type.Optional(maxSteps),
     apiKey: Type.Optional(modelApiKey),
   },
   { additionalProperties: false },
@@ -196,6 +202,7 @@ export const UpdateAgentBody = Type.Object(
             temperature: Type.Optional(Nullable(temperature)),
             maxOutputTokens: Type.Optional(Nullable(maxOutputTokens)),
             topP: Type.Optional(Nullable(topP)),
+            maxSteps: Type.Optional(Nullable(maxSteps)),
             apiKey: Type.Optional(Nullable(modelApiKey)),
           },
           { additionalProperties: false },
@@ -229,6 +236,7 @@ export const ModelView = Type.Object({
   temperature: Type.Optional(Type.Number()),
   maxOutputTokens: Type.Optional(Type.Integer()),
   topP: Type.Optional(Type.Number()),
+  maxSteps: Type.Optional(Type.Integer()),
   apiKey: Type.Optional(Type.String({ description: 'Masked.' })),
 });
 

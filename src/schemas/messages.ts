@@ -46,6 +46,22 @@ const FinishReason = StringEnum(finishReasons, {
 
 const ModelOfReply = Type.Object({ provider: Type.String(), name: Type.String() });
 
+/** A tool the agent ran while answering: what the model asked for and what it was given back. */
+export const ToolCallView = Type.Object(
+  {
+    toolCallId: Type.String({ description: "The model's id for this call." }),
+    name: Type.String({ description: 'The tool, as the model knows it (e.g. fetch_url, mcp_add).' }),
+    input: Type.Unknown({ description: 'The input the model gave (JSON).' }),
+    output: Type.Optional(
+      Type.Unknown({ description: 'What the tool returned, as given to the model (capped, with a marker when cut).' }),
+    ),
+    error: Type.Optional(Type.String({ description: 'What went wrong, as the model was told; no output then.' })),
+    durationMs: Type.Integer(),
+  },
+  { $id: 'ToolCall', title: 'ToolCall' },
+);
+export type ToolCallViewValue = Static<typeof ToolCallView>;
+
 export const MessageReply = Type.Object(
   {
     id: IdString('message'),
@@ -65,6 +81,9 @@ export const MessageReply = Type.Object(
       },
     ),
     model: ModelOfReply,
+    toolCalls: Type.Array(Type.Ref(ToolCallView), {
+      description: 'The tools the agent ran for this reply, in order (empty when none).',
+    }),
     latencyMs: Type.Integer({ description: 'Milliseconds from receiving the message to the end of the reply.' }),
     createdAt: Timestamp,
   },
@@ -80,9 +99,12 @@ export const ConversationTurn = Type.Object({
   agentId: IdString('agent'),
   userId: NullableInResponse('string'),
   roomId: NullableInResponse('string'),
-  role: StringEnum(['user', 'agent']),
-  text: Type.String(),
+  role: StringEnum(['user', 'agent', 'tool'], {
+    description: '`tool` turns are the tools the agent ran, between a message and its answer.',
+  }),
+  text: Type.String({ description: 'Empty on tool turns.' }),
   finishReason: Type.Optional(FinishReason),
+  tool: Type.Optional(Type.Ref(ToolCallView)),
   createdAt: Timestamp,
 });
 export type ConversationTurnView = Static<typeof ConversationTurn>;

@@ -1,7 +1,10 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
+import type { ToolLimits } from '../conversation/tool-runner.js';
 import type { ConcurrencyLimiter } from '../limits/concurrency-limiter.js';
+import type { PluginCatalog } from '../plugins/catalog.js';
+import type { AgentToolsets } from '../plugins/toolsets.js';
 import type { ProviderCatalog } from '../providers/catalog.js';
 import type { ModelGateway } from '../providers/model-gateway.js';
 import type { SecretBox } from '../security/secret-box.js';
@@ -30,6 +33,8 @@ export interface ServiceDeps {
   /** Message requests in flight per agent; `messageConcurrency` null when limits are off. */
   concurrencyLimiter: ConcurrencyLimiter;
   messageConcurrency: number | null;
+  /** The plugins this server offers, each agent's open tools, and the limits of one tool call. */
+  plugins: { catalog: PluginCatalog; toolsets: AgentToolsets; limits: ToolLimits };
 }
 
 export interface ServiceContext {

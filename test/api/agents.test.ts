@@ -14,7 +14,14 @@ const fullAgent = {
   platforms: [
     { type: 'telegram', enabled: true, settings: { chat: 'x' }, secrets: { botToken: '123456:ABCDEFGH4f2a' } },
   ],
-  plugins: [{ name: 'http', enabled: false, config: { timeoutMs: 1000 }, secrets: { token: 'short' } }],
+  plugins: [
+    {
+      name: 'mcp',
+      enabled: false,
+      config: { url: 'https://tools.example.com/mcp', timeoutMs: 1000 },
+      secrets: { token: 'short' },
+    },
+  ],
   model: { provider: 'builtin', name: 'echo', temperature: 0.2, maxOutputTokens: 256, topP: 0.9 },
   deletionProtection: true,
   metadata: { team: 'research' },

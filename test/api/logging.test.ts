@@ -15,7 +15,7 @@ describe('logs', () => {
         payload: {
           name: 'Logged',
           platforms: [{ type: 'slack', secrets: { token: platformSecret } }],
-          plugins: [{ name: 'http', secrets: { apiKey: pluginSecret } }],
+          plugins: [{ name: 'mcp', config: { url: 'http://127.0.0.1:9/mcp' }, secrets: { apiKey: pluginSecret } }],
         },
       });
       assert.equal(created.statusCode, 201);
@@ -24,7 +24,11 @@ describe('logs', () => {
       await t.inject({
         method: 'PATCH',
         url: `/v1/agents/${created.json().id}`,
-        payload: { plugins: [{ name: 'http', secrets: { apiKey: 'rotated-secret-0003' } }] },
+        payload: {
+          plugins: [
+            { name: 'mcp', config: { url: 'http://127.0.0.1:9/mcp' }, secrets: { apiKey: 'rotated-secret-0003' } },
+          ],
+        },
       });
 
       const all = t.logs?.text() ?? '';

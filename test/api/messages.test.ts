@@ -32,6 +32,7 @@ for (const backend of backends) {
         'model',
         'roomId',
         'text',
+        'toolCalls',
         'usage',
         'userId',
       ]);

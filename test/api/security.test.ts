@@ -14,7 +14,8 @@ interface RouteCase {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** OpenAPI path template. */
   path: string;
-  scope: Scope;
+  /** null: any valid key may call it. */
+  scope: Scope | null;
   body?: unknown;
   /** The kind of resource named in the path, for the other-account check. */
   resource?: 'agent' | 'apiKey';
@@ -52,6 +53,7 @@ const routes: RouteCase[] = [
   { method: 'POST', path: '/v1/api-keys', scope: 'keys:manage', body: {} },
   { method: 'GET', path: '/v1/api-keys', scope: 'keys:manage' },
   { method: 'DELETE', path: '/v1/api-keys/{keyId}', scope: 'keys:manage', resource: 'apiKey' },
+  { method: 'GET', path: '/v1/plugins', scope: null },
 ];
 
 function assertUnauthorized(
@@ -155,24 +157,35 @@ for (const backend of backends) {
           );
         });
 
-        it(`refuses a key without ${route.scope} and names the scope`, async () => {
-          const limited = await t.newKey(
-            t.owner.accountId,
-            scopes.filter((scope) => scope !== route.scope),
-          );
-          const response = await request(await ownResourceUrl(route), limited.headers);
-          assert.equal(response.statusCode, 403);
-          const problem = response.json();
-          assert.equal(problem.code, 'insufficient_scope');
-          assert.ok(problem.detail.includes(route.scope), problem.detail);
-        });
+        const scope = route.scope;
+        if (scope === null) {
+          it('answers a key with any one scope', async () => {
+            for (const only of scopes) {
+              const narrow = await t.newKey(t.owner.accountId, [only]);
+              const response = await request(await ownResourceUrl(route), narrow.headers);
+              assert.ok(response.statusCode < 400, `${only}: ${response.statusCode} ${response.body}`);
+            }
+          });
+        } else {
+          it(`refuses a key without ${scope} and names the scope`, async () => {
+            const limited = await t.newKey(
+              t.owner.accountId,
+              scopes.filter((scope) => scope !== scope),
+            );
+            const response = await request(await ownResourceUrl(route), limited.headers);
+            assert.equal(response.statusCode, 403);
+            const problem = response.json();
+            assert.equal(problem.code, 'insufficient_scope');
+            assert.ok(problem.detail.includes(scope), problem.detail);
+          });
 
-        it('answers a key with only that scope', async () => {
-          const narrow = await t.newKey(t.owner.accountId, [route.scope]);
-          const response = await request(await ownResourceUrl(route), narrow.headers);
-          assert.ok(response.statusCode < 400, `${response.statusCode} ${response.body}`);
-          assert.ok(response.headers['x-ratelimit-limit'], 'authenticated responses carry the rate-limit headers');
-        });
+          it('answers a key with only that scope', async () => {
+            const narrow = await t.newKey(t.owner.accountId, [scope]);
+            const response = await request(await ownResourceUrl(route), narrow.headers);
+            assert.ok(response.statusCode < 400, `${response.statusCode} ${response.body}`);
+            assert.ok(response.headers['x-ratelimit-limit'], 'authenticated responses carry the rate-limit headers');
+          });
+        }
 
         if (route.resource) {
           it("answers another account's id exactly like a missing one (404)", async () => {

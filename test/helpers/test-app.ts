@@ -78,6 +78,8 @@ export interface TestAppOptions {
   captureLogs?: boolean;
   /** Redis timings for tests that play with an outage. */
   limits?: CreateDepsOptions['limits'];
+  /** Plugins offered besides the built-in ones. */
+  extraPlugins?: CreateDepsOptions['extraPlugins'];
 }
 
 /**
@@ -141,6 +143,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       ...(options.clock ? { clock: options.clock } : {}),
       ...(schema ? { database: { searchPath: schema.name } } : {}),
       ...(options.limits ? { limits: options.limits } : {}),
+      ...(options.extraPlugins ? { extraPlugins: options.extraPlugins } : {}),
     });
     first = await bootstrap({ deps: deps.services, bootstrapKey });
     if (!first) throw new Error('bootstrap did not run on a fresh database');

@@ -21,6 +21,8 @@ async function* replyEvents(
   try {
     for await (const event of answer.events()) {
       if (event.type === 'delta') yield { event: 'message.delta', data: { id, text: event.text } };
+      else if (event.type === 'tool-called') yield { event: 'tool.called', data: { id, ...event.call } };
+      else if (event.type === 'tool-completed') yield { event: 'tool.completed', data: { id, ...event.call } };
       else if (event.type === 'completed') yield { event: 'message.completed', data: event.reply };
       else yield { event: 'message.failed', data: { id, error: problemBody(event.error, requestId) } };
     }
@@ -44,7 +46,9 @@ export function registerSendMessage(app: App, options: { keepAliveMs: number; sh
           'history of the conversation named by `userId` (private) or `roomId` (shared). Without either, nothing is stored.\n\n' +
           'With `stream: true` the answer is `text/event-stream`: `message.started`, then `message.delta` events whose texts ' +
           'joined are the reply, then `message.completed` (the same object as the JSON reply) — or `message.failed` with a ' +
-          'problem if the model fails mid-answer. `: keep-alive` comments come while the model is silent. If the client ' +
+          'problem if the model fails mid-answer. When the agent has plugins, the model may call their tools: each call is a ' +
+          '`tool.called` event `{id, toolCallId, name, input}` and its result a `tool.completed` event `{id, toolCallId, name, ' +
+          'output | error, durationMs}`, between deltas; the JSON reply lists them in `toolCalls`. `: keep-alive` comments come while the model is silent. If the client ' +
           'disconnects, the model call is aborted and what was said is stored with `finishReason: "aborted"`. Anything that ' +
           'goes wrong before the reply begins is an ordinary problem response.\n\n' +
           'At most 60 messages per minute and 10 in flight per agent (a stream counts until it ends). An agent that is ' +
@@ -60,7 +64,7 @@ export function registerSendMessage(app: App, options: { keepAliveMs: number; sh
               'text/event-stream': {
                 schema: Type.String({
                   description:
-                    'Server-sent events: message.started, message.delta…, message.completed or message.failed.',
+                    'Server-sent events: message.started, message.delta… (with tool.called and tool.completed between them), message.completed or message.failed.',
                 }),
               },
             },

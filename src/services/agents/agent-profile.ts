@@ -1,4 +1,4 @@
-import { validationError } from '../../errors.js';
+import { AppError, describeFieldErrors, validationError } from '../../errors.js';
 import type { Agent, CreateAgentInput, UpdateAgentInput } from '../../schemas/agents.js';
 import { limits } from '../../schemas/agents.js';
 import { maskSecret, type SecretBox } from '../../security/secret-box.js';
@@ -82,6 +82,39 @@ function knowledgeBytes(items: StoredKnowledgeItem[]): number {
   return bytes;
 }
 
+/**
+ * Plugin entries as given on create or PATCH: each must name a plugin this
+ * server offers, with a config and secrets its schemas accept; a plugin may
+ * appear once (mcp once per prefix, as its tools are named after it). Every
+ * problem is reported, each at its JSON pointer.
+ */
+function checkPlugins(deps: ServiceDeps, input: PluginInput[], stored: AgentProfile['plugins']): void {
+  const problems: Array<{ path: string; message: string }> = [];
+  const seen = new Set<string>();
+  for (const [index, entry] of input.entries()) {
+    const secrets: Record<string, string> = {};
+    for (const [name, secret] of Object.entries(stored[index]?.secrets ?? {})) secrets[name] = secret.mask;
+    const config = entry.config ?? {};
+    for (const problem of deps.plugins.catalog.check(entry.name, config, secrets)) {
+      problems.push({ path: `/body/plugins/${index}${problem.path}`, message: problem.message });
+    }
+    const identity = entry.name === 'mcp' ? `mcp:${String(config.prefix ?? 'mcp')}` : entry.name;
+    if (seen.has(identity)) {
+      problems.push({
+        path: `/body/plugins/${index}/name`,
+        message:
+          entry.name === 'mcp'
+            ? 'repeats an mcp entry with the same prefix; give each MCP server its own prefix'
+            : 'is listed twice; a plugin can be attached once',
+      });
+    }
+    seen.add(identity);
+  }
+  if (problems.length > 0) {
+    throw new AppError('validation_failed', describeFieldErrors(problems), { errors: problems });
+  }
+}
+
 /** Checks that span fields or depend on the deployment; the schema has checked each field alone. */
 function checkProfile(deps: ServiceDeps, profile: AgentProfile): void {
   const problem = deps.providers.problemWith(profile.model);
@@ -106,6 +139,7 @@ export function profileFromCreate(deps: ServiceDeps, agentId: string, input: Cre
         ...(input.model.temperature !== undefined ? { temperature: input.model.temperature } : {}),
         ...(input.model.maxOutputTokens !== undefined ? { maxOutputTokens: input.model.maxOutputTokens } : {}),
         ...(input.model.topP !== undefined ? { topP: input.model.topP } : {}),
+        ...(input.model.maxSteps !== undefined ? { maxSteps: input.model.maxSteps } : {}),
         ...(input.model.apiKey !== undefined
           ? { apiKey: { sealed: box.seal(input.model.apiKey, agentId), mask: maskSecret(input.model.apiKey) } }
           : {}),
@@ -128,6 +162,7 @@ export function profileFromCreate(deps: ServiceDeps, agentId: string, input: Cre
     metadata: input.metadata ?? {},
   };
   checkProfile(deps, profile);
+  if (input.plugins !== undefined) checkPlugins(deps, input.plugins, profile.plugins);
   return profile;
 }
 
@@ -146,7 +181,7 @@ function mergeModel(
   const next: AgentProfile['model'] = { ...current };
   if (patch.provider !== undefined) next.provider = patch.provider;
   if (patch.name !== undefined) next.name = patch.name;
-  for (const field of ['temperature', 'maxOutputTokens', 'topP'] as const) {
+  for (const field of ['temperature', 'maxOutputTokens', 'topP', 'maxSteps'] as const) {
     const value = patch[field];
     if (value === null) delete next[field];
     else if (value !== undefined) next[field] = value;
@@ -222,6 +257,8 @@ export function applyAgentPatch(deps: ServiceDeps, current: AgentRecord, patch: 
     metadata,
   };
   checkProfile(deps, profile);
+  // Only entries sent now are checked: an agent stored before a plugin was withdrawn can still be patched.
+  if (patch.plugins) checkPlugins(deps, patch.plugins, profile.plugins);
 
   let status = current.status;
   let statusReason = current.statusReason;

@@ -24,6 +24,7 @@ export async function deleteAgent({
     await repositories.knowledge.deleteForAgent(record.id, transaction);
     if (!(await repositories.agents.delete(record, transaction))) throw notFound('Agent');
   });
+  await ctx.deps.plugins.toolsets.forget(agentId);
   ctx.deps.logger.info({ agentId, accountId: ctx.actor.accountId, requestId: ctx.requestId }, 'agent deleted');
   return { id: agentId, deleted: true };
 }

@@ -51,6 +51,8 @@ export async function updateAgent({
     }
     return { current, next };
   });
+  // The agent's plugin connections belong to its previous version.
+  if (next !== current) await ctx.deps.plugins.toolsets.forget(agentId);
   if (current.status !== next.status) {
     ctx.deps.logger.info(
       { agentId, from: current.status, to: next.status, reason: 'updated by its owner', requestId: ctx.requestId },

@@ -1,4 +1,5 @@
 import { isoTime } from '../../clock.js';
+import type { StoredToolCall } from '../../conversation/history-window.js';
 import type { FinishReason, TokenUsage } from '../../providers/model-adapter.js';
 import type { MessageReplyView } from '../../schemas/messages.js';
 import type { ServiceContext } from '../context.js';
@@ -10,6 +11,12 @@ export interface Exchange {
   roomId: string | null;
   conversation: string | null;
   userTurnId: string;
+  /**
+   * Ids for the tool turns of this reply, drawn between the message's and the
+   * reply's so that id order (how history is read and listed) puts them in
+   * between; their number is the most tool calls one reply may make.
+   */
+  toolTurnIds: string[];
   replyId: string;
   text: string;
   model: { provider: string; name: string };
@@ -20,13 +27,13 @@ export interface Exchange {
 }
 
 /**
- * Stores the exchange (both turns in one statement, so history never holds
- * half of one) when it belongs to a conversation, and returns the reply.
+ * Stores the exchange (the message, the tool turns and the answer in one
+ * statement, so history never holds part of one) when it belongs to a conversation, and returns the reply.
  */
 export async function storeExchange(
   ctx: ServiceContext,
   exchange: Exchange,
-  outcome: { text: string; finishReason: FinishReason; usage: TokenUsage },
+  outcome: { text: string; finishReason: FinishReason; usage: TokenUsage; toolCalls: StoredToolCall[] },
 ): Promise<MessageReplyView> {
   const createdAt = isoTime(exchange.startedAt);
   const latencyMs = Math.max(0, Math.round(performance.now() - exchange.startedTick));
@@ -39,6 +46,7 @@ export async function storeExchange(
     finishReason: outcome.finishReason,
     usage: outcome.usage,
     model: exchange.model,
+    toolCalls: outcome.toolCalls,
     latencyMs,
     createdAt,
   };
@@ -60,7 +68,19 @@ export async function storeExchange(
       usage: null,
       model: null,
       latency_ms: null,
+      tool: null,
     },
+    ...outcome.toolCalls.slice(0, exchange.toolTurnIds.length).map((call, index) => ({
+      ...common,
+      id: exchange.toolTurnIds[index] as string,
+      role: 'tool' as const,
+      text: '',
+      finish_reason: null,
+      usage: null,
+      model: null,
+      latency_ms: null,
+      tool: JSON.stringify(call),
+    })),
     {
       ...common,
       id: exchange.replyId,
@@ -70,6 +90,7 @@ export async function storeExchange(
       usage: JSON.stringify(outcome.usage),
       model: JSON.stringify(exchange.model),
       latency_ms: latencyMs,
+      tool: null,
     },
   ]);
   return reply;

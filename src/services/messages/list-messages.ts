@@ -1,4 +1,9 @@
-import type { ConversationTurnView, ListMessagesQueryValue, MessageListView } from '../../schemas/messages.js';
+import type {
+  ConversationTurnView,
+  ListMessagesQueryValue,
+  MessageListView,
+  ToolCallViewValue,
+} from '../../schemas/messages.js';
 import type { MessageRow } from '../../storage/repositories/messages.js';
 import { findOwnAgent } from '../agents/get-agent.js';
 import { requireScope, type ServiceContext } from '../context.js';
@@ -17,6 +22,7 @@ function toTurnView(row: MessageRow): ConversationTurnView {
     ...(row.role === 'agent' && row.finish_reason !== null
       ? { finishReason: row.finish_reason as ConversationTurnView['finishReason'] }
       : {}),
+    ...(row.role === 'tool' && row.tool !== null ? { tool: JSON.parse(row.tool) as ToolCallViewValue } : {}),
     createdAt: row.created_at,
   };
 }

@@ -1,8 +1,11 @@
 import type { AppError } from '../../errors.js';
-import type { AssembledPrompt } from '../../conversation/prompt.js';
+import type { StoredToolCall } from '../../conversation/history-window.js';
+import { toolStepMessages, type AssembledPrompt, type PromptMessage } from '../../conversation/prompt.js';
 import { estimateTokens } from '../../conversation/tokens.js';
+import { parsedToolInput, runToolCall, ToolCallAborted, type ToolLimits } from '../../conversation/tool-runner.js';
 import type { ConcurrencyLease } from '../../limits/concurrency-limiter.js';
-import type { FinishReason, TokenUsage } from '../../providers/model-adapter.js';
+import type { Toolbox } from '../../plugins/toolsets.js';
+import type { FinishReason, ToolCallPart, TokenUsage } from '../../providers/model-adapter.js';
 import type { OpenedModelStream } from '../../providers/model-gateway.js';
 import { ProviderError } from '../../providers/provider-error.js';
 import type { MessageReplyView, MessageStartedView } from '../../schemas/messages.js';
@@ -13,16 +16,40 @@ import { appErrorForFailure } from './provider-failure.js';
 
 export type ReplyEvent =
   | { type: 'delta'; text: string }
+  | { type: 'tool-called'; call: Pick<StoredToolCall, 'toolCallId' | 'name' | 'input'> }
+  | { type: 'tool-completed'; call: StoredToolCall }
   | { type: 'completed'; reply: MessageReplyView }
   | { type: 'failed'; error: AppError };
 
+/** How a reply may use tools: the agent's toolbox, its limits, and how to ask the model again with results. */
+export interface ToolLoop {
+  toolbox: Toolbox;
+  limits: ToolLimits;
+  /** Tool rounds before the model must answer without tools. */
+  maxSteps: number;
+  /** Opens the model's next step with these messages after the prompt's; `offerTools` false on the last. */
+  nextStep(messages: PromptMessage[], offerTools: boolean): Promise<OpenedModelStream>;
+  /** The client's signal: aborts a running tool as well as the model call. */
+  signal: AbortSignal;
+}
+
+function addUsage(total: TokenUsage, step: TokenUsage): TokenUsage {
+  return {
+    inputTokens: total.inputTokens + step.inputTokens,
+    outputTokens: total.outputTokens + step.outputTokens,
+    totalTokens: total.totalTokens + step.totalTokens,
+  };
+}
+
 /**
  * A reply whose model answer has begun. `events()` yields its text as it
- * comes, then exactly one `completed` (stored, with usage, model and latency)
- * or `failed`. However it ends, even when its reader stops reading because the
- * client went away, the provider call is ended, the exchange is stored (an
- * interrupted one with finishReason `aborted`), the circuit breaker hears the
- * outcome and the concurrency slot is released: once.
+ * comes and, when the model calls tools, each call and its result, asking the
+ * model again with the results (at most `maxSteps` rounds); then exactly one
+ * `completed` (stored, with usage, model and latency) or `failed`. However it
+ * ends, even when its reader stops reading because the client went away, the
+ * provider call is ended, the exchange is stored (an interrupted one with
+ * finishReason `aborted`), the circuit breaker hears the outcome and the
+ * concurrency slot (held for the whole multi-step reply) is released: once.
  */
 export class Reply {
   readonly started: MessageStartedView;
@@ -35,6 +62,7 @@ export class Reply {
     private readonly prompt: AssembledPrompt,
     private readonly model: OpenedModelStream,
     private readonly lease: ConcurrencyLease | null,
+    private readonly tools: ToolLoop | null = null,
   ) {
     this.started = {
       id: exchange.replyId,
@@ -46,37 +74,95 @@ export class Reply {
     };
   }
 
-  #estimatedUsage(text: string): TokenUsage {
-    const inputTokens = this.prompt.estimatedInputTokens;
+  #estimatedUsage(text: string, steps: PromptMessage[]): TokenUsage {
+    const inputTokens =
+      this.prompt.estimatedInputTokens + estimateTokens(steps.length > 0 ? JSON.stringify(steps) : '');
     const outputTokens = estimateTokens(text);
     return { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens };
   }
 
-  #store(text: string, finishReason: FinishReason, usage: TokenUsage): Promise<MessageReplyView> {
-    return storeExchange(this.ctx, this.exchange, { text, finishReason, usage });
+  #store(
+    text: string,
+    finishReason: FinishReason,
+    usage: TokenUsage,
+    toolCalls: StoredToolCall[],
+  ): Promise<MessageReplyView> {
+    return storeExchange(this.ctx, this.exchange, { text, finishReason, usage, toolCalls });
   }
 
   async *events(): AsyncGenerator<ReplyEvent, void, undefined> {
     if (this.#consumed) throw new Error('A reply can be read once');
     this.#consumed = true;
-    const { model } = this;
+    const { tools } = this;
+    let model = this.model;
+    /** The step whose model call is open (none while tools run): the one a failure is reported to. */
+    let open: OpenedModelStream | null = model;
     let text = '';
+    let usage: TokenUsage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
+    const toolCalls: StoredToolCall[] = [];
+    /** The tool rounds of this reply so far, as the model is shown them on the next step. */
+    const steps: PromptMessage[] = [];
     let settled = false;
     try {
-      let part = model.first;
-      while (part.type === 'text-delta') {
-        text += part.text;
-        yield { type: 'delta', text: part.text };
-        const next = await model.next();
-        if (next === null)
-          throw new ProviderError('unavailable', 'The provider ended its answer without finishing it.');
-        part = next;
+      for (let step = 1; ; step += 1) {
+        let stepText = '';
+        const requested: ToolCallPart[] = [];
+        let part = model.first;
+        while (part.type !== 'finish') {
+          if (part.type === 'text-delta') {
+            text += part.text;
+            stepText += part.text;
+            yield { type: 'delta', text: part.text };
+          } else {
+            requested.push(part);
+          }
+          const next = await model.next();
+          if (next === null)
+            throw new ProviderError('unavailable', 'The provider ended its answer without finishing it.');
+          part = next;
+        }
+        model.ticket.succeeded();
+        model.close();
+        open = null;
+        usage = addUsage(usage, part.usage);
+        if (requested.length === 0 || tools === null) {
+          settled = true;
+          const finishReason = requested.length > 0 ? 'tool-calls' : part.finishReason;
+          yield { type: 'completed', reply: await this.#store(text, finishReason, usage, toolCalls) };
+          return;
+        }
+
+        const results: StoredToolCall[] = [];
+        for (const call of requested) {
+          let result: StoredToolCall;
+          if (toolCalls.length >= this.exchange.toolTurnIds.length) {
+            result = {
+              toolCallId: call.toolCallId,
+              name: call.toolName,
+              input: parsedToolInput(call.input),
+              error: `This reply has made the most tool calls one reply may make (${this.exchange.toolTurnIds.length}).`,
+              durationMs: 0,
+            };
+          } else {
+            yield {
+              type: 'tool-called',
+              call: { toolCallId: call.toolCallId, name: call.toolName, input: call.input },
+            };
+            try {
+              result = await runToolCall(tools.toolbox, call, tools.limits, tools.signal, this.ctx.deps.logger);
+            } catch (error) {
+              if (error instanceof ToolCallAborted) toolCalls.push(error.call);
+              throw new ProviderError('aborted', 'The reply was aborted while a tool ran.', { cause: error });
+            }
+            toolCalls.push(result);
+            yield { type: 'tool-completed', call: result };
+          }
+          results.push(result);
+        }
+        steps.push(...toolStepMessages(results, stepText));
+        model = await tools.nextStep(steps, step < tools.maxSteps);
+        open = model;
       }
-      if (part.type === 'tool-call')
-        throw new ProviderError('unavailable', 'The model asked for a tool it was not given.');
-      model.ticket.succeeded();
-      settled = true;
-      yield { type: 'completed', reply: await this.#store(text, part.finishReason, part.usage) };
     } catch (error) {
       // Only model failures are handled here; anything else (storage) is a bug or an outage of our own.
       if (settled || !(error instanceof ProviderError)) {
@@ -84,26 +170,29 @@ export class Reply {
         throw error;
       }
       settled = true;
+      const estimated = addUsage(usage, this.#estimatedUsage(text, steps));
       if (error.kind === 'aborted') {
-        model.ticket.released();
-        yield { type: 'completed', reply: await this.#store(text, 'aborted', this.#estimatedUsage(text)) };
+        open?.ticket.released();
+        yield { type: 'completed', reply: await this.#store(text, 'aborted', estimated, toolCalls) };
         return;
       }
-      if (error.countsAgainstProvider) model.ticket.failed();
-      else model.ticket.released();
-      // What was said before the failure stays in the conversation, marked as such.
-      if (text !== '') await this.#store(text, 'error', this.#estimatedUsage(text));
+      // A step that failed to open was already reported by the gateway.
+      if (error.countsAgainstProvider) open?.ticket.failed();
+      else open?.ticket.released();
+      // What was said (and done) before the failure stays in the conversation, marked as such.
+      if (text !== '' || toolCalls.length > 0) await this.#store(text, 'error', estimated, toolCalls);
       yield { type: 'failed', error: await appErrorForFailure(this.ctx, this.agent, error) };
     } finally {
-      model.close();
+      open?.close();
       if (!settled) {
         // The reader stopped early (its client went away while a part was waiting to be sent).
-        model.ticket.released();
-        await this.#store(text, 'aborted', this.#estimatedUsage(text)).catch((error: unknown) =>
-          this.ctx.deps.logger.error(
-            { err: error, agentId: this.agent.id, requestId: this.ctx.requestId },
-            'could not store an aborted reply',
-          ),
+        open?.ticket.released();
+        await this.#store(text, 'aborted', addUsage(usage, this.#estimatedUsage(text, steps)), toolCalls).catch(
+          (error: unknown) =>
+            this.ctx.deps.logger.error(
+              { err: error, agentId: this.agent.id, requestId: this.ctx.requestId },
+              'could not store an aborted reply',
+            ),
         );
       }
       await this.lease?.release();

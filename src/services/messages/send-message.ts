@@ -1,7 +1,9 @@
 import { buildPrompt } from '../../conversation/build-prompt.js';
+import type { PromptMessage } from '../../conversation/prompt.js';
 import { AppError, validationError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { ConcurrencyLease } from '../../limits/concurrency-limiter.js';
+import { AgentToolsets } from '../../plugins/toolsets.js';
 import type { ProviderName } from '../../providers/catalog.js';
 import { ProviderError } from '../../providers/provider-error.js';
 import { messageLimits, type SendMessageInput } from '../../schemas/messages.js';
@@ -12,7 +14,12 @@ import { ensureAnswering } from './agent-availability.js';
 import { conversationKey } from './conversation.js';
 import { storeExchange, type Exchange } from './exchange-store.js';
 import { appErrorForFailure } from './provider-failure.js';
-import { Reply } from './reply.js';
+import { Reply, type ToolLoop } from './reply.js';
+
+/** Tool rounds per reply when the agent's model settings name none. */
+const defaultMaxSteps = 5;
+/** The most tool calls one reply may make, over all its rounds (ids for their turns are drawn in advance). */
+export const maxToolCallsPerReply = 32;
 
 async function acquireSlot(ctx: ServiceContext, agent: AgentRecord): Promise<ConcurrencyLease | null> {
   const max = ctx.deps.messageConcurrency;
@@ -68,13 +75,19 @@ export async function sendMessage({
   const userId = input.userId ?? null;
   const roomId = input.roomId ?? null;
   const conversation = conversationKey(userId, roomId);
-  const { provider, name, temperature, maxOutputTokens, topP } = agent.profile.model;
+  const { provider, name, temperature, maxOutputTokens, topP, maxSteps } = agent.profile.model;
+  const userTurnId = newId('message');
+  // Ids drawn now, between the message's and the reply's, so that tool turns sort between them.
+  const toolTurnIds = AgentToolsets.hasPlugins(agent)
+    ? Array.from({ length: maxToolCallsPerReply }, () => newId('message'))
+    : [];
   const exchange: Exchange = {
     agentId: agent.id,
     userId,
     roomId,
     conversation,
-    userTurnId: newId('message'),
+    userTurnId,
+    toolTurnIds,
     replyId: newId('message'),
     text: input.text,
     model: { provider, name },
@@ -90,21 +103,43 @@ export async function sendMessage({
       context: (input.context as Record<string, unknown> | undefined) ?? null,
     });
     const apiKey = modelKeyOf(ctx, agent);
+    const toolbox = await ctx.deps.plugins.toolsets.toolboxFor(agent);
+    const specs = toolbox
+      ? [...toolbox.tools.values()].map(({ name, description, inputSchema }) => ({ name, description, inputSchema }))
+      : [];
+    const call = {
+      modelName: name,
+      settings: {
+        ...(temperature !== undefined ? { temperature } : {}),
+        ...(maxOutputTokens !== undefined ? { maxOutputTokens } : {}),
+        ...(topP !== undefined ? { topP } : {}),
+      },
+      ...(apiKey !== undefined ? { apiKey } : {}),
+      watched: input.stream === true,
+    };
+    const tools: ToolLoop | null = toolbox
+      ? {
+          toolbox,
+          limits: ctx.deps.plugins.limits,
+          maxSteps: maxSteps ?? defaultMaxSteps,
+          signal,
+          nextStep: (steps: PromptMessage[], offerTools: boolean) =>
+            ctx.deps.models.open(
+              provider as ProviderName,
+              {
+                ...call,
+                prompt: { ...prompt, messages: [...prompt.messages, ...steps] },
+                ...(offerTools ? { tools: specs } : {}),
+              },
+              signal,
+            ),
+        }
+      : null;
     let opened;
     try {
       opened = await ctx.deps.models.open(
         provider as ProviderName,
-        {
-          modelName: name,
-          settings: {
-            ...(temperature !== undefined ? { temperature } : {}),
-            ...(maxOutputTokens !== undefined ? { maxOutputTokens } : {}),
-            ...(topP !== undefined ? { topP } : {}),
-          },
-          ...(apiKey !== undefined ? { apiKey } : {}),
-          prompt,
-          watched: input.stream === true,
-        },
+        { ...call, prompt, ...(specs.length > 0 ? { tools: specs } : {}) },
         signal,
       );
     } catch (error) {
@@ -116,12 +151,12 @@ export async function sendMessage({
           outputTokens: 0,
           totalTokens: prompt.estimatedInputTokens,
         };
-        await storeExchange(ctx, exchange, { text: '', finishReason: 'aborted', usage });
+        await storeExchange(ctx, exchange, { text: '', finishReason: 'aborted', usage, toolCalls: [] });
         throw new AppError('provider_unavailable', 'The client closed the connection before the reply began.');
       }
       throw await appErrorForFailure(ctx, agent, error);
     }
-    return new Reply(ctx, agent, exchange, prompt, opened, lease);
+    return new Reply(ctx, agent, exchange, prompt, opened, lease, tools);
   } catch (error) {
     await lease?.release();
     throw error;
