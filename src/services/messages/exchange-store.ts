@@ -21,7 +21,8 @@ export interface Exchange {
 
 /**
  * Stores the exchange (both turns in one statement, so history never holds
- * half of one) when it belongs to a conversation, and returns the reply.
+ * half of one) when it belongs to a conversation and its agent still exists
+ * (a reply can outlive a delete of its agent), and returns the reply.
  */
 export async function storeExchange(
   ctx: ServiceContext,
@@ -50,7 +51,7 @@ export async function storeExchange(
     room_id: exchange.roomId,
     created_at: createdAt,
   };
-  await ctx.deps.repositories.messages.insert([
+  await ctx.deps.repositories.messages.insertForExistingAgent(exchange.agentId, [
     {
       ...common,
       id: exchange.userTurnId,
