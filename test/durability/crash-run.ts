@@ -113,10 +113,13 @@ export async function crashRun(options: CrashRunOptions): Promise<CrashRunResult
       result.kills += 1;
 
       const storage = await halfWrittenState(database);
-      result.halfWritten.push(...storage.problems.map((problem) => `after kill ${round + 1}: ${problem}`));
+      result.halfWritten.push(...storage.map((problem) => `after kill ${round + 1}: ${problem}`));
     }
     await server?.stop('SIGTERM');
     server = null;
+    // The last restart replayed cut-off idempotent creates: that must not have made a second agent either.
+    const storage = await halfWrittenState(database);
+    result.halfWritten.push(...storage.map((problem) => `at the end: ${problem}`));
   } finally {
     await server?.stop('SIGKILL');
     await database.remove();

@@ -9,7 +9,7 @@ type KnowledgeItem = string | { title?: string; content: string };
  * disagree with the rows, two agents from one create, and idempotency records
  * that answer with something other than an agent.
  */
-export async function halfWrittenState(database: DurabilityDatabase): Promise<{ problems: string[]; claims: number }> {
+export async function halfWrittenState(database: DurabilityDatabase): Promise<string[]> {
   const problems = await database.engineProblems();
 
   const [orphans] = await database.query<{ count: number | string }>(
@@ -77,12 +77,11 @@ export async function halfWrittenState(database: DurabilityDatabase): Promise<{ 
   for (const agent of agents) names.set(agent.name, (names.get(agent.name) ?? 0) + 1);
   for (const [name, count] of names) if (count > 1) problems.push(`${count} agents named ${name} (one create each)`);
 
-  let claims = 0;
   for (const record of await database.query<{ idempotency_key: string; state: string; response_body: string | null }>(
     'select idempotency_key, state, response_body from idempotency_keys',
   )) {
+    // A claim whose request died with the process stays until it is taken over (after a minute) or expires.
     if (record.state === 'in_progress') {
-      claims += 1;
       if (record.response_body !== null) problems.push(`idempotency ${record.idempotency_key}: a claim with a body`);
       continue;
     }
@@ -91,5 +90,5 @@ export async function halfWrittenState(database: DurabilityDatabase): Promise<{ 
       problems.push(`idempotency ${record.idempotency_key}: completed without an agent in its response`);
     }
   }
-  return { problems, claims };
+  return problems;
 }
