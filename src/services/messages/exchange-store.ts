@@ -28,7 +28,9 @@ export interface Exchange {
 
 /**
  * Stores the exchange (the message, the tool turns and the answer in one
- * statement, so history never holds part of one) when it belongs to a conversation, and returns the reply.
+ * statement, so history never holds part of one) when it belongs to a
+ * conversation and its agent still exists (a reply can outlive a delete of
+ * its agent), and returns the reply.
  */
 export async function storeExchange(
   ctx: ServiceContext,
@@ -58,7 +60,7 @@ export async function storeExchange(
     room_id: exchange.roomId,
     created_at: createdAt,
   };
-  await ctx.deps.repositories.messages.insert([
+  await ctx.deps.repositories.messages.insertForExistingAgent(exchange.agentId, [
     {
       ...common,
       id: exchange.userTurnId,

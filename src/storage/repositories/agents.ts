@@ -240,8 +240,7 @@ export class AgentRepository {
         .executeTakeFirst();
       if (Number(result.numUpdatedRows) === 0) return false;
       if (previous.status !== next.status) {
-        await this.adjustCount(previous.accountId, previous.status, -1, transaction);
-        await this.adjustCount(previous.accountId, next.status, 1, transaction);
+        await this.moveCount(previous.accountId, previous.status, next.status, transaction);
       }
       return true;
     });
@@ -270,8 +269,7 @@ export class AgentRepository {
         .executeTakeFirst();
       if (Number(result.numUpdatedRows) === 0) return false;
       if (record.status !== status) {
-        await this.adjustCount(record.accountId, record.status, -1, transaction);
-        await this.adjustCount(record.accountId, status, 1, transaction);
+        await this.moveCount(record.accountId, record.status, status, transaction);
       }
       return true;
     });
@@ -334,6 +332,21 @@ export class AgentRepository {
       .where('id', 'in', positioned(executor.selectFrom('agents').select('id')))
       .orderBy(column, direction)
       .orderBy('id', direction);
+  }
+
+  /**
+   * One agent from status `from` to `to` in the account's counts. The two
+   * count rows are always locked in the same (status) order: two transactions
+   * moving agents in opposite directions would otherwise each hold the row
+   * the other waits for, and PostgreSQL would abort one of them as a deadlock.
+   */
+  private async moveCount(accountId: string, from: string, to: string, executor: Executor): Promise<void> {
+    const changes: Array<[string, number]> = [
+      [from, -1],
+      [to, 1],
+    ];
+    changes.sort(([left], [right]) => (left < right ? -1 : left > right ? 1 : 0));
+    for (const [status, delta] of changes) await this.adjustCount(accountId, status, delta, executor);
   }
 
   private async adjustCount(accountId: string, status: string, delta: number, executor: Executor): Promise<void> {

@@ -27,7 +27,7 @@ export function createRepositories({ db, dialect, committedReader }: DatabaseHan
     apiKeys: new ApiKeyRepository(db, committedReader),
     agents: new AgentRepository(db, dialect, committedReader),
     idempotency: new IdempotencyRepository(db),
-    messages: new MessageRepository(db, committedReader),
+    messages: new MessageRepository(db, dialect, committedReader),
     knowledge: new KnowledgeRepository(db, dialect, committedReader),
     serviceState: new ServiceStateRepository(db),
   };

@@ -1,6 +1,6 @@
 import type { CommittedReader } from '../database.js';
 import { PreparedQuery } from '../prepared-query.js';
-import type { Database, Executor } from '../schema.js';
+import { inTransaction, type Database, type Dialect, type Executor } from '../schema.js';
 
 export type MessageRow = Database['messages'];
 export type RecentTurn = Pick<MessageRow, 'role' | 'user_id' | 'text' | 'tool'>;
@@ -27,6 +27,7 @@ export class MessageRepository {
 
   constructor(
     private readonly db: Executor,
+    private readonly dialect: Dialect,
     committedReader: CommittedReader | null = null,
   ) {
     this.#recent = new PreparedQuery(
@@ -46,6 +47,24 @@ export class MessageRepository {
   async insert(rows: MessageRow[], executor: Executor = this.db): Promise<void> {
     if (rows.length === 0) return;
     await executor.insertInto('messages').values(rows).execute();
+  }
+
+  /**
+   * Stores the turns of one agent's exchange unless the agent is gone; false
+   * then. A reply that finishes after its agent was deleted would otherwise
+   * leave turns of no agent behind (messages have no foreign key to agents).
+   * On PostgreSQL the agent's row is share-locked until the insert commits, so
+   * a delete either ran before (nothing stored) or waits and removes the turns
+   * with the agent; SQLite's transactions are serial already.
+   */
+  async insertForExistingAgent(agentId: string, rows: MessageRow[], executor: Executor = this.db): Promise<boolean> {
+    return inTransaction(executor, async (transaction) => {
+      let agent = transaction.selectFrom('agents').select('id').where('id', '=', agentId);
+      if (this.dialect === 'postgres') agent = agent.forKeyShare();
+      if ((await agent.executeTakeFirst()) === undefined) return false;
+      await this.insert(rows, transaction);
+      return true;
+    });
   }
 
   /** The most recent turns of one conversation, newest first: what a prompt's history is cut from. */

@@ -1,0 +1,119 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import pg from 'pg';
+
+export type DatabaseKind = 'sqlite' | 'postgres';
+
+/**
+ * The storage a crashed server leaves behind, opened directly (the server is
+ * down while it is read) so that half-written rows the API would hide are seen.
+ */
+export interface DurabilityDatabase {
+  kind: DatabaseKind;
+  /** What the server needs to run on this storage, the same at every restart. */
+  serverEnvironment: Record<string, string>;
+  /** Rows of a plain SQL query without parameters, valid on both dialects. */
+  query<Row = Record<string, unknown>>(sqlText: string): Promise<Row[]>;
+  /** Engine-level consistency checks (SQLite's integrity check, its FTS index check); problems found. */
+  engineProblems(): Promise<string[]>;
+  /** Removes everything this run created: the data directory and, on PostgreSQL, the database. */
+  remove(): Promise<void>;
+}
+
+function temporaryDirectory(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'agentd-durability-'));
+}
+
+function sqliteDatabase(): DurabilityDatabase {
+  const dataDir = temporaryDirectory();
+  // Where agentd keeps its database in the data directory when DATABASE_URL is unset.
+  const file = path.join(dataDir, 'agentd.sqlite');
+  const open = () => new SqliteDatabase(file, { fileMustExist: true });
+  return {
+    kind: 'sqlite',
+    serverEnvironment: { AGENTD_DATA_DIR: dataDir },
+    async query<Row>(sqlText: string) {
+      const database = open();
+      try {
+        return database.prepare(sqlText).all() as Row[];
+      } finally {
+        database.close();
+      }
+    },
+    async engineProblems() {
+      const database = open();
+      try {
+        const problems: string[] = [];
+        const integrity = database.pragma('integrity_check', { simple: true });
+        if (integrity !== 'ok') problems.push(`integrity_check: ${String(integrity)}`);
+        try {
+          database.prepare("insert into knowledge_search (knowledge_search) values ('integrity-check')").run();
+        } catch (error) {
+          problems.push(`knowledge full-text index: ${(error as Error).message}`);
+        }
+        return problems;
+      } finally {
+        database.close();
+      }
+    },
+    async remove() {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function onServer(serverUrl: string, statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A database of its own on the server of `baseUrl`, created here and dropped by `remove`. */
+async function postgresDatabase(baseUrl: string): Promise<DurabilityDatabase> {
+  const dataDir = temporaryDirectory();
+  const name = `agentd_durability_${randomBytes(6).toString('hex')}`;
+  const maintenance = new URL(baseUrl);
+  maintenance.pathname = '/postgres';
+  await onServer(maintenance.toString(), `create database ${name}`);
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  return {
+    kind: 'postgres',
+    serverEnvironment: {
+      AGENTD_DATA_DIR: dataDir,
+      DATABASE_URL: url.toString(),
+      AGENTD_SECRET_KEY: randomBytes(32).toString('hex'),
+      AGENTD_DATABASE_POOL_SIZE: '8',
+    },
+    async query<Row>(sqlText: string) {
+      const client = new pg.Client({ connectionString: url.toString() });
+      await client.connect();
+      try {
+        return (await client.query(sqlText)).rows as Row[];
+      } finally {
+        await client.end();
+      }
+    },
+    async engineProblems() {
+      return [];
+    },
+    async remove() {
+      // `with (force)` ends the connections a killed server may still have open.
+      await onServer(maintenance.toString(), `drop database if exists ${name} with (force)`);
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function openDurabilityDatabase(kind: DatabaseKind, postgresUrl?: string): Promise<DurabilityDatabase> {
+  if (kind === 'sqlite') return sqliteDatabase();
+  if (postgresUrl === undefined) throw new Error('PostgreSQL needs DATABASE_URL');
+  return postgresDatabase(postgresUrl);
+}
