@@ -56,7 +56,7 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
     );
   }
 
-  const database = openDatabase(config.database, options.database);
+  const database = openDatabase(config.database, { logger: options.logger, ...options.database });
   try {
     const applied = await migrateToLatest(database);
     if (applied.length > 0) options.logger.info({ migrations: applied }, 'database migrated');

@@ -58,6 +58,11 @@ export const errorCatalog = {
     title: 'Model provider unavailable',
     when: "The agent's model provider timed out, failed, or its circuit is open; `Retry-After` is set.",
   },
+  service_unavailable: {
+    status: 503,
+    title: 'Service unavailable',
+    when: 'The database cannot be reached or lost the connection the request ran on; `Retry-After` says when to try again. A write cut off this way may or may not have been stored: send creates with an `Idempotency-Key` to retry them safely.',
+  },
   internal: {
     status: 500,
     title: 'Internal server error',

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, describeFieldErrors, errorCatalog, type ErrorCode } from '../errors.js';
+import { isStoreUnavailable } from '../storage/store-unavailable.js';
 import { fieldErrorsFrom } from './validation-errors.js';
 
 /**
@@ -17,6 +18,12 @@ const fastifyCodes: Record<string, ErrorCode> = {
   FST_ERR_BAD_URL: 'not_found',
 };
 
+/**
+ * Seconds a client should wait after a database outage: a replaced connection
+ * or a restarted server usually answers again within this time.
+ */
+const storeRetryAfterSeconds = 1;
+
 const fastifyDetails: Partial<Record<ErrorCode, string>> = {
   invalid_json: 'The request body is not valid JSON.',
   payload_too_large: 'The request body is larger than the server accepts.',
@@ -29,6 +36,14 @@ export function toAppError(error: FastifyError | AppError | Error): AppError {
   if (Array.isArray(fastifyError.validation)) {
     const errors = fieldErrorsFrom(fastifyError.validation, fastifyError.validationContext ?? 'body');
     return new AppError('validation_failed', describeFieldErrors(errors), { errors });
+  }
+  // Decided here rather than in each repository: database errors reach this
+  // handler from routes, the authentication hook, transactions and streams alike.
+  if (isStoreUnavailable(error)) {
+    return new AppError('service_unavailable', 'The database is unavailable right now; try again shortly.', {
+      headers: { 'retry-after': String(storeRetryAfterSeconds) },
+      cause: error,
+    });
   }
   const mapped = fastifyError.code ? fastifyCodes[fastifyError.code] : undefined;
   if (mapped) return new AppError(mapped, fastifyDetails[mapped] ?? errorCatalog[mapped].title);
@@ -67,6 +82,11 @@ export function registerProblemHandlers(app: FastifyInstance): void {
     const appError = toAppError(error);
     if (appError.status >= 500 && appError.code === 'internal') {
       request.log.error({ err: error, requestId: request.id }, 'unhandled error');
+    } else if (appError.code === 'service_unavailable') {
+      request.log.warn(
+        { err: { message: error.message, code: (error as { code?: unknown }).code }, requestId: request.id },
+        'database unavailable',
+      );
     }
     if (reply.sent || reply.raw.headersSent) return;
     return sendProblem(reply, request, appError);

@@ -56,13 +56,17 @@ const statusDescriptions: Record<number, string> = {
   415: 'The body is not JSON (`unsupported_media_type`).',
   422: 'The Idempotency-Key was used with a different body (`idempotency_key_reused`).',
   429: 'A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After.',
-  503: 'The agent or its model provider cannot answer now (`agent_unavailable`, `provider_unavailable`).',
+  503: 'The database cannot be reached (`service_unavailable`), or for messages the agent or its model provider cannot answer now (`agent_unavailable`, `provider_unavailable`); see Retry-After.',
 };
 
-/** Response entries for the error statuses an operation can answer, all with the Problem schema. */
+/**
+ * Response entries for the error statuses an operation can answer, all with the
+ * Problem schema. Every operation reads the database (the key at least), so
+ * every one may answer 503 while it is unreachable.
+ */
 export function problemResponses(...statuses: number[]): Record<number, TSchema> {
   const responses: Record<number, TSchema> = {};
-  for (const status of [401, 403, 429, ...statuses]) {
+  for (const status of [401, 403, 429, 503, ...statuses]) {
     responses[status] = Type.Unsafe({
       ...problemReference,
       description: statusDescriptions[status] ?? 'Error',

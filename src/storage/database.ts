@@ -3,6 +3,7 @@ import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
+import type { Logger } from 'pino';
 import type { DatabaseConfig } from '../config.js';
 import type { Database, Dialect } from './schema.js';
 import { CommittedReads, withStatementCache } from './sqlite-connections.js';
@@ -31,6 +32,40 @@ export interface OpenDatabaseOptions {
   searchPath?: string;
   /** How the connections introduce themselves to PostgreSQL (pg_stat_activity), default `agentd`. */
   applicationName?: string;
+  /** Where lost connections are reported; silent without one. */
+  logger?: Logger;
+}
+
+/**
+ * Longest a query waits for a pooled connection (a busy pool, or a server that
+ * does not answer the connection attempt) before it fails and is answered 503,
+ * so a request never hangs past a client's own time-out because of the database.
+ */
+const connectionWaitMs = 5000;
+
+/** The message and code of a connection error: pg errors carry the whole query and its parameters. */
+function connectionErrorSummary(error: unknown): { message: string; code?: string } {
+  const { message, code } = error as { message?: unknown; code?: unknown };
+  return {
+    message: typeof message === 'string' ? message : String(error),
+    ...(typeof code === 'string' ? { code } : {}),
+  };
+}
+
+/**
+ * A pg client that is never without an 'error' listener. pg emits 'error' on a
+ * client whose connection dies even while a query runs on it (and the pool only
+ * listens while the client is idle), and an 'error' event without a listener
+ * ends the process. The query in flight fails on its own and the pool discards
+ * the broken client when it is released, so the next query gets a new connection.
+ */
+function clientClassReporting(onLost: (error: unknown) => void): typeof pg.Client {
+  return class ListenedClient extends pg.Client {
+    constructor(config?: string | pg.ClientConfig) {
+      super(config);
+      this.on('error', onLost);
+    }
+  };
 }
 
 export function openDatabase(config: DatabaseConfig, options: OpenDatabaseOptions = {}): DatabaseHandle {
@@ -63,15 +98,21 @@ export function openDatabase(config: DatabaseConfig, options: OpenDatabaseOption
     };
   }
 
+  const logger = options.logger;
+  const onLost = (error: unknown) =>
+    logger?.warn({ err: connectionErrorSummary(error) }, 'lost a database connection; it will be replaced');
   const pool = new pg.Pool({
+    Client: clientClassReporting(onLost),
     connectionString: config.url,
+    connectionTimeoutMillis: connectionWaitMs,
+    // Notices a peer that vanished without closing the connection (a partition, a killed host).
+    keepAlive: true,
     // Per instance: instances × poolSize must stay below the server's max_connections.
     max: config.poolSize,
     application_name: options.applicationName ?? 'agentd',
     ...(options.searchPath ? { options: `-c search_path=${options.searchPath}` } : {}),
   });
-  // An idle client that loses its server emits 'error' on the pool; without a
-  // listener that would crash the process. The next query reconnects.
+  // The pool re-emits the error of an idle client (already reported by the client itself) and drops it.
   pool.on('error', () => undefined);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
