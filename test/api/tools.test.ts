@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { Type } from '@sinclair/typebox';
 import type { PluginDefinition } from '../../src/plugins/plugin.js';
+import { sendStreamedMessage } from '../helpers/message-stream.js';
 import { readEvents } from '../helpers/sse-client.js';
 import { backends, createTestApp, type TestApp } from '../helpers/test-app.js';
 import { eventually, waitFor } from '../helpers/wait.js';
@@ -238,18 +239,14 @@ for (const backend of backends) {
 
     it('aborts the running tool when the client goes away, and stores the partial reply', async () => {
       const agent = await t.newAgent({ plugins: [{ name: 'testing' }] });
-      const controller = new AbortController();
-      const response = await fetch(`${base}/v1/agents/${agent.id}/messages`, {
-        method: 'POST',
-        headers: { ...t.owner.headers, 'content-type': 'application/json' },
-        body: JSON.stringify({ text: '/tool wait {"label": "abort"}', userId: 'quitter', stream: true }),
-        signal: controller.signal,
+      const message = await sendStreamedMessage(base, t.owner.key, agent.id, {
+        text: '/tool wait {"label": "abort"}',
+        userId: 'quitter',
       });
-      const reader = readEvents(response.body!);
-      assert.equal((await reader.next())?.event, 'message.started');
-      assert.equal((await reader.next())?.event, 'tool.called');
+      assert.equal((await message.events!.next())?.event, 'message.started');
+      assert.equal((await message.events!.next())?.event, 'tool.called');
       assert.notEqual(await waitFor(() => started.includes('abort'), 5_000), null, 'the tool started');
-      controller.abort();
+      message.hangUp();
       assert.notEqual(await waitFor(() => aborted.includes('abort'), 5_000), null, 'the tool was told to stop');
       const turns = await eventually(async () => {
         const stored = (await t.inject({ method: 'GET', url: `/v1/agents/${agent.id}/messages?userId=quitter` })).json()

@@ -146,7 +146,7 @@ export class Reply {
           } else {
             yield {
               type: 'tool-called',
-              call: { toolCallId: call.toolCallId, name: call.toolName, input: call.input },
+              call: { toolCallId: call.toolCallId, name: call.toolName, input: parsedToolInput(call.input) },
             };
             try {
               result = await runToolCall(tools.toolbox, call, tools.limits, tools.signal, this.ctx.deps.logger);
