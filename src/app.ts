@@ -10,6 +10,7 @@ import type { Config } from './config.js';
 import type { AppDeps } from './dependencies.js';
 import type { App } from './http/app-instance.js';
 import { registerAuthentication } from './http/authentication.js';
+import { createClientErrorHandler } from './http/client-errors.js';
 import { memoizingSerializerFactory } from './http/memoized-serializer.js';
 import { createMetrics, registerRequestObservation } from './http/metrics.js';
 import { registerProblemHandlers, sendProblem, toAppError } from './http/problem.js';
@@ -45,11 +46,15 @@ const clientRequestId = /^[A-Za-z0-9._:-]{1,128}$/;
 const requestIdPrefix = `req_${randomBytes(8).toString('hex')}`;
 let requestCounter = 0;
 
+function generatedRequestId(): string {
+  requestCounter += 1;
+  return `${requestIdPrefix}${requestCounter.toString(36).padStart(8, '0')}`;
+}
+
 function requestIdOf(request: IncomingMessage): string {
   const sent = request.headers['x-request-id'];
   if (typeof sent === 'string' && clientRequestId.test(sent)) return sent;
-  requestCounter += 1;
-  return `${requestIdPrefix}${requestCounter.toString(36).padStart(8, '0')}`;
+  return generatedRequestId();
 }
 
 /**
@@ -87,6 +92,7 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
     return503OnClosing: false,
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    clientErrorHandler: createClientErrorHandler(deps.services.logger as FastifyBaseLogger, generatedRequestId),
     frameworkErrors: (error, request, reply) => {
       reply.header('x-request-id', request.id);
       sendProblem(reply, request, toAppError(error));

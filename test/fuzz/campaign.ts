@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { FuzzTarget } from './fuzz-target.js';
 import { invariantViolation } from './invariants.js';
-import { sendRaw } from './raw-client.js';
+import { sendRaw } from '../helpers/raw-http.js';
 import type { FuzzRequest } from './request-arbitrary.js';
 import { pathOf, renderRequest } from './render-request.js';
 

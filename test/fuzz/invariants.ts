@@ -1,4 +1,4 @@
-import type { RawOutcome } from './raw-client.js';
+import type { RawOutcome } from '../helpers/raw-http.js';
 
 /**
  * What every answer must be, whatever was sent: below 500, and an RFC 9457
