@@ -99,6 +99,9 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
     },
   });
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  // Node answers an Expect other than 100-continue with a bare 417 before any route runs; RFC 9110
+  // (section 10.1.1) lets a server ignore an expectation it does not know, so the request is served.
+  fastify.server.on('checkExpectation', (request, response) => fastify.server.emit('request', request, response));
 
   const validators = createValidators();
   app.setValidatorCompiler(({ schema, httpPart }) =>

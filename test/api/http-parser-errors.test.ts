@@ -54,6 +54,11 @@ describe('requests the HTTP parser rejects', () => {
     assertProblem(response, 400, 'validation_failed');
   });
 
+  it('serves a request with an expectation it does not know instead of a bare 417', async () => {
+    const response = await send('GET /v1/agents/agt_missing HTTP/1.1\r\nHost: x\r\nExpect: something-else');
+    assertProblem(response, 401, 'unauthorized');
+  });
+
   it('keeps serving afterwards', async () => {
     const response = await send('GET /healthz HTTP/1.1\r\nHost: x');
     assert.equal(response.status, 200);
