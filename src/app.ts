@@ -11,6 +11,7 @@ import type { AppDeps } from './dependencies.js';
 import type { App } from './http/app-instance.js';
 import { registerAuthentication } from './http/authentication.js';
 import { createClientErrorHandler } from './http/client-errors.js';
+import { registerJsonBodyParsers } from './http/json-body.js';
 import { memoizingSerializerFactory } from './http/memoized-serializer.js';
 import { createMetrics, registerRequestObservation } from './http/metrics.js';
 import { registerProblemHandlers, sendProblem, toAppError } from './http/problem.js';
@@ -110,11 +111,7 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
 
   // JSON only: text/plain would otherwise reach validation as a string.
   app.removeContentTypeParser('text/plain');
-  app.addContentTypeParser(
-    'application/merge-patch+json',
-    { parseAs: 'string', bodyLimit: config.bodyLimitBytes },
-    app.getDefaultJsonParser('error', 'error'),
-  );
+  registerJsonBodyParsers(app, config.bodyLimitBytes);
 
   app.addSchema(ProblemSchema);
   app.addSchema(AgentSchema);
