@@ -37,6 +37,8 @@ export interface CampaignResult {
   durationMs: number;
   /** Responses by status; `none` counts requests without an answer. */
   byStatus: Record<string, number>;
+  /** Answers below 300 by operation: shows the fuzzer got past validation on every route. */
+  successesByOperation: Record<string, number>;
   /** Every answer that broke the invariant; the first 50 are kept in `failures`. */
   violations: number;
   failures: Failure[];
@@ -67,6 +69,7 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
   const { target, arbitrary, seed } = options;
   const timeoutMs = options.timeoutMs ?? 15_000;
   const byStatus: Record<string, number> = {};
+  const successesByOperation: Record<string, number> = {};
   const failures: Failure[] = [];
   let crashed: string | null = null;
   let sent = 0;
@@ -104,6 +107,9 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
       options.onProgress?.(sent);
       const status = outcome.kind === 'response' ? String(outcome.response.status) : 'none';
       byStatus[status] = (byStatus[status] ?? 0) + 1;
+      if (outcome.kind === 'response' && outcome.response.status < 300) {
+        successesByOperation[request.operation] = (successesByOperation[request.operation] ?? 0) + 1;
+      }
       const violation = invariantViolation(request.method, outcome);
       if (violation) violations += 1;
       if (violation && failures.length < keptFailures) {
@@ -127,5 +133,5 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));
-  return { sent, durationMs: Date.now() - started, byStatus, violations, failures, crashed };
+  return { sent, durationMs: Date.now() - started, byStatus, successesByOperation, violations, failures, crashed };
 }

@@ -55,6 +55,9 @@ try {
     console.log(`  request: ${failure.request}\n  answer: ${failure.body}`);
   }
   if (result.crashed) console.log(`\nCRASH: ${result.crashed}`);
+  // The server's own account of its errors: the stack of each 500.
+  const errors = target.server.logEntries().filter((entry) => Number(entry.level) >= 50);
+  for (const entry of errors.slice(0, 10)) console.log(`\nserver error: ${JSON.stringify(entry).slice(0, 3_000)}`);
   if (result.violations > 0 || result.crashed || health !== 200) exitCode = 1;
 } finally {
   await target.stop();
