@@ -16,6 +16,8 @@ export interface FuzzTarget {
   server: ServerProcess;
   keys: { owner: string; otherAccount: string; readOnly: string; revoked: string };
   pools: Record<IdPool, string[]>;
+  /** The server's body limit (the default): larger bodies are refused. */
+  bodyLimitBytes: number;
   /** Replaces an own agent the fuzzer deleted, so later requests still reach a live one. */
   replaceAgent(id: string): Promise<void>;
   stop(): Promise<void>;
@@ -79,6 +81,7 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
       server,
       keys: { owner, otherAccount: otherKey.key, readOnly: readOnly.key, revoked: revoked.key },
       pools,
+      bodyLimitBytes: 1_048_576,
       async replaceAgent(id) {
         const index = pools.ownAgent.indexOf(id);
         if (index >= 0) pools.ownAgent[index] = await newAgent();
