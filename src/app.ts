@@ -10,6 +10,8 @@ import type { Config } from './config.js';
 import type { AppDeps } from './dependencies.js';
 import type { App } from './http/app-instance.js';
 import { registerAuthentication } from './http/authentication.js';
+import { createClientErrorHandler } from './http/client-errors.js';
+import { registerJsonBodyParsers } from './http/json-body.js';
 import { memoizingSerializerFactory } from './http/memoized-serializer.js';
 import { createMetrics, registerRequestObservation } from './http/metrics.js';
 import { registerProblemHandlers, sendProblem, toAppError } from './http/problem.js';
@@ -46,11 +48,15 @@ const clientRequestId = /^[A-Za-z0-9._:-]{1,128}$/;
 const requestIdPrefix = `req_${randomBytes(8).toString('hex')}`;
 let requestCounter = 0;
 
+function generatedRequestId(): string {
+  requestCounter += 1;
+  return `${requestIdPrefix}${requestCounter.toString(36).padStart(8, '0')}`;
+}
+
 function requestIdOf(request: IncomingMessage): string {
   const sent = request.headers['x-request-id'];
   if (typeof sent === 'string' && clientRequestId.test(sent)) return sent;
-  requestCounter += 1;
-  return `${requestIdPrefix}${requestCounter.toString(36).padStart(8, '0')}`;
+  return generatedRequestId();
 }
 
 /**
@@ -88,12 +94,16 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
     return503OnClosing: false,
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    clientErrorHandler: createClientErrorHandler(deps.services.logger as FastifyBaseLogger, generatedRequestId),
     frameworkErrors: (error, request, reply) => {
       reply.header('x-request-id', request.id);
       sendProblem(reply, request, toAppError(error));
     },
   });
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  // Node answers an Expect other than 100-continue with a bare 417 before any route runs; RFC 9110
+  // (section 10.1.1) lets a server ignore an expectation it does not know, so the request is served.
+  fastify.server.on('checkExpectation', (request, response) => fastify.server.emit('request', request, response));
 
   const validators = createValidators();
   app.setValidatorCompiler(({ schema, httpPart }) =>
@@ -102,11 +112,7 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
 
   // JSON only: text/plain would otherwise reach validation as a string.
   app.removeContentTypeParser('text/plain');
-  app.addContentTypeParser(
-    'application/merge-patch+json',
-    { parseAs: 'string', bodyLimit: config.bodyLimitBytes },
-    app.getDefaultJsonParser('error', 'error'),
-  );
+  registerJsonBodyParsers(app, config.bodyLimitBytes);
 
   app.addSchema(ProblemSchema);
   app.addSchema(AgentSchema);

@@ -1,0 +1,40 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Socket } from 'node:net';
+import { AppError } from '../errors.js';
+import { problemBody } from './problem.js';
+
+/**
+ * Requests Node's HTTP parser rejects before Fastify sees them (malformed
+ * request lines or headers, conflicting framing, headers over the size
+ * limit) are answered here. Fastify's default answers them with a JSON body
+ * of its own; the contract says every error is problem+json with a request id.
+ */
+
+function appErrorFor(code: string | undefined): AppError {
+  // The catalog has no 431; "too large" is what a client needs to know to act on it.
+  if (code === 'HPE_HEADER_OVERFLOW') {
+    return new AppError('payload_too_large', 'The request headers are larger than the server accepts.');
+  }
+  return new AppError('validation_failed', 'The request is not well-formed HTTP/1.1.');
+}
+
+export function createClientErrorHandler(logger: FastifyBaseLogger, newRequestId: () => string) {
+  return (error: Error & { code?: string }, socket: Socket): void => {
+    // A reset connection is already gone: there is no one to answer.
+    if (error.code === 'ECONNRESET' || socket.destroyed) return;
+    const requestId = newRequestId();
+    const appError = appErrorFor(error.code);
+    logger.debug({ requestId, code: error.code }, 'request rejected by the HTTP parser');
+    if (socket.writable) {
+      const body = JSON.stringify(problemBody(appError, requestId));
+      socket.write(
+        `HTTP/1.1 ${appError.status} ${appError.title}\r\n` +
+          `Content-Type: application/problem+json; charset=utf-8\r\n` +
+          `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+          `X-Request-Id: ${requestId}\r\n` +
+          `Connection: close\r\n\r\n${body}`,
+      );
+    }
+    socket.destroy(error);
+  };
+}

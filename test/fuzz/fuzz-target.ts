@@ -1,0 +1,99 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { generateApiKey } from '../../src/security/api-key-secret.js';
+import { unusedPort } from '../helpers/network.js';
+import { runAgentd, startServer, type ServerProcess } from '../helpers/server-process.js';
+import type { IdPool } from './request-arbitrary.js';
+
+/**
+ * A real agentd process (SQLite in a fresh data dir, limits off so the fuzzer
+ * meets validation rather than 429s, the builtin model) with data of two
+ * accounts: ids of the other account must answer like missing ones.
+ */
+
+export interface FuzzTarget {
+  server: ServerProcess;
+  keys: { owner: string; otherAccount: string; readOnly: string; revoked: string };
+  pools: Record<IdPool, string[]>;
+  /** The server's body limit (the default): larger bodies are refused. */
+  bodyLimitBytes: number;
+  /** Replaces an own agent the fuzzer deleted, so later requests still reach a live one. */
+  replaceAgent(id: string): Promise<void>;
+  stop(): Promise<void>;
+}
+
+const poolSize = 8;
+
+async function call(baseUrl: string, key: string, method: string, url: string, body?: unknown): Promise<any> {
+  const response = await fetch(`${baseUrl}${url}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+  const answer = await response.json();
+  if (!response.ok) throw new Error(`${method} ${url} answered ${response.status}: ${JSON.stringify(answer)}`);
+  return answer;
+}
+
+export async function startFuzzTarget(): Promise<FuzzTarget> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentd-fuzz-'));
+  const owner = generateApiKey();
+  const env = {
+    AGENTD_DATA_DIR: dataDir,
+    AGENTD_BOOTSTRAP_KEY: owner,
+    AGENTD_RATE_LIMITS: 'off',
+    AGENTD_BUILTIN_WORD_DELAY_MS: '0',
+    // Warnings and errors only: an access line per request would be most of the run's work.
+    LOG_LEVEL: 'warn',
+    PORT: String(await unusedPort()),
+  };
+  const server = await startServer(env);
+  const baseUrl = server.url;
+  try {
+    const account = await runAgentd(['accounts', 'create', '--name', 'Other', '--json'], env);
+    const otherAccountId = JSON.parse(account.stdout).id as string;
+    const issued = await runAgentd(['keys', 'create', '--account', otherAccountId, '--json'], env);
+    const otherKey = JSON.parse(issued.stdout) as { id: string; key: string };
+
+    const newAgent = async (fields: Record<string, unknown> = {}) =>
+      (await call(baseUrl, owner, 'POST', '/v1/agents', { name: 'Fuzzed', bio: 'A target.', ...fields })).id as string;
+    const ownAgents = [await newAgent({ deletionProtection: true, knowledge: ['Gas is paid in ETH.'] })];
+    while (ownAgents.length < poolSize) ownAgents.push(await newAgent());
+    const deleted = await newAgent();
+    await call(baseUrl, owner, 'DELETE', `/v1/agents/${deleted}`);
+    const otherAgent = (await call(baseUrl, otherKey.key, 'POST', '/v1/agents', { name: 'Theirs' })).id as string;
+
+    const readOnly = await call(baseUrl, owner, 'POST', '/v1/api-keys', { scopes: ['agents:read'] });
+    const revoked = await call(baseUrl, owner, 'POST', '/v1/api-keys', {});
+    await call(baseUrl, owner, 'DELETE', `/v1/api-keys/${revoked.id}`);
+    const spareKeys: string[] = [];
+    while (spareKeys.length < poolSize) spareKeys.push((await call(baseUrl, owner, 'POST', '/v1/api-keys', {})).id);
+
+    const pools: Record<IdPool, string[]> = {
+      ownAgent: ownAgents,
+      otherAccountAgent: [otherAgent],
+      deletedAgent: [deleted],
+      spareKey: spareKeys,
+      otherAccountKey: [otherKey.id],
+    };
+    return {
+      server,
+      keys: { owner, otherAccount: otherKey.key, readOnly: readOnly.key, revoked: revoked.key },
+      pools,
+      bodyLimitBytes: 1_048_576,
+      async replaceAgent(id) {
+        const index = pools.ownAgent.indexOf(id);
+        if (index >= 0) pools.ownAgent[index] = await newAgent();
+      },
+      async stop() {
+        await server.stop();
+        fs.rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    await server.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+}
