@@ -74,7 +74,10 @@ const platformType = Type.String({
   pattern: '^[a-z][a-z0-9_-]{0,49}$',
   description: 'e.g. telegram, discord, slack, x',
 });
-const pluginName = Type.String({ pattern: '^[A-Za-z0-9@][A-Za-z0-9@/._-]{0,99}$' });
+const pluginName = Type.String({
+  pattern: '^[A-Za-z0-9@][A-Za-z0-9@/._-]{0,99}$',
+  description: 'A plugin this server offers (GET /v1/plugins): http, knowledge, clock, math, mcp.',
+});
 
 const PlatformInput = Type.Object(
   {
@@ -92,7 +95,12 @@ const PluginInput = Type.Object(
     config: Type.Optional(JsonObject),
     secrets: Type.Optional(SecretsInput),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    description:
+      "A plugin whose tools the agent's model may call. `config` and `secrets` are checked against the plugin's " +
+      'schemas from GET /v1/plugins.',
+  },
 );
 
 const providerName = Type.String({ pattern: '^[a-z][a-z0-9-]{0,49}$', description: 'An enabled provider.' });
