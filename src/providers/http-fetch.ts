@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
-import zlib from 'node:zlib';
+// The body reader is the outbound client's: both read node:http answers as the global fetch would.
+import { responseBody } from '../outbound/response-body.js';
 
 /**
  * The `fetch` the AI SDK's providers are given: the same contract as the
@@ -21,55 +22,6 @@ const agents = {
 };
 const redirects = new Set([301, 302, 303, 307, 308]);
 const withoutBody = new Set([101, 204, 205, 304]);
-
-function decoded(response: http.IncomingMessage): NodeJS.ReadableStream {
-  // Nothing asks for compression, but a server may compress anyway; the global fetch would decode it.
-  switch (response.headers['content-encoding']?.trim().toLowerCase()) {
-    case 'gzip':
-    case 'x-gzip':
-      return response.pipe(zlib.createGunzip());
-    case 'deflate':
-      return response.pipe(zlib.createInflate());
-    case 'br':
-      return response.pipe(zlib.createBrotliDecompress());
-    default:
-      return response;
-  }
-}
-
-/** The response body as a web stream that reads from the socket only as fast as it is consumed. */
-function bodyStream(response: http.IncomingMessage, signal: AbortSignal | undefined): ReadableStream<Uint8Array> {
-  const source = decoded(response);
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      // Calls on a stream the reader has already cancelled throw; there is nobody left to tell.
-      const settle = (settleWith: () => void) => {
-        try {
-          settleWith();
-        } catch {
-          // Already closed, errored or cancelled.
-        }
-      };
-      const fail = (error: unknown) => settle(() => controller.error(signal?.aborted ? signal.reason : error));
-      source.on('data', (chunk: Buffer) => {
-        controller.enqueue(chunk);
-        if ((controller.desiredSize ?? 1) <= 0) source.pause();
-      });
-      source.once('end', () => settle(() => controller.close()));
-      source.once('error', fail);
-      if (source !== response) response.once('error', fail);
-      response.once('close', () => {
-        if (!response.complete) fail(new TypeError('terminated', { cause: new Error('other side closed') }));
-      });
-    },
-    pull() {
-      source.resume();
-    },
-    cancel() {
-      response.destroy();
-    },
-  });
-}
 
 function headersOf(init: RequestInit | undefined, body: string | Uint8Array | undefined): Record<string, string> {
   const headers: Record<string, string> = {};
@@ -114,7 +66,7 @@ export const httpFetch: typeof fetch = (input, init) => {
       }
       if (withoutBody.has(status)) response.resume();
       resolve(
-        new Response(withoutBody.has(status) ? null : bodyStream(response, signal), {
+        new Response(withoutBody.has(status) ? null : responseBody(response, signal), {
           status,
           statusText: response.statusMessage ?? '',
           headers,
