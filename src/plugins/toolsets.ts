@@ -3,6 +3,7 @@ import type { SecretBox } from '../security/secret-box.js';
 import type { AgentRecord } from '../storage/repositories/agents.js';
 import type { PluginCatalog } from './catalog.js';
 import type { PluginContext, PluginInstance, Tool } from './plugin.js';
+import { withSecretsRedacted } from './redact-secrets.js';
 
 /** The tools one agent offers its model for one reply. */
 export interface Toolbox {
@@ -132,7 +133,8 @@ export class AgentToolsets {
               secrets,
               context,
             );
-            return { instance };
+            const tools = withSecretsRedacted(instance.tools, Object.values(secrets));
+            return { instance: { tools, ...(instance.close ? { close: () => instance.close!() } : {}) } };
           } catch (error) {
             // Never the error object itself: a plugin's error may quote what it was given.
             logger.warn(

@@ -47,6 +47,12 @@ const testPlugin: PluginDefinition = {
           execute: async () => 'x'.repeat(5_000),
         },
         {
+          name: 'echo_secret',
+          description: 'Gives its secret back, as a careless server would.',
+          inputSchema: { type: 'object', properties: {} },
+          execute: async () => ({ note: `the token is ${(secrets as { token?: string }).token}` }),
+        },
+        {
           name: 'leaky',
           description: 'Fails with its secret in the message.',
           inputSchema: { type: 'object', properties: {} },
@@ -230,10 +236,13 @@ for (const backend of backends) {
       const secret = 'sekret-token-6d1f0b';
       const agent = await t.newAgent({ plugins: [{ name: 'testing', secrets: { token: secret } }] });
       assert.equal(agent.plugins[0].secrets.token, '••••0b'.replace('0b', '1f0b'));
-      const response = await send(agent.id, { text: '/tool leaky' });
+      const response = await send(agent.id, { text: '/tool leaky\n/tool echo_secret', userId: 'u1' });
       assert.equal(response.statusCode, 200);
       assert.ok(!response.body.includes(secret));
       assert.equal(response.json().toolCalls[0].error, 'The tool failed unexpectedly.');
+      assert.deepEqual(response.json().toolCalls[1].output, { note: 'the token is ••••' });
+      const history = await t.inject({ method: 'GET', url: `/v1/agents/${agent.id}/messages?userId=u1` });
+      assert.ok(!history.body.includes(secret));
       assert.ok(!t.logs!.text().includes(secret));
     });
 
