@@ -18,6 +18,7 @@ interface OpenEntry {
 interface PluginSlot {
   opened: Promise<OpenEntry | null>;
   reopen: (() => Promise<OpenEntry | null>) | null;
+  failed: boolean;
 }
 
 interface AgentTools {
@@ -77,11 +78,15 @@ export class AgentToolsets {
       this.#agents.set(agent.id, current);
     }
     current.lastUsed = Date.now();
-    const opened = await Promise.all(current.slots.map((slot) => slot.opened));
-    for (const [index, slot] of current.slots.entries()) {
+    for (const slot of current.slots) {
       // A plugin that could not be opened (an unreachable server) is tried again on the next message.
-      if (opened[index] === null && slot.reopen !== null) slot.opened = slot.reopen();
+      if (slot.failed && slot.reopen !== null) {
+        slot.failed = false;
+        slot.opened = slot.reopen();
+      }
     }
+    const opened = await Promise.all(current.slots.map((slot) => slot.opened));
+    for (const [index, slot] of current.slots.entries()) if (opened[index] === null) slot.failed = true;
 
     const tools = new Map<string, Tool>();
     for (const entry of opened) {
@@ -120,7 +125,7 @@ export class AgentToolsets {
         const definition = catalog.definitionOf(plugin.name);
         if (definition === undefined) {
           logger.warn({ agentId: agent.id, plugin: plugin.name }, 'plugin not offered by this server; skipped');
-          return { opened: Promise.resolve(null), reopen: null };
+          return { opened: Promise.resolve(null), reopen: null, failed: false };
         }
         const open = async (): Promise<OpenEntry | null> => {
           try {
@@ -144,7 +149,7 @@ export class AgentToolsets {
             return null;
           }
         };
-        return { opened: open(), reopen: open };
+        return { opened: open(), reopen: open, failed: false };
       });
   }
 
