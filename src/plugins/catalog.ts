@@ -26,6 +26,27 @@ interface CompiledPlugin {
 const maxProblemsPerEntry = 20;
 
 /**
+ * A config schema as users read it: a property with a default may be left
+ * out (the default is filled in before checking), so it is not listed as
+ * required, though the TypeBox type the plugin reads has it.
+ */
+function asWritten(schema: TSchema): TSchema {
+  const copy = Value.Clone(schema) as Record<string, unknown>;
+  const visit = (node: unknown): void => {
+    if (node === null || typeof node !== 'object') return;
+    const object = node as { properties?: Record<string, { default?: unknown }>; required?: string[] };
+    if (object.properties && Array.isArray(object.required)) {
+      const required = object.required.filter((name) => object.properties?.[name]?.default === undefined);
+      if (required.length > 0) object.required = required;
+      else delete object.required;
+    }
+    for (const value of Object.values(node)) visit(value);
+  };
+  visit(copy);
+  return copy as TSchema;
+}
+
+/**
  * The plugins this server offers, by name, with their config and secrets
  * schemas compiled once. Entries of an agent are checked against them on
  * create and PATCH; a stored entry is opened with its defaults applied.
@@ -52,13 +73,16 @@ export class PluginCatalog {
     return this.#plugins.get(name)?.definition;
   }
 
+  #descriptions: PluginDescription[] | null = null;
+
+  /** What GET /v1/plugins shows, built once. */
   describe(): PluginDescription[] {
-    return [...this.#plugins.values()].map(({ definition }) => ({
+    return (this.#descriptions ??= [...this.#plugins.values()].map(({ definition }) => ({
       name: definition.name,
       description: definition.description,
-      configSchema: definition.configSchema,
+      configSchema: asWritten(definition.configSchema),
       secretsSchema: definition.secretsSchema,
-    }));
+    })));
   }
 
   /** The entry's config with the schema's defaults filled in (for a config that passed `check`). */

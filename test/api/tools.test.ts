@@ -94,6 +94,9 @@ for (const backend of backends) {
       for (const name of ['http', 'knowledge', 'clock', 'math', 'mcp']) assert.ok(names.includes(name), name);
       const http = plugins.find((plugin) => plugin.name === 'http')!;
       assert.equal(http.configSchema.properties.timeoutMs.default, 10_000);
+      assert.equal(http.configSchema.required, undefined, 'what has a default may be left out');
+      const mcp = plugins.find((plugin) => plugin.name === 'mcp')!;
+      assert.deepEqual(mcp.configSchema.required, ['url']);
       assert.equal((await t.app.inject({ method: 'GET', url: '/v1/plugins' })).statusCode, 401);
     });
 
