@@ -11,10 +11,13 @@
  * answer that asked for the tool and the arrival of the request carrying its
  * result is measured here, on this process's clock: what happened in between
  * was agentd's (reading the answer, running the tool, asking again) and the
- * loopback's both ways, none of it the provider's.
+ * loopback's both ways, none of it the provider's. The same gap is measured
+ * for the replayed pairs (a bare client sending the result request as soon
+ * as the answer asking for the tool has ended), which is the floor: the
+ * loopback and the waking of the processes, with nothing run in between.
  *
  * It prints its base URL, then answers `{ type: 'take' }` on its IPC channel
- * with the gaps since the last take (milliseconds) and the first request of
+ * with the gaps since the last take (milliseconds; agentd's and the replays') and the first request of
  * each kind it received (their bodies, to replay them directly).
  */
 import { startFakeOpenAiServer } from '../../test/helpers/fake-openai-server.js';
@@ -25,6 +28,8 @@ export type RequestKind = 'tool-call' | 'tool-result' | 'plain';
 export interface Taken {
   type: 'taken';
   gapsMs: number[];
+  /** The same gaps for replayed pairs: the answer asking for the tool was the last one sent. */
+  replayGapsMs: number[];
   /** The body of the first request of each kind since the start. */
   samples: Partial<Record<RequestKind, RecordedRequest['body']>>;
 }
@@ -34,6 +39,8 @@ const samples: Taken['samples'] = {};
 /** The answers that asked for a tool, by the id of the call they made, until its result comes back. */
 const waitingForResult = new Map<string, RecordedRequest>();
 let gapsMs: number[] = [];
+let replayGapsMs: number[] = [];
+let lastAsked: RecordedRequest | undefined;
 let nextCallNumber = 0;
 
 function kindOf(request: RecordedRequest): RequestKind {
@@ -47,14 +54,18 @@ server.setDefault((request) => {
   if (kind === 'tool-call') {
     const id = `call_bench${(nextCallNumber += 1)}`;
     waitingForResult.set(id, request);
+    lastAsked = request;
     return { toolCalls: [{ id, name: 'calculate', input: { expression: '1+1' } }] };
   }
   if (kind === 'tool-result') {
     const id = request.toolResults.at(-1)?.toolCallId ?? '';
     const asked = waitingForResult.get(id);
     waitingForResult.delete(id);
-    // Replayed requests reuse an id already answered: only agentd's own round trips are gaps.
-    if (asked?.completedAt !== undefined) gapsMs.push(request.receivedAt - asked.completedAt);
+    // Replayed requests reuse an id already answered; their pair is the last answer that asked for a tool.
+    // Each answer pairs with one result at most, so a result replayed alone is no pair.
+    const pair = asked ?? lastAsked;
+    if (pair?.completedAt !== undefined) (asked ? gapsMs : replayGapsMs).push(request.receivedAt - pair.completedAt);
+    if (pair === lastAsked) lastAsked = undefined;
   }
   return { reply: 'Two.' };
 });
@@ -68,8 +79,9 @@ setInterval(() => {
 
 process.on('message', (message: { type?: string }) => {
   if (message.type !== 'take') return;
-  const taken: Taken = { type: 'taken', gapsMs, samples };
+  const taken: Taken = { type: 'taken', gapsMs, replayGapsMs, samples };
   gapsMs = [];
+  replayGapsMs = [];
   process.send!(taken);
 });
 process.stdout.write(`${server.baseUrl}\n`);

@@ -112,11 +112,11 @@ try {
     directPlain: [] as Timing[],
     plainReply: [] as Timing[],
   };
-  const gaps = { toolPlain: [] as number[], toolStream: [] as number[] };
+  const gaps = { directPair: [] as number[], toolPlain: [] as number[], toolStream: [] as number[] };
   const perRound = Math.ceil(total / rounds);
   for (let round = 0; round < rounds; round += 1) {
     timings.directPair.push(...(await load(perRound, 1, directPair)));
-    await provider.take();
+    gaps.directPair.push(...(await provider.take()).replayGapsMs);
     timings.toolPlain.push(...(await load(perRound, 1, toolPlain)));
     gaps.toolPlain.push(...(await provider.take()).gapsMs);
     timings.toolStream.push(...(await load(perRound, 1, toolStream)));
@@ -142,8 +142,9 @@ try {
   row('provider direct: one-step request (no tools)', totals('directPlain'));
   row('through agentd: one-step reply (no tools), non-streamed', totals('plainReply'));
   row('the tool alone (calculate "1+1", in-process)', toolMs);
-  row('gap at the provider: tool call sent → result request in, non-streamed', gaps.toolPlain);
-  row('gap at the provider: tool call sent → result request in, streamed', gaps.toolStream);
+  row('gap at the provider: tool call sent → result request in, bare client replaying', gaps.directPair);
+  row('gap at the provider: tool call sent → result request in, through agentd, non-streamed', gaps.toolPlain);
+  row('gap at the provider: tool call sent → result request in, through agentd, streamed', gaps.toolStream);
 
   const toolP50 = p(toolMs, 0.5);
   const perStep = (through: number[]) => (p(through, 0.5) - p(totals('directPair'), 0.5)) / 2;
@@ -154,6 +155,10 @@ try {
   );
   console.log(
     `- around the round trip, gap − tool: non-streamed ${fixed(p(gaps.toolPlain, 0.5) - toolP50)}, streamed ${fixed(p(gaps.toolStream, 0.5) - toolP50)}`,
+  );
+  const floor = p(gaps.directPair, 0.5);
+  console.log(
+    `- around the round trip, gap − tool − a bare client's gap: non-streamed ${fixed(p(gaps.toolPlain, 0.5) - toolP50 - floor)}, streamed ${fixed(p(gaps.toolStream, 0.5) - toolP50 - floor)}`,
   );
   console.log(`- by the round trip, two-step − one-step reply − the provider's second answer: ${fixed(roundTrip)}`);
 } finally {
