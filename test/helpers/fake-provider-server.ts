@@ -110,6 +110,10 @@ export interface RecordedRequest {
   aborted: boolean;
   /** True once the answer was sent completely. */
   completed: boolean;
+  /** `performance.now()` of this process when the request's body was in (benchmarks time the gaps between calls). */
+  receivedAt: number;
+  /** `performance.now()` when the last byte of the answer was handed to the socket; undefined until then. */
+  completedAt?: number;
 }
 
 /** What the fake answers one request with, before a protocol frames it. */
@@ -240,6 +244,7 @@ async function answer(
     if (behaviour.hang) return;
     request.completed = true;
     response.end(JSON.stringify(protocol.completeAnswer(request, providerAnswer)));
+    request.completedAt = performance.now();
     return;
   }
 
@@ -270,6 +275,7 @@ async function answer(
   for (const frame of protocol.streamClosing(request, providerAnswer)) response.write(frame);
   request.completed = true;
   response.end();
+  request.completedAt = performance.now();
 }
 
 export async function startFakeProviderServer(
@@ -298,6 +304,7 @@ export async function startFakeProviderServer(
     const chunks: Buffer[] = [];
     incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
     incoming.on('end', () => {
+      const receivedAt = performance.now();
       const path = incoming.url ?? '';
       if (!protocol.path.test(path) || incoming.method !== 'POST') {
         response
@@ -322,6 +329,7 @@ export async function startFakeProviderServer(
         ...protocol.readTools(body),
         aborted: false,
         completed: false,
+        receivedAt,
       };
       requests.push(recorded);
       const connection = new Connection();
