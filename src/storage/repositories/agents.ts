@@ -87,6 +87,24 @@ export function sortKeyOf(record: AgentRecord, sortBy: AgentSortField): string {
 
 type AgentRow = Database['agents'];
 
+/** Rows kept to recognise an unchanged agent on its next read (a few pages of the busiest accounts). */
+const recentRowLimit = 2000;
+
+function sameRow(left: AgentRow, right: AgentRow): boolean {
+  return (
+    left.version === right.version &&
+    left.updated_at === right.updated_at &&
+    left.account_id === right.account_id &&
+    left.name === right.name &&
+    left.sort_name === right.sort_name &&
+    left.status === right.status &&
+    left.status_reason === right.status_reason &&
+    left.deletion_protection === right.deletion_protection &&
+    left.created_at === right.created_at &&
+    left.profile === right.profile
+  );
+}
+
 /** The values of a page statement; those its shape does not use are ignored. */
 type PageParameters = {
   accountId: string;
@@ -147,6 +165,7 @@ export class AgentRepository {
   readonly #countAll: PreparedQuery<{ accountId: string }, { agent_count: number | string }>;
   readonly #countByStatus: PreparedQuery<{ accountId: string; status: AgentStatus }, { agent_count: number | string }>;
   readonly #pageStatements = new Map<string, PreparedQuery<PageParameters, AgentRow>>();
+  readonly #recentRows = new Map<string, { row: AgentRow; record: AgentRecord }>();
 
   constructor(
     private readonly db: Executor,
@@ -343,7 +362,24 @@ export class AgentRepository {
       limit: query.limit,
       offset: query.offset ?? null,
     });
-    return rows.map((row) => this.#shared(row));
+    return rows.map((row) => this.#sameAsBefore(row));
+  }
+
+  /**
+   * A row equal in every column to one decoded before gets that record again
+   * (PostgreSQL hands out new row objects on every read): no JSON to decode,
+   * and the view and its text built from the record are reused too. Equality
+   * of every column, not the version alone, is what makes it the same agent,
+   * so nothing needs invalidating.
+   */
+  #sameAsBefore(row: AgentRow): AgentRecord {
+    if (this.committedReader !== null) return this.#shared(row);
+    const known = this.#recentRows.get(row.id);
+    if (known !== undefined && sameRow(known.row, row)) return known.record;
+    const record = this.#shared(row);
+    if (this.#recentRows.size >= recentRowLimit) this.#recentRows.clear();
+    this.#recentRows.set(row.id, { row, record });
+    return record;
   }
 
   /**
