@@ -1,29 +1,80 @@
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 
 type SerializerFactory = ReturnType<typeof SerializerSelector>;
+type RouteSerializer = (data: unknown) => string;
+type RouteDefinition = Parameters<ReturnType<SerializerFactory>>[0];
+
+interface ObjectSchema {
+  type?: unknown;
+  properties?: Record<string, { type?: unknown; items?: unknown }>;
+  required?: string[];
+}
+
+/** Writes frozen values once: they are shared between requests until their data changes. */
+function memoizing(serialize: RouteSerializer): RouteSerializer {
+  const written = new WeakMap<object, string>();
+  return (data) => {
+    if (data === null || typeof data !== 'object' || !Object.isFrozen(data)) return serialize(data);
+    let text = written.get(data);
+    if (text === undefined) {
+      text = serialize(data);
+      written.set(data, text);
+    }
+    return text;
+  };
+}
+
+/**
+ * A page response (`data` first, an array, then the rest such as `pagination`)
+ * written as its items' texts and the rest's text, each from its own part of
+ * the schema: the items of a page are mostly shared (frozen) values already
+ * written for an earlier page or a single read, where the page object around
+ * them is new on every request. Null when the schema is not of that shape.
+ */
+function pageSerializer(route: RouteDefinition, compile: (route: RouteDefinition) => RouteSerializer) {
+  const schema = route.schema as ObjectSchema;
+  const properties = schema.properties;
+  if (schema.type !== 'object' || properties === undefined) return null;
+  const [first, ...others] = Object.keys(properties);
+  const data = properties.data;
+  if (first !== 'data' || data?.type !== 'array' || data.items === undefined || others.length === 0) return null;
+  const rest = Object.fromEntries(others.map((name) => [name, properties[name]]));
+  const writeItem = memoizing(compile({ ...route, schema: data.items }));
+  const writeRest = compile({
+    ...route,
+    schema: { ...schema, properties: rest, required: (schema.required ?? []).filter((name) => name !== 'data') },
+  });
+  return (page: { data: unknown[] }) => {
+    let text = '{"data":[';
+    for (let index = 0; index < page.data.length; index += 1) {
+      if (index > 0) text += ',';
+      text += writeItem(page.data[index]);
+    }
+    // The rest starts with its own `{`, which the items' closing bracket and a comma replace.
+    return `${text}],${writeRest(page).slice(1)}`;
+  };
+}
 
 /**
  * Fastify's own serializer (fast-json-stringify, compiled from each route's
  * response schema, so fields outside the schema never leave), remembering its
  * output for frozen objects. Frozen responses are the ones shared between
  * requests until their data changes (an agent read from the committed-read
- * cache), so each is serialized once rather than on every request.
+ * cache), so each is serialized once rather than on every request; in a page,
+ * so is each shared item.
  */
 export function memoizingSerializerFactory(): SerializerFactory {
   const build = SerializerSelector();
   return (externalSchemas, options) => {
     const compile = build(externalSchemas, options);
     return (route) => {
-      const serialize = compile(route);
-      const written = new WeakMap<object, string>();
+      const whole = memoizing(compile(route));
+      const page = pageSerializer(route, compile);
+      if (page === null) return whole;
       return (data: unknown) => {
-        if (data === null || typeof data !== 'object' || !Object.isFrozen(data)) return serialize(data);
-        let text = written.get(data);
-        if (text === undefined) {
-          text = serialize(data);
-          written.set(data, text);
-        }
-        return text;
+        const items = (data as { data?: unknown } | null)?.data;
+        if (Object.isFrozen(data) || !Array.isArray(items)) return whole(data);
+        return page(data as { data: unknown[] });
       };
     };
   };

@@ -70,7 +70,12 @@ export function withStatementCache(database: SqliteDatabase.Database, onWrite?: 
   };
 }
 
-const maxEntries = 10_000;
+/**
+ * What the cache holds at most, in rows (an empty answer counts as one): a
+ * cached list page holds up to a hundred agents where a lookup holds one.
+ */
+const maxRows = 10_000;
+const weightOf = (rows: readonly unknown[]) => Math.max(1, rows.length);
 /** How long a cached read may be served at most, bounding what another process's write can go unseen. */
 const entryLifetimeMs = 1000;
 /** The tables a read takes its rows from. */
@@ -114,7 +119,7 @@ export class CommittedReads {
   readonly #dataVersion: SqliteDatabase.Statement;
   #lastDataVersion: unknown;
   readonly #reads = new Map<string, CachedRead>();
-  #entryCount = 0;
+  #rowCount = 0;
   /** Bumped by every invalidation; a cached read is good while nothing it reads from was invalidated after it. */
   #clock = 1;
   #everythingChangedAt = 0;
@@ -164,11 +169,13 @@ export class CommittedReads {
     // dropped by each of them; while it has a transaction open, its uncommitted rows must not be read.
     const statements = this.#writer.inTransaction ? this.#statements : this.#writerStatements;
     const rows = statements.prepare(sqlText).all(...parameters);
-    if (this.#entryCount >= maxEntries) {
+    if (this.#rowCount >= maxRows) {
       for (const each of this.#reads.values()) each.rows.clear();
-      this.#entryCount = 0;
+      this.#rowCount = 0;
+    } else if (cached !== undefined) {
+      this.#rowCount -= weightOf(cached.rows);
     }
-    if (cached === undefined) this.#entryCount += 1;
+    this.#rowCount += weightOf(rows);
     read.rows.set(key, { readAt: this.#clock, expiresAt: now + entryLifetimeMs, rows });
     return rows;
   }

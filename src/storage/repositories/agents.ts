@@ -87,6 +87,34 @@ export function sortKeyOf(record: AgentRecord, sortBy: AgentSortField): string {
 
 type AgentRow = Database['agents'];
 
+/** Rows kept to recognise an unchanged agent on its next read (a few pages of the busiest accounts). */
+const recentRowLimit = 2000;
+
+function sameRow(left: AgentRow, right: AgentRow): boolean {
+  return (
+    left.version === right.version &&
+    left.updated_at === right.updated_at &&
+    left.account_id === right.account_id &&
+    left.name === right.name &&
+    left.sort_name === right.sort_name &&
+    left.status === right.status &&
+    left.status_reason === right.status_reason &&
+    left.deletion_protection === right.deletion_protection &&
+    left.created_at === right.created_at &&
+    left.profile === right.profile
+  );
+}
+
+/** The values of a page statement; those its shape does not use are ignored. */
+type PageParameters = {
+  accountId: string;
+  status: AgentStatus | null;
+  afterKey: string | null;
+  afterId: string | null;
+  limit: number;
+  offset: number | null;
+};
+
 function toRecord(row: AgentRow): AgentRecord {
   return {
     id: row.id,
@@ -134,12 +162,31 @@ export class AgentRepository {
    * hands out again decode once (the profile's JSON is the costly part).
    */
   readonly #decoded = new WeakMap<AgentRow, AgentRecord>();
+  readonly #countAll: PreparedQuery<{ accountId: string }, { agent_count: number | string }>;
+  readonly #countByStatus: PreparedQuery<{ accountId: string; status: AgentStatus }, { agent_count: number | string }>;
+  readonly #pageStatements = new Map<string, PreparedQuery<PageParameters, AgentRow>>();
+  readonly #recentRows = new Map<string, { row: AgentRow; record: AgentRecord }>();
 
   constructor(
     private readonly db: Executor,
     private readonly dialect: Dialect,
-    committedReader: CommittedReader | null = null,
+    private readonly committedReader: CommittedReader | null = null,
   ) {
+    this.#countAll = new PreparedQuery(
+      (parameter) =>
+        db.selectFrom('agent_counts').select('agent_count').where('account_id', '=', parameter('accountId')).compile(),
+      committedReader,
+    );
+    this.#countByStatus = new PreparedQuery(
+      (parameter) =>
+        db
+          .selectFrom('agent_counts')
+          .select('agent_count')
+          .where('account_id', '=', parameter('accountId'))
+          .where('status', '=', parameter('status'))
+          .compile(),
+      committedReader,
+    );
     this.#byId = new PreparedQuery(
       (parameter) =>
         db
@@ -198,12 +245,7 @@ export class AgentRepository {
     if (!lock || this.dialect !== 'postgres') {
       const [row] = await this.#byId.execute(executor, { accountId, agentId });
       if (row === undefined) return null;
-      let record = this.#decoded.get(row);
-      if (record === undefined) {
-        record = deepFreeze(toRecord(row));
-        this.#decoded.set(row, record);
-      }
-      return record;
+      return this.#shared(row);
     }
     const row = await executor
       .selectFrom('agents')
@@ -213,6 +255,16 @@ export class AgentRepository {
       .forUpdate()
       .executeTakeFirst();
     return row ? toRecord(row) : null;
+  }
+
+  /** The record of a row, decoded once per row object (the read cache hands rows out again) and shared frozen. */
+  #shared(row: AgentRow): AgentRecord {
+    let record = this.#decoded.get(row);
+    if (record === undefined) {
+      record = deepFreeze(toRecord(row));
+      this.#decoded.set(row, record);
+    }
+    return record;
   }
 
   /**
@@ -293,15 +345,71 @@ export class AgentRepository {
 
   /** Agents of the account, optionally with one status: read from the maintained counts, not counted. */
   async count(accountId: string, status?: AgentStatus, executor: Executor = this.db): Promise<number> {
-    let query = executor.selectFrom('agent_counts').select('agent_count').where('account_id', '=', accountId);
-    if (status) query = query.where('status', '=', status);
-    const rows = await query.execute();
-    return rows.reduce((sum, row) => sum + Number(row.agent_count), 0);
+    const rows = status
+      ? await this.#countByStatus.execute(executor, { accountId, status })
+      : await this.#countAll.execute(executor, { accountId });
+    let sum = 0;
+    for (const row of rows) sum += Number(row.agent_count);
+    return sum;
   }
 
   async page(query: AgentPageQuery, executor: Executor = this.db): Promise<AgentRecord[]> {
-    const rows = await this.pageQuery(query, executor).execute();
-    return rows.map(toRecord);
+    const rows = await this.#pageStatement(query).execute(executor, {
+      accountId: query.accountId,
+      status: query.status ?? null,
+      afterKey: query.after?.key ?? null,
+      afterId: query.after?.id ?? null,
+      limit: query.limit,
+      offset: query.offset ?? null,
+    });
+    return rows.map((row) => this.#sameAsBefore(row));
+  }
+
+  /**
+   * A row equal in every column to one decoded before gets that record again
+   * (PostgreSQL hands out new row objects on every read): no JSON to decode,
+   * and the view and its text built from the record are reused too. Equality
+   * of every column, not the version alone, is what makes it the same agent,
+   * so nothing needs invalidating.
+   */
+  #sameAsBefore(row: AgentRow): AgentRecord {
+    if (this.committedReader !== null) return this.#shared(row);
+    const known = this.#recentRows.get(row.id);
+    if (known !== undefined && sameRow(known.row, row)) return known.record;
+    const record = this.#shared(row);
+    if (this.#recentRows.size >= recentRowLimit) this.#recentRows.clear();
+    this.#recentRows.set(row.id, { row, record });
+    return record;
+  }
+
+  /**
+   * The page statement of a query's shape (sort, order, and whether it has a
+   * status, a keyset position, an offset), compiled on first use: every page
+   * after that runs without the query builder, and on SQLite from the
+   * committed-read cache.
+   */
+  #pageStatement(query: AgentPageQuery): PreparedQuery<PageParameters, AgentRow> {
+    const shape = `${query.sortBy} ${query.order} ${query.status ? 's' : ''}${query.after ? 'a' : ''}${query.offset ? 'o' : ''}`;
+    let statement = this.#pageStatements.get(shape);
+    if (statement === undefined) {
+      statement = new PreparedQuery<PageParameters, AgentRow>(
+        (parameter) =>
+          this.pageQuery({
+            accountId: parameter('accountId') as string,
+            sortBy: query.sortBy,
+            order: query.order,
+            ...(query.status ? { status: parameter('status') as AgentStatus } : {}),
+            ...(query.after
+              ? { after: { key: parameter('afterKey') as string, id: parameter('afterId') as string } }
+              : {}),
+            limit: parameter('limit') as number,
+            ...(query.offset ? { offset: parameter('offset') as number } : {}),
+          }).compile(),
+        this.committedReader,
+      );
+      this.#pageStatements.set(shape, statement);
+    }
+    return statement;
   }
 
   /** The statement behind `page` (public so that tests can check its query plan). */

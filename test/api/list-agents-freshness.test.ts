@@ -1,0 +1,43 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { backends, createTestApp, type TestApp } from '../helpers/test-app.js';
+
+/**
+ * Agents read again for a later page are reused only while every stored
+ * column is unchanged: a change shows on the next page even when it leaves
+ * the version as it was (a write outside the service).
+ */
+for (const backend of backends) {
+  describe(`list pages after changes on ${backend.label}`, { skip: backend.skip }, () => {
+    let t: TestApp;
+    before(async () => {
+      t = await createTestApp({ backend: backend.name });
+    });
+    after(async () => t?.close());
+
+    const firstName = async () =>
+      (await t.inject({ method: 'GET', url: '/v1/agents?limit=3' })).json().data[0].name as string;
+
+    it('shows a change on the next page, with or without a new version', async () => {
+      const created = (await t.inject({ method: 'POST', url: '/v1/agents', payload: { name: 'Kept' } })).json();
+      assert.equal(await firstName(), 'Kept');
+      assert.equal(await firstName(), 'Kept');
+
+      await t.inject({ method: 'PATCH', url: `/v1/agents/${created.id}`, payload: { name: 'Patched' } });
+      assert.equal(await firstName(), 'Patched');
+
+      await t.deps.database.db
+        .updateTable('agents')
+        .set({
+          profile: JSON.stringify({
+            ...(await t.deps.services.repositories.agents.find(t.owner.accountId, created.id))!.profile,
+            bio: ['Changed in place.'],
+          }),
+        })
+        .where('id', '=', created.id)
+        .execute();
+      const page = (await t.inject({ method: 'GET', url: '/v1/agents?limit=3' })).json();
+      assert.deepEqual(page.data[0].bio, ['Changed in place.']);
+    });
+  });
+}
