@@ -41,7 +41,8 @@ for (const limiter of limiters) {
         env: {
           AGENTD_OPENAI_COMPATIBLE_BASE_URL: fake.baseUrl,
           AGENTD_DEFAULT_MODEL: 'openai-compatible/test-model',
-          AGENTD_PROVIDER_TIMEOUT_MS: '300',
+          // Longer than any test: a stream the provider keeps silent stays open until its client hangs up.
+          AGENTD_PROVIDER_TIMEOUT_MS: '120000',
           AGENTD_PROVIDER_RETRY_DELAY_MS: '1',
           AGENTD_CIRCUIT_FAILURE_THRESHOLD: '1000',
           AGENTD_MAX_OPEN_STREAMS_PER_ACCOUNT: String(maxOpenStreams),
