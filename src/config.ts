@@ -67,6 +67,11 @@ export interface Config {
   bootstrapKey: string | null;
   /** null when limits are switched off with AGENTD_RATE_LIMITS=off. */
   rateLimits: RateLimitSettings | null;
+  /**
+   * Streamed replies open at once for one account, over all its agents and every instance. Each holds a
+   * connection, a model call and memory for as long as it runs; AGENTD_RATE_LIMITS=off leaves this bound on.
+   */
+  maxOpenStreamsPerAccount: number;
   defaultModel: { provider: string; name: string } | null;
   providers: ProviderEnvironment;
   allowAgentModelKeys: boolean;
@@ -254,6 +259,7 @@ export function loadConfig(env: Environment, cwd: string = process.cwd()): Confi
     secretKey,
     bootstrapKey,
     rateLimits: parseRateLimits(read(env, 'AGENTD_RATE_LIMITS')),
+    maxOpenStreamsPerAccount: integer(env, 'AGENTD_MAX_OPEN_STREAMS_PER_ACCOUNT', 100, 1, 1_000_000),
     defaultModel,
     providers,
     allowAgentModelKeys: boolean(env, 'AGENTD_ALLOW_AGENT_MODEL_KEYS', false),

@@ -111,6 +111,7 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
     ),
     concurrencyLimiter: limits.concurrencyLimiter,
     messageConcurrency: config.rateLimits?.sendMessageConcurrency ?? null,
+    openStreamsPerAccount: config.maxOpenStreamsPerAccount,
     plugins: { catalog, toolsets, limits: config.tools },
   };
 

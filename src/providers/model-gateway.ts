@@ -188,9 +188,13 @@ export class ModelGateway {
         ticket.released();
         throw new ProviderError('aborted', 'The model call was aborted.', { cause: failure });
       }
-      if (failure.isRetryable && attempt < maxRetries) {
+      const delayMs = retryDelayMs * 2 ** attempt;
+      // A provider that names a later time (429 or 503 with Retry-After) will not serve sooner: asking again
+      // now only spends its quota and the client's time, so the client is told to wait instead.
+      const askedToWait = failure.retryAfterSeconds !== undefined && failure.retryAfterSeconds * 1000 > delayMs;
+      if (failure.isRetryable && attempt < maxRetries && !askedToWait) {
         this.logger.debug({ provider, attempt: attempt + 1, reason: failure.message }, 'retrying model call');
-        await abortableDelay(retryDelayMs * 2 ** attempt, signal);
+        await abortableDelay(delayMs, signal);
         continue;
       }
       if (failure.countsAgainstProvider) ticket.failed();

@@ -44,11 +44,14 @@ export class ProviderError extends Error {
   }
 }
 
+/** Retry-After in seconds or, as RFC 9110 §10.2.3 also allows, as an HTTP date (read against this host's clock). */
 function retryAfterOf(headers: Record<string, string> | undefined): number | undefined {
-  const raw = headers?.['retry-after'];
-  if (raw === undefined) return undefined;
+  const raw = headers?.['retry-after']?.trim();
+  if (raw === undefined || raw === '') return undefined;
   const seconds = Number(raw);
-  return Number.isFinite(seconds) && seconds >= 0 ? Math.ceil(seconds) : undefined;
+  if (Number.isFinite(seconds)) return seconds >= 0 ? Math.ceil(seconds) : undefined;
+  const date = Date.parse(raw);
+  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - Date.now()) / 1000));
 }
 
 /**

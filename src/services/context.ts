@@ -33,6 +33,8 @@ export interface ServiceDeps {
   /** Message requests in flight per agent; `messageConcurrency` null when limits are off. */
   concurrencyLimiter: ConcurrencyLimiter;
   messageConcurrency: number | null;
+  /** Streamed replies open at once per account, counted by the same limiter. */
+  openStreamsPerAccount: number;
   /** The plugins this server offers, each agent's open tools, and the limits of one tool call. */
   plugins: { catalog: PluginCatalog; toolsets: AgentToolsets; limits: ToolLimits };
 }

@@ -59,6 +59,13 @@ export interface FakeBehaviour {
   status?: number;
   /** Error message sent with `status`. */
   errorMessage?: string;
+  /** Headers sent with `status`, e.g. `{ 'retry-after': '7' }` with a 429. */
+  errorHeaders?: Record<string, string>;
+  /**
+   * Answer 200 with exactly this body and content type instead of an answer, streamed or not (a provider, or a
+   * proxy in front of it, sending something that is not its API: truncated JSON, an HTML error page).
+   */
+  rawAnswer?: { contentType: string; body: string };
   /** Milliseconds between streamed pieces (cut short when the client goes away). */
   tokenDelayMs?: number;
   /** Send the headers, then nothing: the first token never comes. */
@@ -68,6 +75,10 @@ export interface FakeBehaviour {
    * connection (a provider failing mid-stream).
    */
   failAfterChunks?: number;
+  /** Streamed only: after this many pieces, send nothing more but keep the connection open (a stalled stream). */
+  stallAfterChunks?: number;
+  /** Streamed only: in place of the piece at this index, a frame whose data is not JSON; then the rest as usual. */
+  garbageAtChunk?: number;
   /** Token counts reported with the answer. Default: 12 in, one per word out. */
   usage?: TokenCounts;
 }
@@ -114,6 +125,8 @@ export interface RecordedRequest {
   receivedAt: number;
   /** `performance.now()` when the last byte of the answer was handed to the socket; undefined until then. */
   completedAt?: number;
+  /** True once the exchange is over, whoever ended it: answered, broken off by the fake, or left by the client. */
+  closed: boolean;
 }
 
 /** What the fake answers one request with, before a protocol frames it. */
@@ -214,6 +227,9 @@ class Connection {
   }
 }
 
+/** A server-sent event whose data is cut-off JSON: no provider's parser can read it. */
+const garbageFrame = 'data: {"choices": [{"delta": {"content": "tru\n\n';
+
 async function answer(
   protocol: ProviderProtocol,
   request: RecordedRequest,
@@ -224,11 +240,17 @@ async function answer(
   await connection.pause(behaviour.delayMs ?? 0);
   if (connection.closed) return;
   if (behaviour.status !== undefined) {
-    response.writeHead(behaviour.status, { 'content-type': 'application/json' });
+    response.writeHead(behaviour.status, { 'content-type': 'application/json', ...behaviour.errorHeaders });
     request.completed = true;
     response.end(
       JSON.stringify(protocol.errorBody(behaviour.status, behaviour.errorMessage ?? `failure ${behaviour.status}`)),
     );
+    return;
+  }
+  if (behaviour.rawAnswer !== undefined) {
+    response.writeHead(200, { 'content-type': behaviour.rawAnswer.contentType });
+    request.completed = true;
+    response.end(behaviour.rawAnswer.body);
     return;
   }
   const toolCalls = answeredToolCalls(behaviour.toolCalls ?? [], protocol.toolCallIdPrefix);
@@ -268,8 +290,10 @@ async function answer(
   for (const [index, piece] of pieces.entries()) {
     if (index > 0) await connection.pause(behaviour.tokenDelayMs ?? 0);
     if (behaviour.failAfterChunks !== undefined && index >= behaviour.failAfterChunks) return breakOff();
+    // Held open until the client gives up: `close` records whether it did.
+    if (behaviour.stallAfterChunks !== undefined && index >= behaviour.stallAfterChunks) return;
     if (connection.closed) return;
-    response.write(piece);
+    response.write(index === behaviour.garbageAtChunk ? garbageFrame : piece);
   }
   if (behaviour.failAfterChunks !== undefined && pieces.length >= behaviour.failAfterChunks) return breakOff();
   for (const frame of protocol.streamClosing(request, providerAnswer)) response.write(frame);
@@ -330,11 +354,13 @@ export async function startFakeProviderServer(
         aborted: false,
         completed: false,
         receivedAt,
+        closed: false,
       };
       requests.push(recorded);
       const connection = new Connection();
       response.on('close', () => {
         connection.close();
+        recorded.closed = true;
         if (!recorded.completed && !connection.brokenOnPurpose) recorded.aborted = true;
         notify();
       });

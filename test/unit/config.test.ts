@@ -30,6 +30,14 @@ describe('configuration from the environment', () => {
     assert.equal(config.outbound.allowPrivateAddresses, false);
   });
 
+  it('caps open streams per account at 100 unless told otherwise, also with the rate limits off', () => {
+    assert.equal(loadConfig({}).maxOpenStreamsPerAccount, 100);
+    const custom = loadConfig({ AGENTD_MAX_OPEN_STREAMS_PER_ACCOUNT: '5', AGENTD_RATE_LIMITS: 'off' });
+    assert.equal(custom.maxOpenStreamsPerAccount, 5);
+    assert.equal(custom.rateLimits, null);
+    assert.equal(failure({ AGENTD_MAX_OPEN_STREAMS_PER_ACCOUNT: '0' }).variable, 'AGENTD_MAX_OPEN_STREAMS_PER_ACCOUNT');
+  });
+
   it('lets calls to user-given URLs reach private addresses only when switched on', () => {
     assert.equal(loadConfig({ AGENTD_OUTBOUND_ALLOW_PRIVATE: 'true' }).outbound.allowPrivateAddresses, true);
     assert.equal(loadConfig({ AGENTD_OUTBOUND_ALLOW_PRIVATE: 'false' }).outbound.allowPrivateAddresses, false);

@@ -51,7 +51,9 @@ export function registerSendMessage(app: App, options: { keepAliveMs: number; sh
           'output | error, durationMs}`, between deltas; the JSON reply lists them in `toolCalls`. `: keep-alive` comments come while the model is silent. If the client ' +
           'disconnects, the model call is aborted and what was said is stored with `finishReason: "aborted"`. Anything that ' +
           'goes wrong before the reply begins is an ordinary problem response.\n\n' +
-          'At most 60 messages per minute and 10 in flight per agent (a stream counts until it ends). An agent that is ' +
+          'At most 60 messages per minute and 10 in flight per agent (a stream counts until it ends), and at most 100 ' +
+          'streamed replies open at once per account over all its agents (`AGENTD_MAX_OPEN_STREAMS_PER_ACCOUNT`): over ' +
+          'either, 429 `concurrency_limited` with Retry-After. An agent that is ' +
           '`inactive` or in `error` answers 503 `agent_unavailable`; a provider that times out, fails or whose circuit is ' +
           'open, 503 `provider_unavailable` with Retry-After. Scope: `messages:send`.',
         params: AgentIdParams,

@@ -21,7 +21,7 @@ const defaultMaxSteps = 5;
 /** The most tool calls one reply may make, over all its rounds (ids for their turns are drawn in advance). */
 export const maxToolCallsPerReply = 32;
 
-async function acquireSlot(ctx: ServiceContext, agent: AgentRecord): Promise<ConcurrencyLease | null> {
+async function acquireAgentSlot(ctx: ServiceContext, agent: AgentRecord): Promise<ConcurrencyLease | null> {
   const max = ctx.deps.messageConcurrency;
   if (max === null) return null;
   const lease = await ctx.deps.concurrencyLimiter.acquire(`${ctx.actor.accountId}:${agent.id}`, max);
@@ -35,6 +35,44 @@ async function acquireSlot(ctx: ServiceContext, agent: AgentRecord): Promise<Con
     );
   }
   return lease;
+}
+
+/**
+ * A streamed reply also takes one of its account's open-stream slots: the
+ * per-agent bound alone lets an account with many agents hold any number of
+ * connections and model calls open. Held from before the model is called
+ * until the stream ends, however it ends.
+ */
+async function acquireStreamSlot(ctx: ServiceContext): Promise<ConcurrencyLease> {
+  const max = ctx.deps.openStreamsPerAccount;
+  const lease = await ctx.deps.concurrencyLimiter.acquire(`open-streams:${ctx.actor.accountId}`, max);
+  if (lease === null) {
+    throw new AppError(
+      'concurrency_limited',
+      `This account already has ${max} streamed replies open, the most it may have at once; retry when one has ended.`,
+      { headers: { 'retry-after': '1' } },
+    );
+  }
+  return lease;
+}
+
+/** The slots a message holds, released together. */
+async function acquireSlots(ctx: ServiceContext, agent: AgentRecord, streamed: boolean): Promise<ConcurrencyLease> {
+  const agentSlot = await acquireAgentSlot(ctx, agent);
+  let streamSlot: ConcurrencyLease | null = null;
+  if (streamed) {
+    try {
+      streamSlot = await acquireStreamSlot(ctx);
+    } catch (error) {
+      await agentSlot?.release();
+      throw error;
+    }
+  }
+  return {
+    release: async () => {
+      await Promise.all([agentSlot?.release(), streamSlot?.release()]);
+    },
+  };
 }
 
 function modelKeyOf(ctx: ServiceContext, agent: AgentRecord): string | undefined {
@@ -70,7 +108,7 @@ export async function sendMessage({
   }
   const agent = await findOwnAgent(ctx, agentId);
   await ensureAnswering(ctx, agent);
-  const lease = await acquireSlot(ctx, agent);
+  const lease = await acquireSlots(ctx, agent, input.stream === true);
 
   const userId = input.userId ?? null;
   const roomId = input.roomId ?? null;
@@ -158,7 +196,7 @@ export async function sendMessage({
     }
     return new Reply(ctx, agent, exchange, prompt, opened, lease, tools);
   } catch (error) {
-    await lease?.release();
+    await lease.release();
     throw error;
   }
 }
