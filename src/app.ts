@@ -14,6 +14,7 @@ import { createClientErrorHandler } from './http/client-errors.js';
 import { registerJsonBodyParsers } from './http/json-body.js';
 import { memoizingSerializerFactory } from './http/memoized-serializer.js';
 import { createMetrics, registerRequestObservation } from './http/metrics.js';
+import { withPublishedScope } from './http/openapi-scopes.js';
 import { registerProblemHandlers, sendProblem, toAppError } from './http/problem.js';
 import { registerRateLimits } from './http/rate-limit.js';
 import { registerCreateAgent } from './routes/agents/create-agent.js';
@@ -140,6 +141,7 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
         { name: 'operations', description: 'Health, readiness and metrics (no key, no rate limit)' },
       ],
     },
+    transform: withPublishedScope,
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, index) =>
         typeof json.$id === 'string' ? json.$id : `def-${index}`,
