@@ -1,6 +1,18 @@
 import net from 'node:net';
 import { once } from 'node:events';
 
+/**
+ * Resolves when the socket closes, however it closes: a server cutting a slow
+ * client off may reset the connection (a byte written after its close), and
+ * events.once would reject on that 'error' instead.
+ */
+function closed(socket: net.Socket): Promise<void> {
+  return new Promise((resolve) => {
+    socket.on('error', () => {});
+    socket.once('close', () => resolve());
+  });
+}
+
 export interface SlowExchange {
   /** Milliseconds from connecting until the server closed the connection. */
   closedAfterMs: number;
@@ -29,14 +41,14 @@ export async function trickleRequest(options: {
   let received = '';
   let bytesSent = 0;
   socket.on('data', (chunk) => (received += String(chunk)));
-  socket.on('error', () => {});
+  const socketClosed = closed(socket);
   socket.write(options.head);
   const dripping = setInterval(() => {
     if (bytesSent < options.trickle.length && socket.writable) socket.write(options.trickle[bytesSent++] as string);
   }, options.everyMs);
   const giveUp = setTimeout(() => socket.destroy(new Error('gave up')), options.giveUpMs);
   try {
-    await once(socket, 'close');
+    await socketClosed;
   } finally {
     clearInterval(dripping);
     clearTimeout(giveUp);
@@ -61,10 +73,10 @@ export async function idleAfterOneRequest(
     received += String(chunk);
     if (answeredAt === 0 && received.includes('\r\n\r\n')) answeredAt = Date.now();
   });
-  socket.on('error', () => {});
+  const socketClosed = closed(socket);
   socket.write('GET /healthz HTTP/1.1\r\nHost: agentd\r\n\r\n');
   const giveUp = setTimeout(() => socket.destroy(new Error('gave up')), giveUpMs);
-  await once(socket, 'close');
+  await socketClosed;
   clearTimeout(giveUp);
   if (answeredAt === 0) throw new Error(`no answer before the connection closed: ${received}`);
   return { idleMs: Date.now() - answeredAt, received };
