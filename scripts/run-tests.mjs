@@ -5,7 +5,9 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { findSecretsInLogs } from './log-secrets.mjs';
 
 const roots = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
 const flags = process.argv.slice(2).filter((arg) => arg.startsWith('--'));
@@ -30,11 +32,30 @@ for (const [name, value] of [
 // Test files name their PostgreSQL schemas after this run; they are dropped here once every file has
 // finished (a schema dropped while another file migrates breaks that migration; see test/helpers/test-app.ts).
 const run = randomBytes(4).toString('hex');
+// Every log line of the run is written here and checked for secrets once the tests are done.
+const logDirectory = path.join(os.tmpdir(), `agentd-test-logs-${run}`);
+fs.mkdirSync(logDirectory, { recursive: true });
 const result = spawnSync(
   process.execPath,
   ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', ...flags, ...files],
-  { stdio: 'inherit', env: { ...process.env, AGENTD_TEST_RUN: run } },
+  { stdio: 'inherit', env: { ...process.env, AGENTD_TEST_RUN: run, AGENTD_TEST_LOG_DIR: logDirectory } },
 );
+
+const checkStarted = Date.now();
+const leaks = await findSecretsInLogs(logDirectory);
+const logBytes = fs
+  .readdirSync(logDirectory)
+  .reduce((sum, name) => sum + fs.statSync(path.join(logDirectory, name)).size, 0);
+if (leaks.length > 0) {
+  console.log(`\nsecrets found in the logs of this run (kept in ${logDirectory}):`);
+  for (const leak of leaks.slice(0, 50)) console.log(`  ${leak}`);
+  if (leaks.length > 50) console.log(`  … and ${leaks.length - 50} more`);
+} else {
+  console.log(
+    `\nlogs checked for secrets: none found (${Math.ceil(logBytes / 1024)} KiB in ${Date.now() - checkStarted} ms)`,
+  );
+  fs.rmSync(logDirectory, { recursive: true, force: true });
+}
 
 async function dropSchemasOfThisRun() {
   const { default: pg } = await import('pg');
@@ -55,4 +76,4 @@ if (process.env.DATABASE_URL?.startsWith('postgres')) {
     console.log(`note: could not drop this run's PostgreSQL schemas: ${error.message}`),
   );
 }
-process.exit(result.status ?? 1);
+process.exit(leaks.length > 0 ? 1 : (result.status ?? 1));

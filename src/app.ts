@@ -14,8 +14,11 @@ import { createClientErrorHandler } from './http/client-errors.js';
 import { registerJsonBodyParsers } from './http/json-body.js';
 import { memoizingSerializerFactory } from './http/memoized-serializer.js';
 import { createMetrics, registerRequestObservation } from './http/metrics.js';
+import { withPublishedScope } from './http/openapi-scopes.js';
 import { registerProblemHandlers, sendProblem, toAppError } from './http/problem.js';
+import { registerQueryLimit } from './http/query-limit.js';
 import { registerRateLimits } from './http/rate-limit.js';
+import { serverBoundsOptions } from './http/server-bounds.js';
 import { registerCreateAgent } from './routes/agents/create-agent.js';
 import { registerDeleteAgent } from './routes/agents/delete-agent.js';
 import { registerGetAgent } from './routes/agents/get-agent.js';
@@ -88,6 +91,7 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
     genReqId: requestIdOf,
     bodyLimit: config.bodyLimitBytes,
+    ...serverBoundsOptions(config.http),
     // Requests that reach a draining instance on an open connection are served
     // (and their connection closed, see the onSend hook) rather than refused
     // with a body outside the error catalog; no new connection is accepted.
@@ -140,6 +144,7 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
         { name: 'operations', description: 'Health, readiness and metrics (no key, no rate limit)' },
       ],
     },
+    transform: withPublishedScope,
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, index) =>
         typeof json.$id === 'string' ? json.$id : `def-${index}`,
@@ -159,6 +164,7 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
     done(null, payload);
   });
   registerProblemHandlers(app);
+  registerQueryLimit(app, config.http.maxQueryBytes);
   registerAuthentication(app, deps.services);
   registerRateLimits(app, deps.rateLimiter, config.rateLimits);
   const metrics = createMetrics();

@@ -82,6 +82,8 @@ export interface Config {
   providerRetryDelayMs: number;
   circuitBreaker: { failureThreshold: number; openMs: number };
   bodyLimitBytes: number;
+  /** Bounds on what one client connection may hold: see httpBounds below and SECURITY.md (API4). */
+  http: HttpBounds;
   /** Interval of `: keep-alive` comments while a streamed reply's model is silent. */
   sseKeepAliveMs: number;
   /** Pause between the builtin model's streamed words. */
@@ -90,6 +92,19 @@ export interface Config {
   /** Limits of one tool call: its time-out, and the bytes of its output the model is given. */
   tools: { timeoutMs: number; outputBytes: number };
   logLevel: LogLevel;
+}
+
+export interface HttpBounds {
+  /** Time for a request's headers to arrive in full (slow-loris). */
+  headersTimeoutMs: number;
+  /** Time for a whole request, body included, to arrive; never shorter than headersTimeoutMs. */
+  requestTimeoutMs: number;
+  /** How long an idle keep-alive connection is held open between requests. */
+  keepAliveTimeoutMs: number;
+  /** Request line plus headers (Node's maxHeaderSize): larger is answered 413. */
+  maxHeaderBytes: number;
+  /** The query string after `?`: longer is answered 400 before the key is even looked up. */
+  maxQueryBytes: number;
 }
 
 export class ConfigError extends Error {
@@ -168,6 +183,23 @@ export function parseRateLimits(raw: string | undefined): RateLimitSettings | nu
     }
   }
   return settings;
+}
+
+function httpBounds(env: Environment): HttpBounds {
+  const headersTimeoutMs = integer(env, 'AGENTD_HEADERS_TIMEOUT_MS', 20_000, 100, 600_000);
+  const requestTimeoutMs = integer(env, 'AGENTD_REQUEST_TIMEOUT_MS', 120_000, 100, 3_600_000);
+  // Node refuses a server whose headers may take longer than the whole request.
+  if (requestTimeoutMs < headersTimeoutMs) {
+    throw new ConfigError('AGENTD_REQUEST_TIMEOUT_MS', 'must not be shorter than AGENTD_HEADERS_TIMEOUT_MS');
+  }
+  return {
+    headersTimeoutMs,
+    requestTimeoutMs,
+    // Longer than the 60 s idle time-out of common load balancers, so they never reuse a connection we closed.
+    keepAliveTimeoutMs: integer(env, 'AGENTD_KEEP_ALIVE_TIMEOUT_MS', 72_000, 100, 600_000),
+    maxHeaderBytes: integer(env, 'AGENTD_MAX_HEADER_BYTES', 16_384, 1024, 1_048_576),
+    maxQueryBytes: integer(env, 'AGENTD_MAX_QUERY_BYTES', 4096, 256, 65_536),
+  };
 }
 
 export function parseModelReference(raw: string): { provider: string; name: string } | null {
@@ -271,6 +303,7 @@ export function loadConfig(env: Environment, cwd: string = process.cwd()): Confi
       openMs: integer(env, 'AGENTD_CIRCUIT_OPEN_MS', 30_000, 100, 3_600_000),
     },
     bodyLimitBytes: integer(env, 'AGENTD_BODY_LIMIT_BYTES', 1_048_576, 1024, 64 * 1_048_576),
+    http: httpBounds(env),
     sseKeepAliveMs: integer(env, 'AGENTD_SSE_KEEPALIVE_MS', 15_000, 10, 600_000),
     builtinWordDelayMs: integer(env, 'AGENTD_BUILTIN_WORD_DELAY_MS', 20, 0, 1_000),
     shutdownTimeoutMs: integer(env, 'AGENTD_SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),

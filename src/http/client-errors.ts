@@ -22,6 +22,13 @@ export function createClientErrorHandler(logger: FastifyBaseLogger, newRequestId
   return (error: Error & { code?: string }, socket: Socket): void => {
     // A reset connection is already gone: there is no one to answer.
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
+    // Headers or body not received within the bounds of config.http: a client that slow is not owed an
+    // answer (the catalog has no 408), and writing one could wait on the same slow socket.
+    if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+      logger.debug({ code: error.code }, 'request not received in time; connection closed');
+      socket.destroy();
+      return;
+    }
     const requestId = newRequestId();
     const appError = appErrorFor(error.code);
     logger.debug({ requestId, code: error.code }, 'request rejected by the HTTP parser');

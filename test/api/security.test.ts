@@ -2,59 +2,52 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Scope } from '../../src/services/context.js';
 import { scopes } from '../../src/services/context.js';
+import { securityCasesOf, type SecurityCase } from '../helpers/security-cases.js';
 import { backends, createTestApp, type TestAccount, type TestApp } from '../helpers/test-app.js';
 
 /**
  * The same checks on every authenticated route: no key, a malformed header, an
  * unknown key, a revoked key, a key without the route's scope, and another
- * account's resource id. The table is checked against the OpenAPI document, so
- * a new route without a row here fails the suite.
+ * account's resource id. The routes, the scope each needs (`x-scope`) and a
+ * minimal valid request are read from the OpenAPI document, so a new route is
+ * covered the day it is added.
  */
-interface RouteCase {
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
-  /** OpenAPI path template. */
-  path: string;
-  /** null: any valid key may call it. */
-  scope: Scope | null;
-  body?: unknown;
-  /** The kind of resource named in the path, for the other-account check. */
-  resource?: 'agent' | 'apiKey';
-  /** A query string the operation needs to be valid. */
-  query?: string;
+async function readDocument(): Promise<any> {
+  const probe = await createTestApp();
+  try {
+    return (await probe.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
+  } finally {
+    await probe.close();
+  }
 }
 
-const routes: RouteCase[] = [
-  { method: 'POST', path: '/v1/agents', scope: 'agents:write', body: { name: 'Probe' } },
-  { method: 'GET', path: '/v1/agents', scope: 'agents:read' },
-  { method: 'GET', path: '/v1/agents/{agentId}', scope: 'agents:read', resource: 'agent' },
-  {
-    method: 'PATCH',
-    path: '/v1/agents/{agentId}',
-    scope: 'agents:write',
-    body: { name: 'Renamed' },
-    resource: 'agent',
-  },
-  { method: 'DELETE', path: '/v1/agents/{agentId}', scope: 'agents:delete', resource: 'agent' },
-  {
-    method: 'POST',
-    path: '/v1/agents/{agentId}/messages',
-    scope: 'messages:send',
-    body: { text: 'hello' },
-    resource: 'agent',
-  },
-  { method: 'GET', path: '/v1/agents/{agentId}/messages', scope: 'agents:read', resource: 'agent' },
-  {
-    method: 'DELETE',
-    path: '/v1/agents/{agentId}/conversations',
-    scope: 'agents:write',
-    resource: 'agent',
-    query: '?userId=probe',
-  },
-  { method: 'POST', path: '/v1/api-keys', scope: 'keys:manage', body: {} },
-  { method: 'GET', path: '/v1/api-keys', scope: 'keys:manage' },
-  { method: 'DELETE', path: '/v1/api-keys/{keyId}', scope: 'keys:manage', resource: 'apiKey' },
-  { method: 'GET', path: '/v1/plugins', scope: null },
+const document = await readDocument();
+let casesError: Error | null = null;
+let routes: SecurityCase[] = [];
+try {
+  routes = securityCasesOf(document);
+} catch (error) {
+  casesError = error as Error;
+}
+
+/** The operations and scopes of the first hand-written table: a floor the document may only add to. */
+const knownOperations: Array<[label: string, scope: Scope | null]> = [
+  ['POST /v1/agents', 'agents:write'],
+  ['GET /v1/agents', 'agents:read'],
+  ['GET /v1/agents/{agentId}', 'agents:read'],
+  ['PATCH /v1/agents/{agentId}', 'agents:write'],
+  ['DELETE /v1/agents/{agentId}', 'agents:delete'],
+  ['POST /v1/agents/{agentId}/messages', 'messages:send'],
+  ['GET /v1/agents/{agentId}/messages', 'agents:read'],
+  ['DELETE /v1/agents/{agentId}/conversations', 'agents:write'],
+  ['POST /v1/api-keys', 'keys:manage'],
+  ['GET /v1/api-keys', 'keys:manage'],
+  ['DELETE /v1/api-keys/{keyId}', 'keys:manage'],
+  ['GET /v1/plugins', null],
 ];
+
+/** Path parameters the suite can fill, by name; a route with another one fails until it is added here. */
+const fillableParameters = ['agentId', 'keyId'];
 
 function assertUnauthorized(
   response: { statusCode: number; headers: Record<string, unknown>; json(): any },
@@ -89,37 +82,64 @@ for (const backend of backends) {
     });
     after(async () => t?.close());
 
-    async function ownResourceUrl(route: RouteCase): Promise<string> {
-      if (route.resource === 'agent') {
-        const agent = (await t.inject({ method: 'POST', url: '/v1/agents', payload: { name: 'Own' } })).json();
-        return route.path.replace('{agentId}', agent.id);
-      }
-      if (route.resource === 'apiKey') {
-        const key = (await t.inject({ method: 'POST', url: '/v1/api-keys', payload: { name: 'own' } })).json();
-        return route.path.replace('{keyId}', key.id);
-      }
-      return route.path;
-    }
-
-    it('covers every authenticated operation of the OpenAPI document', async () => {
-      const document = (await t.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
-      const documented: string[] = [];
-      for (const [path, operations] of Object.entries<Record<string, { security?: unknown[] }>>(document.paths)) {
-        for (const [method, operation] of Object.entries(operations)) {
-          const isPublic = Array.isArray(operation.security) && operation.security.length === 0;
-          if (!isPublic && path.startsWith('/v1/')) documented.push(`${method.toUpperCase()} ${path}`);
+    /** Fills each path parameter: `own` creates a fresh resource of the caller's account. */
+    async function urlFor(route: SecurityCase, whose: 'own' | 'foreign' | 'missing'): Promise<string> {
+      let url = route.path;
+      for (const name of route.pathParameters) {
+        let value: string;
+        if (name === 'agentId') {
+          value =
+            whose === 'foreign'
+              ? victimAgentId
+              : whose === 'missing'
+                ? 'agt_01ARZ3NDEKTSV4RRFFQ69G5FAV'
+                : (await t.inject({ method: 'POST', url: '/v1/agents', payload: { name: 'Own' } })).json().id;
+        } else if (name === 'keyId') {
+          value =
+            whose === 'foreign'
+              ? victimKeyId
+              : whose === 'missing'
+                ? 'key_01ARZ3NDEKTSV4RRFFQ69G5FAV'
+                : (await t.inject({ method: 'POST', url: '/v1/api-keys', payload: { name: 'own' } })).json().id;
+        } else {
+          throw new Error(`${route.label}: no resource is known for the path parameter ${name}`);
         }
+        url = url.replace(`{${name}}`, value);
       }
-      const tested = routes.map((route) => `${route.method} ${route.path}`);
-      assert.deepEqual([...documented].sort(), [...tested].sort());
+      return url;
+    }
+    const ownResourceUrl = (route: SecurityCase) => urlFor(route, 'own');
+
+    it('reads a published scope for every authenticated operation of the OpenAPI document', () => {
+      assert.equal(casesError, null);
+      assert.ok(routes.length >= knownOperations.length, `${routes.length} operations found`);
+      for (const route of routes) {
+        const security = document.paths[route.path][route.method.toLowerCase()].security;
+        assert.deepEqual(security, [{ bearerAuth: route.scope === null ? [] : [route.scope] }], route.label);
+      }
+    });
+
+    it('finds every operation known before, with the same scope', () => {
+      const published = new Map(routes.map((route) => [route.label, route.scope]));
+      for (const [label, scope] of knownOperations) {
+        assert.ok(published.has(label), `${label} is missing from the OpenAPI document`);
+        assert.equal(published.get(label), scope, label);
+      }
+    });
+
+    it('knows how to fill every path parameter', () => {
+      for (const route of routes) {
+        for (const name of route.pathParameters)
+          assert.ok(fillableParameters.includes(name), `${route.label}: ${name}`);
+      }
     });
 
     for (const route of routes) {
-      describe(`${route.method} ${route.path}`, () => {
+      describe(route.label, () => {
         const request = (url: string, headers: Record<string, string>) =>
           t.app.inject({
             method: route.method,
-            url: `${url}${route.query ?? ''}`,
+            url: `${url}${route.query}`,
             headers,
             ...(route.body !== undefined ? { payload: route.body as object } : {}),
           });
@@ -170,7 +190,7 @@ for (const backend of backends) {
           it(`refuses a key without ${scope} and names the scope`, async () => {
             const limited = await t.newKey(
               t.owner.accountId,
-              scopes.filter((scope) => scope !== scope),
+              scopes.filter((other) => other !== scope),
             );
             const response = await request(await ownResourceUrl(route), limited.headers);
             assert.equal(response.statusCode, 403);
@@ -187,12 +207,10 @@ for (const backend of backends) {
           });
         }
 
-        if (route.resource) {
+        if (route.pathParameters.length > 0) {
           it("answers another account's id exactly like a missing one (404)", async () => {
-            const theirs = route.path.replace('{agentId}', victimAgentId).replace('{keyId}', victimKeyId);
-            const missing = route.path
-              .replace('{agentId}', 'agt_01ARZ3NDEKTSV4RRFFQ69G5FAV')
-              .replace('{keyId}', 'key_01ARZ3NDEKTSV4RRFFQ69G5FAV');
+            const theirs = await urlFor(route, 'foreign');
+            const missing = await urlFor(route, 'missing');
             const foreign = await request(theirs, t.owner.headers);
             const absent = await request(missing, t.owner.headers);
             assert.equal(foreign.statusCode, 404);

@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import type { Logger } from 'pino';
 import { createLogger } from '../../src/logger.js';
+import { suiteLogDestination } from './suite-log.js';
 
 export interface CapturedLog {
   logger: Logger;
@@ -10,12 +11,17 @@ export interface CapturedLog {
   text(): string;
 }
 
-/** A logger that keeps its lines in memory, with the same redaction as the real one. */
+/**
+ * A logger that keeps its lines in memory, with the same redaction as the real
+ * one; during a test run they also go to the run's log for the secrets check.
+ */
 export function captureLog(): CapturedLog {
   const chunks: string[] = [];
+  const suite = suiteLogDestination();
   const destination = new Writable({
     write(chunk, _encoding, callback) {
       chunks.push(String(chunk));
+      suite?.write(String(chunk));
       callback();
     },
   });

@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { serverLogFile } from './suite-log.js';
 
 /**
  * agentd as users run it: `node dist/main.js …` in a process of its own. The
@@ -85,10 +86,17 @@ export async function startServer(env: Record<string, string>, startTimeoutMs = 
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
+  // Everything the server writes goes to the run's log for the secrets check, not just its JSON lines.
+  const logFile = serverLogFile(child.pid);
+  if (logFile) {
+    child.stdout!.pipe(logFile, { end: false });
+    child.stderr!.pipe(logFile, { end: false });
+  }
   const exited = once(child, 'exit').then(([code, signal]) => ({
     code: code as number | null,
     signal: signal as NodeJS.Signals | null,
   }));
+  if (logFile) child.once('close', () => logFile.end());
   const port = await new Promise<number>((resolve, reject) => {
     let settled = false;
     const settle = (error: Error | null, value?: number) => {

@@ -16,7 +16,9 @@ import { bootstrap, issueApiKey } from '../../src/services/api-keys.js';
 import type { Scope } from '../../src/services/context.js';
 import { captureLog, type CapturedLog } from './log-capture.js';
 import { databaseUrl, postgresSkip, redisUrl } from './environment.js';
+import { recordSecrets } from './known-secrets.js';
 import { randomRedisPrefix, removeRedisKeys } from './redis.js';
+import { suiteLogger } from './suite-log.js';
 
 export type BackendName = 'sqlite' | 'postgres';
 
@@ -112,12 +114,14 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const backend = options.backend ?? 'sqlite';
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentd-test-'));
   const bootstrapKey = generateApiKey();
+  const secretKey = randomBytes(32).toString('hex');
+  recordSecrets(secretKey);
   const schema = backend === 'postgres' ? await createPostgresSchema() : null;
   // Each app has keys of its own in the shared Redis, removed when it closes.
   const redisPrefix = backend === 'postgres' && redisUrl ? randomRedisPrefix() : null;
   const env: Record<string, string> = {
     AGENTD_DATA_DIR: dataDir,
-    AGENTD_SECRET_KEY: randomBytes(32).toString('hex'),
+    AGENTD_SECRET_KEY: secretKey,
     AGENTD_BOOTSTRAP_KEY: bootstrapKey,
     AGENTD_RATE_LIMITS: generousRateLimits,
     LOG_LEVEL: 'silent',
@@ -133,7 +137,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   };
   const config = loadConfig(env);
   const logs = options.captureLogs ? captureLog() : null;
-  const logger = logs?.logger ?? createLogger(config.logLevel);
+  const logger = logs?.logger ?? suiteLogger() ?? createLogger(config.logLevel);
   let deps: AppDeps | undefined;
   let app: App;
   let first;

@@ -1,0 +1,52 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { suiteLogDirectory } from './suite-log.js';
+
+/**
+ * Secrets the tests hand to agentd (plugin and platform secrets, provider
+ * keys, credentials in URLs). None of them may ever appear in a log line of
+ * the whole suite: scripts/run-tests.mjs checks every line against this list,
+ * against every full API key (`agd_…`, by its shape) and against the secret
+ * keys test apps were started with. A test that introduces a secret adds it here.
+ */
+export const knownSecrets: readonly string[] = [
+  // test/api/agents.test.ts
+  '123456:ABCDEFGH4f2a',
+  'plain-text-token-9876',
+  'sk-123456789012345',
+  'xoxb-000000001111',
+  'xoxb-999999992222',
+  // test/api/logging.test.ts
+  'xoxb-platform-secret-0001',
+  'plugin-secret-value-0002',
+  'rotated-secret-0003',
+  // test/api/tools.test.ts
+  'abcdefghijklmnop',
+  'sekret-token-6d1f0b',
+  // test/api/provider-prompts.test.ts
+  'server-key-123456',
+  'sk-test-openai-000000',
+  'agent-key-abcdef987654',
+  // test/integration/*
+  '123456:shared-secret-9f1e',
+  'mcp-secret-token-4242',
+  'sk-ant-test-key-0123456789',
+  'sk-test-compatible',
+  'hunter2-secret',
+  // test/unit/*
+  'db-secret',
+  'xoxb-very-secret',
+];
+
+let recordedList = false;
+
+/**
+ * Adds secrets generated at run time (a test app's AGENTD_SECRET_KEY) to the
+ * run's list, together with the fixed list above the first time.
+ */
+export function recordSecrets(...secrets: string[]): void {
+  if (suiteLogDirectory === null) return;
+  const values = recordedList ? secrets : [...knownSecrets, ...secrets];
+  recordedList = true;
+  fs.appendFileSync(path.join(suiteLogDirectory, `${process.pid}.secrets`), `${values.join('\n')}\n`);
+}
