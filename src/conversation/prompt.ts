@@ -196,3 +196,17 @@ export function assemblePrompt(input: PromptInput): AssembledPrompt {
     estimatedInputTokens,
   };
 }
+
+/**
+ * The prompt with a note on the plugins whose tools could not be had for this
+ * reply (an MCP server that is down), so the model can say so rather than
+ * guess why a tool it was meant to have is missing.
+ */
+export function withUnavailableTools(prompt: AssembledPrompt, reasons: string[]): AssembledPrompt {
+  const note = `Some of your tools are unavailable for this message:\n${reasons.map((reason) => `- ${reason}`).join('\n')}`;
+  return {
+    ...prompt,
+    system: `${prompt.system}\n\n${note}`,
+    estimatedInputTokens: prompt.estimatedInputTokens + estimateTokens(note),
+  };
+}

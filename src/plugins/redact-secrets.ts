@@ -4,9 +4,11 @@ const mask = '••••';
 /** Secrets shorter than this are not searched for: they would match ordinary text. */
 const shortestSearched = 6;
 
-function redactText(text: string, secrets: readonly string[]): string {
+/** The text with every secret (of six characters or more) masked. */
+export function redactText(text: string, secrets: readonly string[]): string {
   let result = text;
-  for (const secret of secrets) if (result.includes(secret)) result = result.replaceAll(secret, mask);
+  for (const secret of secrets.filter((value) => value.length >= shortestSearched))
+    if (result.includes(secret)) result = result.replaceAll(secret, mask);
   return result;
 }
 

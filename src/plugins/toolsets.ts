@@ -3,18 +3,18 @@ import type { SecretBox } from '../security/secret-box.js';
 import type { AgentRecord } from '../storage/repositories/agents.js';
 import type { PluginCatalog } from './catalog.js';
 import type { PluginContext, PluginInstance, Tool } from './plugin.js';
-import { withSecretsRedacted } from './redact-secrets.js';
+import { redactText, withSecretsRedacted } from './redact-secrets.js';
 
 /** The tools one agent offers its model for one reply. */
 export interface Toolbox {
   tools: ReadonlyMap<string, Tool>;
+  /** Plugins that could not be opened for this reply, each with why, as the model is told. */
+  unavailable: string[];
 }
 
-interface OpenEntry {
-  instance: PluginInstance;
-}
+type OpenEntry = { instance: PluginInstance } | { failure: string };
 
-/** One enabled plugin entry; `opened` is null when it could not be opened, and is retried on the next use. */
+/** One enabled plugin entry; one that could not be opened is retried on the next use. */
 interface PluginSlot {
   opened: Promise<OpenEntry | null>;
   reopen: (() => Promise<OpenEntry | null>) | null;
@@ -86,11 +86,19 @@ export class AgentToolsets {
       }
     }
     const opened = await Promise.all(current.slots.map((slot) => slot.opened));
-    for (const [index, slot] of current.slots.entries()) if (opened[index] === null) slot.failed = true;
+    const unavailable: string[] = [];
+    for (const [index, slot] of current.slots.entries()) {
+      const entry = opened[index];
+      if (entry !== undefined && entry !== null && 'failure' in entry) {
+        slot.failed = true;
+        unavailable.push(entry.failure);
+      }
+    }
 
     const tools = new Map<string, Tool>();
     for (const entry of opened) {
-      for (const tool of entry?.instance.tools ?? []) {
+      if (entry === null || entry === undefined || 'failure' in entry) continue;
+      for (const tool of entry.instance.tools) {
         if (!toolName.test(tool.name) || tools.has(tool.name)) {
           this.options.logger.warn({ agentId: agent.id, tool: tool.name }, 'tool skipped: invalid or duplicate name');
           continue;
@@ -98,7 +106,7 @@ export class AgentToolsets {
         tools.set(tool.name, tool);
       }
     }
-    return tools.size > 0 ? { tools } : null;
+    return tools.size > 0 || unavailable.length > 0 ? { tools, unavailable } : null;
   }
 
   /** Closes the agent's connections (it was changed or deleted). */
@@ -128,8 +136,8 @@ export class AgentToolsets {
           return { opened: Promise.resolve(null), reopen: null, failed: false };
         }
         const open = async (): Promise<OpenEntry | null> => {
+          const secrets: Record<string, string> = {};
           try {
-            const secrets: Record<string, string> = {};
             for (const [name, secret] of Object.entries(plugin.secrets)) {
               secrets[name] = secretBox.open(secret.sealed, agent.id);
             }
@@ -141,12 +149,14 @@ export class AgentToolsets {
             const tools = withSecretsRedacted(instance.tools, Object.values(secrets));
             return { instance: { tools, ...(instance.close ? { close: () => instance.close!() } : {}) } };
           } catch (error) {
-            // Never the error object itself: a plugin's error may quote what it was given.
+            // Never the error object itself, and the message with the plugin's secrets masked: a plugin's error
+            // may quote what it was given.
+            const reason = redactText((error as Error).message, Object.values(secrets));
             logger.warn(
-              { agentId: agent.id, plugin: plugin.name, reason: (error as Error).message },
+              { agentId: agent.id, plugin: plugin.name, reason },
               'plugin could not be opened; its tools are left out of this reply',
             );
-            return null;
+            return { failure: `the ${plugin.name} plugin's tools are unavailable: ${reason}` };
           }
         };
         return { opened: open(), reopen: open, failed: false };
@@ -157,7 +167,7 @@ export class AgentToolsets {
     const opened = await Promise.all(agent.slots.map((slot) => slot.opened));
     await Promise.all(
       opened.map((entry) =>
-        entry?.instance
+        (entry && 'instance' in entry ? entry : undefined)?.instance
           .close?.()
           .catch((error: unknown) =>
             this.options.logger.warn({ reason: (error as Error).message }, 'plugin did not close cleanly'),

@@ -138,6 +138,28 @@ for (const wire of wireFormats) {
       );
     });
 
+    it('tells the model which tools are unavailable when their server cannot be reached', async () => {
+      const agent = await t.newAgent({
+        plugins: [{ name: 'math' }, { name: 'mcp', config: { url: 'http://127.0.0.1:9/mcp', prefix: 'gone' } }],
+      });
+      fake.enqueue({ reply: 'The dictionary is down.' });
+      const response = await t.inject({
+        method: 'POST',
+        url: `/v1/agents/${agent.id}/messages`,
+        payload: { text: 'define lexicon' },
+      });
+      assert.equal(response.statusCode, 200, response.body);
+      assert.equal(response.json().text, 'The dictionary is down.');
+      const [request] = fake.requests;
+      assert.deepEqual(
+        request!.offeredTools.map((tool) => tool.name),
+        ['calculate'],
+      );
+      const system = JSON.stringify(request!.body.system ?? request!.body.messages[0]);
+      assert.match(system, /unavailable for this message/);
+      assert.match(system, /the mcp plugin's tools are unavailable: .*127\.0\.0\.1/);
+    });
+
     it('feeds invalid tool-call JSON back to the model as an error', async () => {
       const agent = await t.newAgent({ plugins: [{ name: 'math' }] });
       fake.enqueue({ toolCalls: [{ name: 'calculate', inputText: '{"expression": ' }] }, { reply: 'Sorry.' });

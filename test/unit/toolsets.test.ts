@@ -73,12 +73,15 @@ describe('agent toolsets', () => {
     assert.ok(events.indexOf('close b') > events.indexOf('open b'));
   });
 
-  it('leaves out a plugin that fails to open, and tries it again on the next use', async () => {
+  it('leaves out a plugin that fails to open, says why, and tries it again on the next use', async () => {
     failOpen = true;
-    assert.equal(await toolsets.toolboxFor(agent(1, 'c')), null);
+    const failed = await toolsets.toolboxFor(agent(1, 'c'));
+    assert.equal(failed!.tools.size, 0);
+    assert.deepEqual(failed!.unavailable, ["the counting plugin's tools are unavailable: server unreachable"]);
     failOpen = false;
     const again = await toolsets.toolboxFor(agent(1, 'c'));
     assert.deepEqual([...again!.tools.keys()], ['noop']);
+    assert.deepEqual(again!.unavailable, []);
     assert.deepEqual(events, ['open c']);
   });
 

@@ -1,5 +1,5 @@
 import { buildPrompt } from '../../conversation/build-prompt.js';
-import type { PromptMessage } from '../../conversation/prompt.js';
+import { withUnavailableTools, type PromptMessage } from '../../conversation/prompt.js';
 import { AppError, validationError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { ConcurrencyLease } from '../../limits/concurrency-limiter.js';
@@ -133,15 +133,18 @@ export async function sendMessage({
     startedTick,
   };
   try {
-    const prompt = await buildPrompt(ctx.deps.repositories, agent, {
-      text: input.text,
-      userId,
-      conversation,
-      shared: roomId !== null,
-      context: (input.context as Record<string, unknown> | undefined) ?? null,
-    });
+    const [built, toolbox] = await Promise.all([
+      buildPrompt(ctx.deps.repositories, agent, {
+        text: input.text,
+        userId,
+        conversation,
+        shared: roomId !== null,
+        context: (input.context as Record<string, unknown> | undefined) ?? null,
+      }),
+      ctx.deps.plugins.toolsets.toolboxFor(agent),
+    ]);
+    const prompt = toolbox?.unavailable.length ? withUnavailableTools(built, toolbox.unavailable) : built;
     const apiKey = modelKeyOf(ctx, agent);
-    const toolbox = await ctx.deps.plugins.toolsets.toolboxFor(agent);
     const specs = toolbox
       ? [...toolbox.tools.values()].map(({ name, description, inputSchema }) => ({ name, description, inputSchema }))
       : [];
