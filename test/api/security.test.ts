@@ -35,6 +35,8 @@ const routes: RouteCase[] = [
     resource: 'agent',
   },
   { method: 'DELETE', path: '/v1/agents/{agentId}', scope: 'agents:delete', resource: 'agent' },
+  { method: 'POST', path: '/v1/agents/import', scope: 'agents:write', body: { name: 'Probe' } },
+  { method: 'GET', path: '/v1/agents/{agentId}/export', scope: 'agents:read', resource: 'agent' },
   {
     method: 'POST',
     path: '/v1/agents/{agentId}/messages',

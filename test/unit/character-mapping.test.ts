@@ -202,7 +202,7 @@ describe('character export mapping', () => {
       { type: 'matrix', enabled: true, settings: {}, secrets: { accessToken: '••••' } },
     ],
     plugins: [
-      { name: 'clock', enabled: true, config: { timeZone: 'Europe/Lisbon' }, secrets: {} },
+      { name: 'clock', enabled: true, config: { defaultTimeZone: 'Europe/Lisbon' }, secrets: {} },
       { name: 'knowledge', enabled: false, config: {}, secrets: {} },
     ],
     model: { provider: 'openai', name: 'gpt-4o', temperature: 0.3, apiKey: '••••5d1e' },
