@@ -21,7 +21,9 @@ import { registerRateLimits } from './http/rate-limit.js';
 import { serverBoundsOptions } from './http/server-bounds.js';
 import { registerCreateAgent } from './routes/agents/create-agent.js';
 import { registerDeleteAgent } from './routes/agents/delete-agent.js';
+import { registerExportAgent } from './routes/agents/export-agent.js';
 import { registerGetAgent } from './routes/agents/get-agent.js';
+import { registerImportAgent } from './routes/agents/import-agent.js';
 import { registerListAgents } from './routes/agents/list-agents.js';
 import { AgentSchema } from './schemas/agents.js';
 import { registerUpdateAgent } from './routes/agents/update-agent.js';
@@ -175,6 +177,8 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
   registerGetAgent(app);
   registerUpdateAgent(app);
   registerDeleteAgent(app);
+  registerImportAgent(app);
+  registerExportAgent(app);
   registerSendMessage(app, { keepAliveMs: config.sseKeepAliveMs, shutdown: deps.shutdown });
   registerListMessages(app);
   registerForgetConversation(app);

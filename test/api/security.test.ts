@@ -44,6 +44,8 @@ const knownOperations: Array<[label: string, scope: Scope | null]> = [
   ['GET /v1/api-keys', 'keys:manage'],
   ['DELETE /v1/api-keys/{keyId}', 'keys:manage'],
   ['GET /v1/plugins', null],
+  ['POST /v1/agents/import', 'agents:write'],
+  ['GET /v1/agents/{agentId}/export', 'agents:read'],
 ];
 
 /** Path parameters the suite can fill, by name; a route with another one fails until it is added here. */
