@@ -27,6 +27,7 @@ import { startAgentd, startFakeProvider, type Started } from '../message-overhea
 import { readSamples, waitForSamples } from './samples-file.js';
 import { openSoakDatabase, type DatabaseKind, type SoakDatabase } from './soak-database.js';
 import { summarize } from './soak-summary.js';
+import { failuresOf } from './soak-verdict.js';
 import { runTrafficClient } from './traffic-client.js';
 import { TrafficTally } from './traffic-tally.js';
 
@@ -108,15 +109,18 @@ try {
   const summary = summarize(
     readSamples(samplesFile),
     { trafficStartedAt, trafficEndedAt, warmUpFraction: Number(options['warm-up']) },
-    tally,
+    tally.summary(),
   );
-  const failures: string[] = [];
-  if (summary.rssGrowthPercent > maxRssGrowth) {
-    failures.push(`RSS grew ${summary.rssGrowthPercent}% after warm-up (limit ${maxRssGrowth}%)`);
-  }
-  if (summary.serverErrorsOtherThan503 > 0) failures.push(`${summary.serverErrorsOtherThan503} answers 5xx`);
-  if (summary.problems > 0) failures.push(`${summary.problems} answers the contract does not allow`);
-  const report = { command: process.argv.slice(2).join(' '), database: databaseKind, minutes, ...summary, failures };
+  const failures = failuresOf(summary, maxRssGrowth);
+  const report = {
+    command: process.argv.slice(2).join(' '),
+    database: databaseKind,
+    minutes,
+    warmUpFraction: Number(options['warm-up']),
+    maxRssGrowthPercent: maxRssGrowth,
+    ...summary,
+    failures,
+  };
   fs.writeFileSync(path.join(outDirectory, 'summary.json'), `${JSON.stringify(report, null, 2)}\n`);
   console.log(JSON.stringify(report, null, 2));
   log(failures.length === 0 ? 'soak passed' : `soak failed: ${failures.join('; ')}`);

@@ -1,4 +1,4 @@
-import type { TrafficTally } from './traffic-tally.js';
+import type { TrafficSummary } from './traffic-tally.js';
 
 /** One line of the sampler's file (bench/soak/sampler.mjs). */
 export interface Sample {
@@ -34,12 +34,6 @@ function median(values: number[]): number {
     : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
-function percentile(values: number[], fraction: number): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((left, right) => left - right);
-  return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))] as number;
-}
-
 /** Least-squares slope of y over x. */
 function slope(points: Array<[number, number]>): number {
   const count = points.length;
@@ -58,15 +52,18 @@ function slope(points: Array<[number, number]>): number {
 export type SoakSummary = ReturnType<typeof summarize>;
 
 /**
- * RSS is compared between the minute after warm-up and the last minute of
- * traffic, each as the median of its samples: a single sample lands anywhere
- * in the garbage collector's cycle and moves by several MiB on its own.
+ * RSS is compared between the tenth of the traffic time right after warm-up
+ * and the last tenth, each as the median of its samples: a single sample
+ * lands anywhere in the garbage collector's cycle, and between two major
+ * collections the heap, and RSS with it, moves by tens of MiB. The lowest
+ * heap in each of those windows (just after a major collection) is the best
+ * sign of what is really retained.
  */
-export function summarize(samples: Sample[], window: SoakWindow, tally: TrafficTally) {
+export function summarize(samples: Sample[], window: SoakWindow, traffic: TrafficSummary) {
   const at = (sample: Sample) => Date.parse(sample.time);
   const trafficMs = window.trafficEndedAt - window.trafficStartedAt;
   const warmUpEndsAt = window.trafficStartedAt + trafficMs * window.warmUpFraction;
-  const comparisonMs = Math.min(60_000, trafficMs * 0.1);
+  const comparisonMs = trafficMs * 0.1;
   const during = samples.filter(
     (sample) => at(sample) >= window.trafficStartedAt && at(sample) <= window.trafficEndedAt,
   );
@@ -83,24 +80,24 @@ export function summarize(samples: Sample[], window: SoakWindow, tally: TrafficT
   const heapAtWarmUp = median(warmUpWindow.map((sample) => sample.heapUsed));
   const heapAtEnd = median(endWindow.map((sample) => sample.heapUsed));
   const hours = (sample: Sample) => (at(sample) - warmUpEndsAt) / 3_600_000;
-  const statuses = tally.byStatus();
+  const statuses: Record<string, number> = {};
+  for (const [key, count] of Object.entries(traffic.answers)) {
+    const status = key.slice(key.lastIndexOf(' ') + 1);
+    statuses[status] = (statuses[status] ?? 0) + count;
+  }
+  const requests = Object.values(traffic.answers).reduce((sum, count) => sum + count, 0);
   const serverErrors = Object.entries(statuses)
     .filter(([status]) => /^5\d\d$/.test(status) && status !== '503')
     .reduce((sum, [, count]) => sum + count, 0);
-  const durations: Record<string, { count: number; p50Ms: number; p99Ms: number }> = {};
-  for (const [operation, values] of [...tally.durations].sort(([left], [right]) => left.localeCompare(right))) {
-    durations[operation] = {
-      count: values.length,
-      p50Ms: Math.round(percentile(values, 0.5) * 10) / 10,
-      p99Ms: Math.round(percentile(values, 0.99) * 10) / 10,
-    };
-  }
   return {
+    trafficStartedAt: new Date(window.trafficStartedAt).toISOString(),
+    trafficEndedAt: new Date(window.trafficEndedAt).toISOString(),
     trafficSeconds: Math.round(trafficMs / 1000),
     warmUpSeconds: Math.round((warmUpEndsAt - window.trafficStartedAt) / 1000),
     samples: samples.length,
-    requests: tally.total,
-    requestsPerSecond: Math.round((tally.total / (trafficMs / 1000)) * 10) / 10,
+    comparisonWindowSeconds: Math.round(comparisonMs / 1000),
+    requests,
+    requestsPerSecond: Math.round((requests / (trafficMs / 1000)) * 10) / 10,
     rssMiB: {
       idleBefore: mib(before.rss),
       atWarmUpEnd: mib(rssAtWarmUp),
@@ -114,6 +111,12 @@ export function summarize(samples: Sample[], window: SoakWindow, tally: TrafficT
       atWarmUpEnd: mib(heapAtWarmUp),
       atEnd: mib(heapAtEnd),
       maxAfterWarmUp: mib(Math.max(...afterWarmUp.map((sample) => sample.heapUsed))),
+      lowestAtWarmUpEnd: mib(Math.min(...warmUpWindow.map((sample) => sample.heapUsed))),
+      lowestAtEnd: mib(Math.min(...endWindow.map((sample) => sample.heapUsed))),
+    },
+    heapTotalMiB: {
+      atWarmUpEnd: mib(median(warmUpWindow.map((sample) => sample.heapTotal))),
+      atEnd: mib(median(endWindow.map((sample) => sample.heapTotal))),
     },
     heapTrendMiBPerHour:
       Math.round(mib(slope(afterWarmUp.map((sample) => [hours(sample), sample.heapUsed]))) * 10) / 10,
@@ -140,10 +143,7 @@ export function summarize(samples: Sample[], window: SoakWindow, tally: TrafficT
       idleAfter: after.fileDescriptors,
     },
     requestsByStatus: statuses,
-    answers: Object.fromEntries([...tally.answers].sort(([left], [right]) => left.localeCompare(right))),
-    durations,
+    ...traffic,
     serverErrorsOtherThan503: serverErrors,
-    problems: tally.problemCount,
-    firstProblems: tally.problems,
   };
 }

@@ -35,12 +35,12 @@ function run(rssAt: (second: number) => number): Sample[] {
 
 const window = { trafficStartedAt: start, trafficEndedAt: start + 600_000, warmUpFraction: 0.2 };
 
-test('RSS growth compares the minute after warm-up with the last minute of traffic', () => {
+test('RSS growth compares the tenth of the traffic time after warm-up with the last tenth', () => {
   // Warm-up ends at 120 s; 200 MiB then, growing to 220 MiB at the end: 10 %.
   const summary = summarize(
     run((second) => (second < 120 ? 150 : 200 + ((second - 120) / 480) * 20)),
     window,
-    new TrafficTally(),
+    new TrafficTally().summary(),
   );
   assert.equal(summary.warmUpSeconds, 120);
   assert.ok(summary.rssMiB.atWarmUpEnd > 200 && summary.rssMiB.atWarmUpEnd < 202, String(summary.rssMiB.atWarmUpEnd));
@@ -56,7 +56,7 @@ test('growth during warm-up and a single spike at the end are not counted as gro
   const summary = summarize(
     run((second) => (second < 120 ? 100 + second : second === 595 ? 400 : 200)),
     window,
-    new TrafficTally(),
+    new TrafficTally().summary(),
   );
   assert.equal(summary.rssGrowthPercent, 0);
   assert.equal(summary.rssMiB.maxAfterWarmUp, 400);
@@ -71,7 +71,7 @@ test("5xx answers are counted apart from the contract's 503s", () => {
   const summary = summarize(
     run(() => 200),
     window,
-    tally,
+    tally.summary(),
   );
   assert.equal(summary.serverErrorsOtherThan503, 2);
   assert.deepEqual(summary.requestsByStatus, { '200': 1, '500': 1, '502': 1, '503': 1 });
@@ -79,7 +79,7 @@ test("5xx answers are counted apart from the contract's 503s", () => {
 
 test('a run too short to have samples after warm-up says so instead of reporting numbers', () => {
   assert.throws(
-    () => summarize([sample(-5, 100), sample(0, 100), sample(700, 100)], window, new TrafficTally()),
+    () => summarize([sample(-5, 100), sample(0, 100), sample(700, 100)], window, new TrafficTally().summary()),
     /too few samples/,
   );
 });
