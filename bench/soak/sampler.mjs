@@ -1,0 +1,60 @@
+/**
+ * Loaded into the agentd under soak with `node --import`, so the figures come
+ * from inside the server without adding anything to its API. Every
+ * SOAK_SAMPLE_INTERVAL_MS (default 5000) it appends one JSON line to
+ * SOAK_SAMPLES_FILE: memory, the event loop's delay over the interval, active
+ * resources (handles and requests) and open file descriptors.
+ *
+ * Plain JavaScript, so the server runs on `dist/` without a TypeScript loader
+ * whose own memory would be measured along with agentd's.
+ */
+import fs from 'node:fs';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+
+const file = process.env.SOAK_SAMPLES_FILE;
+const intervalMs = Number(process.env.SOAK_SAMPLE_INTERVAL_MS ?? 5000);
+
+if (file) {
+  const delay = monitorEventLoopDelay({ resolution: 10 });
+  delay.enable();
+  const startedAt = Date.now();
+  const milliseconds = (nanoseconds) => Math.round(nanoseconds / 1e4) / 100;
+
+  const openFileDescriptors = () => {
+    try {
+      // Less the one readdir itself holds open while it reads.
+      return fs.readdirSync('/proc/self/fd').length - 1;
+    } catch {
+      return null;
+    }
+  };
+
+  const sample = () => {
+    const memory = process.memoryUsage();
+    const resources = process.getActiveResourcesInfo();
+    const resourceKinds = {};
+    for (const kind of resources) resourceKinds[kind] = (resourceKinds[kind] ?? 0) + 1;
+    const line = {
+      time: new Date().toISOString(),
+      seconds: Math.round((Date.now() - startedAt) / 100) / 10,
+      rss: memory.rss,
+      heapUsed: memory.heapUsed,
+      heapTotal: memory.heapTotal,
+      external: memory.external,
+      arrayBuffers: memory.arrayBuffers,
+      loopDelayP50Ms: milliseconds(delay.percentile(50)),
+      loopDelayP99Ms: milliseconds(delay.percentile(99)),
+      loopDelayMaxMs: milliseconds(delay.max),
+      activeResources: resources.length,
+      resourceKinds,
+      fileDescriptors: openFileDescriptors(),
+    };
+    delay.reset();
+    // Synchronous and small: a line every few seconds, and it must not be lost if the process is killed.
+    fs.appendFileSync(file, `${JSON.stringify(line)}\n`);
+  };
+
+  sample();
+  // Unreferenced, so it never keeps a server that is shutting down alive; it is itself one of the counted timers.
+  setInterval(sample, intervalMs).unref();
+}
