@@ -41,6 +41,9 @@ const { values: options } = parseArgs({
     'sample-seconds': { type: 'string', default: '5' },
     'max-rss-growth': { type: 'string', default: '5' },
     out: { type: 'string' },
+    // Each sample after a full garbage collection (node --expose-gc): memory that is still held, not what the
+    // collector has yet to take back, so a slow leak shows as a trend rather than hiding in the heap's swings.
+    gc: { type: 'boolean', default: false },
   },
 });
 const minutes = Number(options.minutes);
@@ -71,9 +74,10 @@ try {
       AGENTD_BUILTIN_WORD_DELAY_MS: '2',
       SOAK_SAMPLES_FILE: samplesFile,
       SOAK_SAMPLE_INTERVAL_MS: String(sampleMs),
+      ...(options.gc ? { SOAK_COLLECT_BEFORE_SAMPLE: '1' } : {}),
     },
     await unusedPort(),
-    ['--import', samplerUrl],
+    [...(options.gc ? ['--expose-gc'] : []), '--import', samplerUrl],
   );
   log(`agentd ${agentd.process.pid} at ${agentd.url} on ${databaseKind}; samples in ${samplesFile}`);
   // Two samples of the idle server (the first is taken before the app loads) to compare the end with.

@@ -13,6 +13,8 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 const file = process.env.SOAK_SAMPLES_FILE;
 const intervalMs = Number(process.env.SOAK_SAMPLE_INTERVAL_MS ?? 5000);
+// With `--expose-gc`: every sample after a full collection, so it shows what is still held.
+const collectFirst = process.env.SOAK_COLLECT_BEFORE_SAMPLE === '1' && typeof globalThis.gc === 'function';
 
 if (file) {
   const delay = monitorEventLoopDelay({ resolution: 10 });
@@ -30,6 +32,7 @@ if (file) {
   };
 
   const sample = () => {
+    if (collectFirst) globalThis.gc();
     const memory = process.memoryUsage();
     const resources = process.getActiveResourcesInfo();
     const resourceKinds = {};
@@ -48,6 +51,7 @@ if (file) {
       activeResources: resources.length,
       resourceKinds,
       fileDescriptors: openFileDescriptors(),
+      collected: collectFirst,
     };
     delay.reset();
     // Synchronous and small: a line every few seconds, and it must not be lost if the process is killed.
