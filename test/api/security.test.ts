@@ -54,7 +54,21 @@ const routes: RouteCase[] = [
   { method: 'GET', path: '/v1/api-keys', scope: 'keys:manage' },
   { method: 'DELETE', path: '/v1/api-keys/{keyId}', scope: 'keys:manage', resource: 'apiKey' },
   { method: 'GET', path: '/v1/plugins', scope: null },
+  {
+    method: 'POST',
+    path: '/v1/chat/completions',
+    scope: 'messages:send',
+    body: { model: 'agent:Probe target', messages: [{ role: 'user', content: 'hello' }] },
+  },
+  { method: 'GET', path: '/v1/models', scope: 'agents:read' },
+  { method: 'GET', path: '/v1/models/{model}', scope: 'agents:read', resource: 'agent' },
 ];
+
+/** The OpenAI-compatible routes answer `{error: {message, code}}`; read as a problem's `detail` and `code`. */
+function problemOf(response: { json(): any }): { code: string; detail: string } {
+  const body = response.json();
+  return body.error ? { code: body.error.code, detail: body.error.message } : body;
+}
 
 function assertUnauthorized(
   response: { statusCode: number; headers: Record<string, unknown>; json(): any },
@@ -62,7 +76,7 @@ function assertUnauthorized(
 ) {
   assert.equal(response.statusCode, 401, label);
   assert.match(String(response.headers['www-authenticate']), /^Bearer/, label);
-  const problem = response.json();
+  const problem = problemOf(response);
   assert.equal(problem.code, 'unauthorized', label);
   assert.equal(problem.detail, 'A valid API key is required.', `${label}: the same answer everywhere`);
   assert.equal(response.headers['x-ratelimit-limit'], undefined, `${label}: no limit applies before authentication`);
@@ -86,13 +100,14 @@ for (const backend of backends) {
       const doomed = await t.newKey(t.owner.accountId);
       assert.equal((await t.inject({ method: 'DELETE', url: `/v1/api-keys/${doomed.keyId}` })).statusCode, 200);
       revokedKey = doomed.key;
+      await t.inject({ method: 'POST', url: '/v1/agents', payload: { name: 'Probe target' } });
     });
     after(async () => t?.close());
 
     async function ownResourceUrl(route: RouteCase): Promise<string> {
       if (route.resource === 'agent') {
         const agent = (await t.inject({ method: 'POST', url: '/v1/agents', payload: { name: 'Own' } })).json();
-        return route.path.replace('{agentId}', agent.id);
+        return route.path.replace('{agentId}', agent.id).replace('{model}', agent.id);
       }
       if (route.resource === 'apiKey') {
         const key = (await t.inject({ method: 'POST', url: '/v1/api-keys', payload: { name: 'own' } })).json();
@@ -174,7 +189,7 @@ for (const backend of backends) {
             );
             const response = await request(await ownResourceUrl(route), limited.headers);
             assert.equal(response.statusCode, 403);
-            const problem = response.json();
+            const problem = problemOf(response);
             assert.equal(problem.code, 'insufficient_scope');
             assert.ok(problem.detail.includes(scope), problem.detail);
           });
@@ -189,16 +204,20 @@ for (const backend of backends) {
 
         if (route.resource) {
           it("answers another account's id exactly like a missing one (404)", async () => {
-            const theirs = route.path.replace('{agentId}', victimAgentId).replace('{keyId}', victimKeyId);
+            const theirs = route.path
+              .replace('{agentId}', victimAgentId)
+              .replace('{model}', victimAgentId)
+              .replace('{keyId}', victimKeyId);
             const missing = route.path
               .replace('{agentId}', 'agt_01ARZ3NDEKTSV4RRFFQ69G5FAV')
+              .replace('{model}', 'agt_01ARZ3NDEKTSV4RRFFQ69G5FAV')
               .replace('{keyId}', 'key_01ARZ3NDEKTSV4RRFFQ69G5FAV');
             const foreign = await request(theirs, t.owner.headers);
             const absent = await request(missing, t.owner.headers);
             assert.equal(foreign.statusCode, 404);
             assert.equal(absent.statusCode, 404);
-            assert.equal(foreign.json().detail, absent.json().detail);
-            assert.equal(foreign.json().code, 'not_found');
+            assert.equal(problemOf(foreign).detail, problemOf(absent).detail);
+            assert.equal(problemOf(foreign).code, 'not_found');
           });
         }
       });
