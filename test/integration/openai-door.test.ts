@@ -5,6 +5,7 @@ import OpenAI from 'openai';
 import { startFakeOpenAiServer } from '../helpers/fake-openai-server.js';
 import { turnsOf, type FakeProviderServer } from '../helpers/fake-provider-server.js';
 import { backends, createTestApp, type TestApp } from '../helpers/test-app.js';
+import { eventually } from '../helpers/wait.js';
 
 /**
  * The OpenAI-compatible door as its users meet it: the real `openai` client
@@ -109,6 +110,28 @@ for (const backend of backends) {
       assert.ok(content.length > 0);
       assert.equal(seen.join(''), content);
       assert.equal(completion.usage, undefined);
+    });
+
+    it('aborts the model call when the client stops reading, and stores what was said as aborted', async () => {
+      const agent = await providerAgent();
+      fake.enqueue({ reply: 'one two three four five six seven eight', tokenDelayMs: 50 });
+      const stream = await openai.chat.completions.create({
+        model: agent.id,
+        messages: [{ role: 'user', content: 'count' }],
+        user: 'u-abort',
+        stream: true,
+      });
+      for await (const chunk of stream) {
+        if (chunk.choices[0]?.delta.content) break;
+      }
+      await fake.waitForAbort(0);
+      const stored = await eventually(async () => {
+        const [latest] = await history(agent.id, 'u-abort');
+        return latest?.role === 'agent' ? latest : null;
+      }, 'the aborted reply to be stored');
+      assert.equal(stored.finishReason, 'aborted');
+      assert.ok('one two three four five six seven eight'.startsWith(stored.text));
+      assert.notEqual(stored.text, 'one two three four five six seven eight');
     });
 
     it('remembers the conversation by user: each call sees the earlier turns, and other users do not', async () => {
