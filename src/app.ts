@@ -40,6 +40,8 @@ import { registerErrorDocs } from './routes/ops/error-docs.js';
 import { registerHealth } from './routes/ops/health.js';
 import { registerMetricsRoute } from './routes/ops/metrics.js';
 import { registerOpenApiRoute } from './routes/ops/openapi.js';
+import { registerChatCompletions } from './routes/openai/chat-completions.js';
+import { registerListModels } from './routes/openai/list-models.js';
 
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 
@@ -143,6 +145,7 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
         { name: 'messages', description: 'Talking to agents, and their conversation history' },
         { name: 'api-keys', description: 'API keys of the account' },
         { name: 'plugins', description: 'Plugins the server offers: the tools agents can use' },
+        { name: 'openai', description: 'The OpenAI-compatible door: agents as models, for the openai client' },
         { name: 'operations', description: 'Health, readiness and metrics (no key, no rate limit)' },
       ],
     },
@@ -168,7 +171,7 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
   registerProblemHandlers(app);
   registerQueryLimit(app, config.http.maxQueryBytes);
   registerAuthentication(app, deps.services);
-  registerRateLimits(app, deps.rateLimiter, config.rateLimits);
+  const agentRateLimit = registerRateLimits(app, deps.rateLimiter, config.rateLimits);
   const metrics = createMetrics();
   registerRequestObservation(app, metrics, deps.services.logger);
 
@@ -186,6 +189,8 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
   registerListApiKeys(app);
   registerRevokeApiKey(app);
   registerListPlugins(app);
+  registerChatCompletions(app, { keepAliveMs: config.sseKeepAliveMs, shutdown: deps.shutdown, agentRateLimit });
+  registerListModels(app);
   registerHealth(app, deps.readiness);
   registerMetricsRoute(app, metrics);
   registerOpenApiRoute(app);

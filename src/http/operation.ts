@@ -10,9 +10,12 @@ import type { Scope, ServiceContext } from '../services/context.js';
 export interface OperationConfig {
   /** Scope the key must carry, checked before the body is even validated; null when any valid key will do. */
   scope: Scope | null;
-  /** Per-minute limit that applies, counted per account or per agent (`agentId` path parameter). */
+  /**
+   * Per-minute limit that applies, counted per account, per agent (`agentId` path parameter), or per agent
+   * named in the body (`body-agent`: counted by the route once it has found the agent).
+   */
   rateLimit: RateLimitName;
-  rateLimitPer: 'account' | 'agent';
+  rateLimitPer: 'account' | 'agent' | 'body-agent';
 }
 
 declare module 'fastify' {

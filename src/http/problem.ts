@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, describeFieldErrors, errorCatalog, type ErrorCode } from '../errors.js';
 import { isStoreUnavailable } from '../storage/store-unavailable.js';
+import { openAiErrorBody } from './openai-error.js';
 import { fieldErrorsFrom } from './validation-errors.js';
 
 /**
@@ -71,10 +72,14 @@ export function problemBody(appError: AppError, requestId: string) {
 }
 
 export function sendProblem(reply: FastifyReply, request: FastifyRequest, appError: AppError): FastifyReply {
-  const body = problemBody(appError, request.id);
   if (appError.status === 401) reply.header('www-authenticate', 'Bearer realm="agentd"');
   for (const [name, value] of Object.entries(appError.headers)) reply.header(name, value);
-  return reply.status(appError.status).type('application/problem+json; charset=utf-8').send(body);
+  reply.status(appError.status);
+  // The OpenAI-compatible routes speak OpenAI's error shape; the rest of the API, RFC 9457.
+  if (request.routeOptions.config?.errorFormat === 'openai') {
+    return reply.type('application/json; charset=utf-8').send(openAiErrorBody(appError));
+  }
+  return reply.type('application/problem+json; charset=utf-8').send(problemBody(appError, request.id));
 }
 
 export function registerProblemHandlers(app: FastifyInstance): void {

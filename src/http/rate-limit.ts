@@ -1,7 +1,8 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RateLimitSettings } from '../config.js';
 import { AppError } from '../errors.js';
 import type { RateLimiter } from '../limits/rate-limiter.js';
+import type { OperationConfig } from './operation.js';
 
 const windowMs = 60_000;
 
@@ -12,22 +13,21 @@ const windowMs = 60_000;
  * an absolute Unix time, limits are keyed by account or by (account, agent),
  * and the store must be exact under concurrent bursts across instances.
  */
+/**
+ * Counts a request of a route whose agent is named in the body
+ * (`rateLimitPer: 'body-agent'`): the route calls it once it knows the agent,
+ * so the budget is the agent's whichever way the body named it.
+ */
+export type AgentRateLimit = (request: FastifyRequest, reply: FastifyReply, agentId: string) => Promise<void>;
+
 export function registerRateLimits(
   app: FastifyInstance,
   limiter: RateLimiter,
   settings: RateLimitSettings | null,
-): void {
-  if (settings === null) return;
-  app.addHook('onRequest', async (request, reply) => {
-    const operation = request.routeOptions.config.operation;
-    const context = request.serviceContext;
-    if (operation === undefined || context === null) return;
+): AgentRateLimit {
+  if (settings === null) return async () => {};
+  const consume = async (request: FastifyRequest, reply: FastifyReply, operation: OperationConfig, key: string) => {
     const limit = settings.perMinute[operation.rateLimit];
-    let key = `${operation.rateLimit}:${context.actor.accountId}`;
-    if (operation.rateLimitPer === 'agent') {
-      // Keyed by account too: nobody can spend another account's budget for an agent id.
-      key += `:${(request.params as { agentId?: string }).agentId ?? ''}`;
-    }
     const decision = await limiter.consume(key, limit, windowMs);
     reply.header('x-ratelimit-limit', String(decision.limit));
     reply.header('x-ratelimit-remaining', String(decision.remaining));
@@ -42,5 +42,23 @@ export function registerRateLimits(
         },
       );
     }
+  };
+  app.addHook('onRequest', async (request, reply) => {
+    const operation = request.routeOptions.config.operation;
+    const context = request.serviceContext;
+    if (operation === undefined || context === null || operation.rateLimitPer === 'body-agent') return;
+    let key = `${operation.rateLimit}:${context.actor.accountId}`;
+    if (operation.rateLimitPer === 'agent') {
+      // Keyed by account too: nobody can spend another account's budget for an agent id.
+      key += `:${(request.params as { agentId?: string }).agentId ?? ''}`;
+    }
+    await consume(request, reply, operation, key);
   });
+  return async (request, reply, agentId) => {
+    const operation = request.routeOptions.config.operation;
+    const context = request.serviceContext;
+    if (operation === undefined || context === null) return;
+    // The same key as a per-agent route's: both doors to an agent share its budget.
+    await consume(request, reply, operation, `${operation.rateLimit}:${context.actor.accountId}:${agentId}`);
+  };
 }

@@ -12,13 +12,17 @@ import type { FastifyReply } from 'fastify';
  * stream, pushed back by every write.
  */
 export interface ServerSentEvent {
-  event: string;
+  /** Absent: a plain `message` event, as OpenAI's streams send them. */
+  event?: string;
   data: unknown;
+  /** The data is a one-line string sent as it is, not as JSON (OpenAI's closing `[DONE]`). */
+  literal?: boolean;
 }
 
 export function formatEvent(event: ServerSentEvent): string {
   // JSON never contains a raw newline, so the data always fits one `data:` line.
-  return `event: ${event.event}\ndata: ${JSON.stringify(event.data)}\n\n`;
+  const data = event.literal === true ? String(event.data) : JSON.stringify(event.data);
+  return `${event.event === undefined ? '' : `event: ${event.event}\n`}data: ${data}\n\n`;
 }
 
 const keepAliveComment = ': keep-alive\n\n';

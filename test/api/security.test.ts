@@ -46,10 +46,20 @@ const knownOperations: Array<[label: string, scope: Scope | null]> = [
   ['GET /v1/plugins', null],
   ['POST /v1/agents/import', 'agents:write'],
   ['GET /v1/agents/{agentId}/export', 'agents:read'],
+  ['POST /v1/chat/completions', 'messages:send'],
+  ['GET /v1/models', 'agents:read'],
+  ['GET /v1/models/{model}', 'agents:read'],
 ];
 
 /** Path parameters the suite can fill, by name; a route with another one fails until it is added here. */
-const fillableParameters = ['agentId', 'keyId'];
+/** Path parameters the suite fills; an OpenAI-door model is an agent id. */
+const fillableParameters = ['agentId', 'model', 'keyId'];
+
+/** The OpenAI-compatible routes answer `{error: {message, code}}`; read as a problem's `detail` and `code`. */
+function problemOf(response: { json(): any }): { code: string; detail: string } {
+  const body = response.json();
+  return body.error ? { code: body.error.code, detail: body.error.message } : body;
+}
 
 function assertUnauthorized(
   response: { statusCode: number; headers: Record<string, unknown>; json(): any },
@@ -57,7 +67,7 @@ function assertUnauthorized(
 ) {
   assert.equal(response.statusCode, 401, label);
   assert.match(String(response.headers['www-authenticate']), /^Bearer/, label);
-  const problem = response.json();
+  const problem = problemOf(response);
   assert.equal(problem.code, 'unauthorized', label);
   assert.equal(problem.detail, 'A valid API key is required.', `${label}: the same answer everywhere`);
   assert.equal(response.headers['x-ratelimit-limit'], undefined, `${label}: no limit applies before authentication`);
@@ -81,6 +91,7 @@ for (const backend of backends) {
       const doomed = await t.newKey(t.owner.accountId);
       assert.equal((await t.inject({ method: 'DELETE', url: `/v1/api-keys/${doomed.keyId}` })).statusCode, 200);
       revokedKey = doomed.key;
+      await t.inject({ method: 'POST', url: '/v1/agents', payload: { name: 'Probe target' } });
     });
     after(async () => t?.close());
 
@@ -89,7 +100,7 @@ for (const backend of backends) {
       let url = route.path;
       for (const name of route.pathParameters) {
         let value: string;
-        if (name === 'agentId') {
+        if (name === 'agentId' || name === 'model') {
           value =
             whose === 'foreign'
               ? victimAgentId
@@ -196,7 +207,7 @@ for (const backend of backends) {
             );
             const response = await request(await ownResourceUrl(route), limited.headers);
             assert.equal(response.statusCode, 403);
-            const problem = response.json();
+            const problem = problemOf(response);
             assert.equal(problem.code, 'insufficient_scope');
             assert.ok(problem.detail.includes(scope), problem.detail);
           });
@@ -217,8 +228,8 @@ for (const backend of backends) {
             const absent = await request(missing, t.owner.headers);
             assert.equal(foreign.statusCode, 404);
             assert.equal(absent.statusCode, 404);
-            assert.equal(foreign.json().detail, absent.json().detail);
-            assert.equal(foreign.json().code, 'not_found');
+            assert.equal(problemOf(foreign).detail, problemOf(absent).detail);
+            assert.equal(problemOf(foreign).code, 'not_found');
           });
         }
       });

@@ -121,7 +121,7 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
       if (outcome.kind === 'response' && outcome.response.status < 300) {
         successesByOperation[request.operation] = (successesByOperation[request.operation] ?? 0) + 1;
       }
-      const violation = resetWhileSending ? null : invariantViolation(request.method, outcome);
+      const violation = resetWhileSending ? null : invariantViolation(request.method, outcome, request.operation);
       if (violation) violations += 1;
       if (violation && failures.length < keptFailures) {
         failures.push({

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { generateApiKey } from '../../src/security/api-key-secret.js';
 import { unusedPort } from '../helpers/network.js';
 import { runAgentd, startServer, type ServerProcess } from '../helpers/server-process.js';
-import type { IdPool } from './request-arbitrary.js';
+import { knownModel, type IdPool } from './request-arbitrary.js';
 
 /**
  * A real agentd process (SQLite in a fresh data dir, limits off so the fuzzer
@@ -60,6 +60,8 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
       (await call(baseUrl, owner, 'POST', '/v1/agents', { name: 'Fuzzed', bio: 'A target.', ...fields })).id as string;
     const ownAgents = [await newAgent({ deletionProtection: true, knowledge: ['Gas is paid in ETH.'] })];
     while (ownAgents.length < poolSize) ownAgents.push(await newAgent());
+    // Outside the pools, so never deleted: the agent a chat completion's `model` names (request-arbitrary.ts).
+    await newAgent({ name: knownModel.slice('agent:'.length) });
     const deleted = await newAgent();
     await call(baseUrl, owner, 'DELETE', `/v1/agents/${deleted}`);
     const otherAgent = (await call(baseUrl, otherKey.key, 'POST', '/v1/agents', { name: 'Theirs' })).id as string;

@@ -10,14 +10,37 @@ import type { RawOutcome } from '../helpers/raw-http.js';
 
 const allowedServerErrors = new Set(['agent_unavailable']);
 
+/** The OpenAI-compatible operations, whose errors are OpenAI's `{error: {message, type, param, code}}`. */
+const openAiOperations = new Set(['POST /v1/chat/completions', 'GET /v1/models', 'GET /v1/models/{model}']);
+
+function openAiErrorViolation(status: number, body: Buffer): string | null {
+  let parsed: any;
+  try {
+    parsed = JSON.parse(body.toString('utf8'));
+  } catch {
+    return `status ${status} with a body that is not JSON`;
+  }
+  const error = parsed?.error;
+  if (typeof error?.message !== 'string' || typeof error.type !== 'string') {
+    return `status ${status} without OpenAI's error shape`;
+  }
+  if (typeof error.code !== 'string') return `status ${status} without a code`;
+  if (status >= 500 && !allowedServerErrors.has(error.code)) return `status ${status} (${error.code})`;
+  return null;
+}
+
 /** Why the outcome breaks the invariant, or null when it holds. */
-export function invariantViolation(method: string, outcome: RawOutcome): string | null {
+export function invariantViolation(method: string, outcome: RawOutcome, operation?: string): string | null {
   if (outcome.kind === 'no-response') return `no answer: ${outcome.reason}`;
   const { status, headers, body } = outcome.response;
   if (status < 400) return null;
   // A HEAD answer has the headers of the error but, by definition, no body to check.
   if (method === 'HEAD') return status >= 500 ? `status ${status}` : null;
   const type = headers['content-type'] ?? '';
+  // A mangled path may miss the OpenAI route and get the not-found problem instead: either shape will do there.
+  if (operation !== undefined && openAiOperations.has(operation) && type.startsWith('application/json')) {
+    return openAiErrorViolation(status, body);
+  }
   if (!type.startsWith('application/problem+json')) return `status ${status} with content type "${type}"`;
   let problem: any;
   try {

@@ -44,6 +44,8 @@ export function encodePathText(text: string): string {
 const idPools: Record<string, IdPool[]> = {
   agentId: ['ownAgent', 'ownAgent', 'ownAgent', 'otherAccountAgent', 'deletedAgent'],
   keyId: ['spareKey', 'otherAccountKey'],
+  // The OpenAI-compatible door names agents as models.
+  model: ['ownAgent', 'ownAgent', 'otherAccountAgent', 'deletedAgent'],
 };
 
 const literalIds = fc.oneof(
@@ -294,13 +296,22 @@ const rawBody = fc.oneof(
   fc.constantFrom(1_048_577, 3_000_000).map((size) => Buffer.alloc(size, 0x20)),
 );
 
+/** The agent the fuzz target names so (see fuzz-target.ts): a body's `model` that reaches a live agent. */
+export const knownModel = 'agent:Fuzz model';
+
 function bodyOf(operation: Operation): fc.Arbitrary<Buffer | null> {
   const schema = operation.body?.schema;
   const noBody = fc.constant(null);
   if (!schema) return fc.oneof({ weight: 8, arbitrary: noBody }, { weight: 1, arbitrary: rawBody });
   const json = (value: unknown) => Buffer.from(serializeJson(value), 'utf8');
+  // The OpenAI-compatible door names its agent in the body: half the valid bodies name one that exists.
+  const valid = schema.properties?.model
+    ? validValue(schema).chain((value) =>
+        fc.constantFrom(value, { ...(value as Record<string, unknown>), model: knownModel }),
+      )
+    : validValue(schema);
   return fc.oneof(
-    { weight: 4, arbitrary: validValue(schema).map(json) },
+    { weight: 4, arbitrary: valid.map(json) },
     { weight: 8, arbitrary: mutatedValue(schema).map(json) },
     { weight: 3, arbitrary: rawBody },
     { weight: 1, arbitrary: noBody },

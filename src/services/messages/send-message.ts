@@ -16,6 +16,11 @@ import { storeExchange, type Exchange } from './exchange-store.js';
 import { appErrorForFailure } from './provider-failure.js';
 import { Reply, type ToolLoop } from './reply.js';
 
+export interface ModelSettingsOverride {
+  temperature?: number;
+  maxOutputTokens?: number;
+}
+
 /** Tool rounds per reply when the agent's model settings name none. */
 const defaultMaxSteps = 5;
 /** The most tool calls one reply may make, over all its rounds (ids for their turns are drawn in advance). */
@@ -91,11 +96,14 @@ export async function sendMessage({
   agentId,
   input,
   signal,
+  settings,
 }: {
   ctx: ServiceContext;
   agentId: string;
   input: SendMessageInput;
   signal: AbortSignal;
+  /** Model settings for this reply only, over the agent's own (the OpenAI-compatible door's `max_tokens`). */
+  settings?: ModelSettingsOverride;
 }): Promise<Reply> {
   requireScope(ctx, 'messages:send');
   const startedTick = performance.now();
@@ -113,7 +121,9 @@ export async function sendMessage({
   const userId = input.userId ?? null;
   const roomId = input.roomId ?? null;
   const conversation = conversationKey(userId, roomId);
-  const { provider, name, temperature, maxOutputTokens, topP, maxSteps } = agent.profile.model;
+  const { provider, name, topP, maxSteps } = agent.profile.model;
+  const temperature = settings?.temperature ?? agent.profile.model.temperature;
+  const maxOutputTokens = settings?.maxOutputTokens ?? agent.profile.model.maxOutputTokens;
   const userTurnId = newId('message');
   // Ids drawn now, between the message's and the reply's, so that tool turns sort between them.
   const toolTurnIds = AgentToolsets.hasPlugins(agent)
