@@ -298,18 +298,29 @@ const rawBody = fc.oneof(
 
 /** The agent the fuzz target names so (see fuzz-target.ts): a body's `model` that reaches a live agent. */
 export const knownModel = 'agent:Fuzz model';
+const smallestChatRequest = { model: knownModel, messages: [{ role: 'user', content: 'hello' }] };
 
 function bodyOf(operation: Operation): fc.Arbitrary<Buffer | null> {
   const schema = operation.body?.schema;
   const noBody = fc.constant(null);
   if (!schema) return fc.oneof({ weight: 8, arbitrary: noBody }, { weight: 1, arbitrary: rawBody });
   const json = (value: unknown) => Buffer.from(serializeJson(value), 'utf8');
-  // The OpenAI-compatible door names its agent in the body: half the valid bodies name one that exists.
-  const valid = schema.properties?.model
-    ? validValue(schema).chain((value) =>
-        fc.constantFrom(value, { ...(value as Record<string, unknown>), model: knownModel }),
-      )
-    : validValue(schema);
+  // Some valid shapes also need the server's state: the OpenAI-compatible door names its agent in the body
+  // (half the valid bodies name one that exists, some are the smallest complete request), and an agent's
+  // plugins and model are checked against the plugins and providers the server offers (half the valid
+  // agent bodies leave them out).
+  const withState = (value: unknown): fc.Arbitrary<unknown> => {
+    const fields = value as Record<string, unknown>;
+    if (schema.properties?.messages && schema.properties?.model) {
+      return fc.constantFrom(value, { ...fields, model: knownModel }, smallestChatRequest);
+    }
+    if (schema.properties?.plugins) {
+      const { plugins: _plugins, model: _model, ...rest } = fields;
+      return fc.constantFrom(value, rest);
+    }
+    return fc.constant(value);
+  };
+  const valid = validValue(schema).chain(withState);
   return fc.oneof(
     { weight: 4, arbitrary: valid.map(json) },
     { weight: 8, arbitrary: mutatedValue(schema).map(json) },
