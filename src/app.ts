@@ -30,6 +30,7 @@ import { registerUpdateAgent } from './routes/agents/update-agent.js';
 import { registerCreateApiKey } from './routes/api-keys/create-api-key.js';
 import { registerListApiKeys } from './routes/api-keys/list-api-keys.js';
 import { registerRevokeApiKey } from './routes/api-keys/revoke-api-key.js';
+import { registerListEvents } from './routes/events/list-events.js';
 import { registerListPlugins } from './routes/plugins/list-plugins.js';
 import { registerForgetConversation } from './routes/messages/forget-conversation.js';
 import { registerListMessages } from './routes/messages/list-messages.js';
@@ -185,6 +186,7 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
   registerSendMessage(app, { keepAliveMs: config.sseKeepAliveMs, shutdown: deps.shutdown });
   registerListMessages(app);
   registerForgetConversation(app);
+  registerListEvents(app);
   registerCreateApiKey(app);
   registerListApiKeys(app);
   registerRevokeApiKey(app);

@@ -18,6 +18,7 @@ export const rateLimitNames = [
   'deleteConversation',
   'manageKeys',
   'listPlugins',
+  'listEvents',
 ] as const;
 export type RateLimitName = (typeof rateLimitNames)[number];
 
@@ -40,6 +41,7 @@ export const defaultRateLimits: RateLimitSettings = {
     deleteConversation: 30,
     manageKeys: 30,
     listPlugins: 60,
+    listEvents: 60,
   },
   sendMessageConcurrency: 10,
 };
@@ -91,6 +93,8 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** Limits of one tool call: its time-out, and the bytes of its output the model is given. */
   tools: { timeoutMs: number; outputBytes: number };
+  /** Days the event trail of a deleted agent stays readable by its account before it is removed. */
+  eventRetentionDays: number;
   logLevel: LogLevel;
 }
 
@@ -311,6 +315,7 @@ export function loadConfig(env: Environment, cwd: string = process.cwd()): Confi
       timeoutMs: integer(env, 'AGENTD_TOOL_TIMEOUT_MS', 15_000, 100, 600_000),
       outputBytes: integer(env, 'AGENTD_TOOL_OUTPUT_BYTES', 16_384, 256, 1_048_576),
     },
+    eventRetentionDays: integer(env, 'AGENTD_EVENT_RETENTION_DAYS', 30, 1, 3650),
     logLevel: logLevel as LogLevel,
   };
 }

@@ -113,6 +113,7 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
     messageConcurrency: config.rateLimits?.sendMessageConcurrency ?? null,
     openStreamsPerAccount: config.maxOpenStreamsPerAccount,
     plugins: { catalog, toolsets, limits: config.tools },
+    eventRetentionDays: config.eventRetentionDays,
   };
 
   return {

@@ -12,6 +12,7 @@ export const idPrefixes = {
   account: 'acc',
   apiKey: 'key',
   request: 'req',
+  event: 'evt',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -37,6 +37,8 @@ export interface ServiceDeps {
   openStreamsPerAccount: number;
   /** The plugins this server offers, each agent's open tools, and the limits of one tool call. */
   plugins: { catalog: PluginCatalog; toolsets: AgentToolsets; limits: ToolLimits };
+  /** Days the event trail of a deleted agent is kept. */
+  eventRetentionDays: number;
 }
 
 export interface ServiceContext {

@@ -95,6 +95,25 @@ export interface KnowledgeItemsTable {
   content: string;
 }
 
+/**
+ * One entry of an agent's trail: what changed, who changed it and in which
+ * request, written in the transaction of the change itself. No foreign key to
+ * `agents`: the trail outlives the agent (see the event retention).
+ */
+export interface AgentEventsTable {
+  id: string;
+  account_id: string;
+  agent_id: string;
+  /** `agent.created`, `agent.updated`, `agent.status_changed`, `agent.deleted`; `connector.*` later. */
+  type: string;
+  /** JSON: what the change was, never a secret value. */
+  data: string;
+  /** The API key id that made the change, or `service`. */
+  actor: string;
+  request_id: string | null;
+  created_at: string;
+}
+
 export interface Database {
   service_state: ServiceStateTable;
   accounts: AccountsTable;
@@ -104,6 +123,7 @@ export interface Database {
   idempotency_keys: IdempotencyKeysTable;
   messages: MessagesTable;
   knowledge_items: KnowledgeItemsTable;
+  agent_events: AgentEventsTable;
 }
 
 export type Executor = Kysely<Database> | Transaction<Database>;

@@ -4,7 +4,9 @@ import { AppError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { Agent, CreateAgentInput } from '../../schemas/agents.js';
 import type { AgentRecord } from '../../storage/repositories/agents.js';
+import { recordAgentEvent } from '../../events/agent-events.js';
 import { requireScope, type ServiceContext } from '../context.js';
+import { eventWriterOf } from '../events/event-writer.js';
 import { profileFromCreate, toAgentView } from './agent-profile.js';
 
 const idempotencyWindowMs = 24 * 60 * 60 * 1000;
@@ -55,11 +57,13 @@ export async function createAgent({
     updatedAt: isoTime(now),
   };
   const agent = toAgentView(record);
+  const created = { name: record.name, status: record.status };
 
   if (idempotencyKey === undefined) {
     await repositories.db.transaction().execute(async (transaction) => {
       await repositories.agents.insert(record, transaction);
       await repositories.knowledge.replace(id, record.profile.knowledge, transaction);
+      await recordAgentEvent(eventWriterOf(ctx), record, 'agent.created', created, transaction);
     });
     logger.info({ agentId: id, accountId: record.accountId, requestId: ctx.requestId }, 'agent created');
     return { agent, replayed: false };
@@ -103,6 +107,7 @@ export async function createAgent({
     await repositories.db.transaction().execute(async (transaction) => {
       await repositories.agents.insert(record, transaction);
       await repositories.knowledge.replace(id, record.profile.knowledge, transaction);
+      await recordAgentEvent(eventWriterOf(ctx), record, 'agent.created', created, transaction);
       await idempotency.complete(accountId, idempotencyKey, 201, JSON.stringify(agent), transaction);
     });
   } catch (error) {

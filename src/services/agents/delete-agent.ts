@@ -1,5 +1,8 @@
 import { AppError, notFound } from '../../errors.js';
+import { recordAgentEvent } from '../../events/agent-events.js';
 import { requireScope, type ServiceContext } from '../context.js';
+import { eventWriterOf } from '../events/event-writer.js';
+import { pruneExpiredTrails } from '../events/prune-events.js';
 import { findOwnAgent } from './get-agent.js';
 
 /** Deletes an agent for good, with its conversations and knowledge, in one transaction. */
@@ -23,8 +26,10 @@ export async function deleteAgent({
     await repositories.messages.deleteForAgent(record.id, transaction);
     await repositories.knowledge.deleteForAgent(record.id, transaction);
     if (!(await repositories.agents.delete(record, transaction))) throw notFound('Agent');
+    await recordAgentEvent(eventWriterOf(ctx), record, 'agent.deleted', { name: record.name }, transaction);
   });
   await ctx.deps.plugins.toolsets.forget(agentId);
+  await pruneExpiredTrails(ctx);
   ctx.deps.logger.info({ agentId, accountId: ctx.actor.accountId, requestId: ctx.requestId }, 'agent deleted');
   return { id: agentId, deleted: true };
 }

@@ -2,7 +2,10 @@ import { isoTime } from '../../clock.js';
 import { AppError } from '../../errors.js';
 import type { Agent, UpdateAgentInput } from '../../schemas/agents.js';
 import type { AgentRecord } from '../../storage/repositories/agents.js';
+import { agentChanges } from '../../events/agent-changes.js';
+import { ownerStatusReason, recordAgentEvent, statusChangeData } from '../../events/agent-events.js';
 import { requireScope, type ServiceContext } from '../context.js';
+import { eventWriterOf } from '../events/event-writer.js';
 import { applyAgentPatch, toAgentView } from './agent-profile.js';
 import { findOwnAgent } from './get-agent.js';
 
@@ -49,13 +52,19 @@ export async function updateAgent({
     if (JSON.stringify(current.profile.knowledge) !== JSON.stringify(next.profile.knowledge)) {
       await ctx.deps.repositories.knowledge.replace(current.id, next.profile.knowledge, transaction);
     }
+    const writer = eventWriterOf(ctx);
+    await recordAgentEvent(writer, next, 'agent.updated', { ...agentChanges(current, next) }, transaction);
+    if (current.status !== next.status) {
+      const data = statusChangeData(current.status, next.status, ownerStatusReason, writer.actor);
+      await recordAgentEvent(writer, next, 'agent.status_changed', data, transaction);
+    }
     return { current, next };
   });
   // The agent's plugin connections belong to its previous version.
   if (next !== current) await ctx.deps.plugins.toolsets.forget(agentId);
   if (current.status !== next.status) {
     ctx.deps.logger.info(
-      { agentId, from: current.status, to: next.status, reason: 'updated by its owner', requestId: ctx.requestId },
+      { agentId, from: current.status, to: next.status, reason: ownerStatusReason, requestId: ctx.requestId },
       'agent status changed',
     );
   }

@@ -1,7 +1,9 @@
 import { isoTime } from '../../clock.js';
 import { AppError } from '../../errors.js';
 import type { AgentRecord } from '../../storage/repositories/agents.js';
+import { recordAgentEvent, statusChangeData } from '../../events/agent-events.js';
 import type { ServiceContext } from '../context.js';
+import { eventWriterOf } from '../events/event-writer.js';
 
 /**
  * The lifecycle rules a message meets (contract §7): only `active` agents
@@ -20,7 +22,12 @@ function unavailable(agent: AgentRecord, status: 'inactive' | 'error', reason: s
 /** Puts the agent in `error` (unless its owner changed it meanwhile) and returns the 503 for this request. */
 export async function markAgentFaulted(ctx: ServiceContext, agent: AgentRecord, reason: string): Promise<AppError> {
   const { repositories, clock, logger } = ctx.deps;
-  const written = await repositories.agents.setStatus(agent, 'error', reason, isoTime(clock.now()));
+  const written = await repositories.db.transaction().execute(async (transaction) => {
+    if (!(await repositories.agents.setStatus(agent, 'error', reason, isoTime(clock.now()), transaction))) return false;
+    const data = statusChangeData(agent.status, 'error', reason, 'service');
+    await recordAgentEvent(eventWriterOf(ctx, 'service'), agent, 'agent.status_changed', data, transaction);
+    return true;
+  });
   if (written) {
     logger.warn(
       { agentId: agent.id, from: agent.status, to: 'error', reason, requestId: ctx.requestId },

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../schema.js';
 import type { DatabaseHandle } from '../database.js';
 import { AccountRepository } from './accounts.js';
+import { AgentEventRepository } from './agent-events.js';
 import { AgentRepository } from './agents.js';
 import { ApiKeyRepository } from './api-keys.js';
 import { IdempotencyRepository } from './idempotency.js';
@@ -14,6 +15,7 @@ export interface Repositories {
   accounts: AccountRepository;
   apiKeys: ApiKeyRepository;
   agents: AgentRepository;
+  agentEvents: AgentEventRepository;
   idempotency: IdempotencyRepository;
   messages: MessageRepository;
   knowledge: KnowledgeRepository;
@@ -26,6 +28,7 @@ export function createRepositories({ db, dialect, committedReader }: DatabaseHan
     accounts: new AccountRepository(db),
     apiKeys: new ApiKeyRepository(db, committedReader),
     agents: new AgentRepository(db, dialect, committedReader),
+    agentEvents: new AgentEventRepository(db),
     idempotency: new IdempotencyRepository(db),
     messages: new MessageRepository(db, dialect, committedReader),
     knowledge: new KnowledgeRepository(db, dialect, committedReader),

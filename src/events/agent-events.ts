@@ -1,0 +1,49 @@
+import { isoTime, type Clock } from '../clock.js';
+import { newId } from '../ids.js';
+import type { AgentEventRepository, AgentEventType } from '../storage/repositories/agent-events.js';
+import type { AgentRecord, AgentStatus } from '../storage/repositories/agents.js';
+import type { Executor } from '../storage/schema.js';
+
+/** Who made a change: an API key (its id) or the service itself (e.g. after a provider rejected the agent's key). */
+export type EventActor = { keyId: string } | 'service';
+
+/** What recording needs: where to write, the time, and the request the change belongs to. */
+export interface EventWriter {
+  events: AgentEventRepository;
+  clock: Clock;
+  actor: EventActor;
+  requestId: string | null;
+}
+
+/** The reason recorded when an owner changes the status with PATCH. */
+export const ownerStatusReason = 'updated by its owner';
+
+/**
+ * Appends one event to the agent's trail with `executor`, which must be the
+ * transaction of the change: the event then commits or rolls back with it.
+ */
+export async function recordAgentEvent(
+  writer: EventWriter,
+  agent: Pick<AgentRecord, 'id' | 'accountId'>,
+  type: AgentEventType,
+  data: Record<string, unknown>,
+  executor: Executor,
+): Promise<void> {
+  await writer.events.insert(
+    {
+      id: newId('event'),
+      accountId: agent.accountId,
+      agentId: agent.id,
+      type,
+      data,
+      actor: writer.actor === 'service' ? 'service' : writer.actor.keyId,
+      requestId: writer.requestId,
+      createdAt: isoTime(writer.clock.now()),
+    },
+    executor,
+  );
+}
+
+export function statusChangeData(from: AgentStatus, to: AgentStatus, reason: string, by: EventActor) {
+  return { from, to, reason, by: by === 'service' ? 'service' : 'owner' };
+}

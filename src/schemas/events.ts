@@ -1,0 +1,46 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { IdString, NullableInResponse, StringEnum, Timestamp } from './common.js';
+
+/** An agent's lifecycle and audit trail: what changed, when, and by whom. */
+
+export const agentEventTypes = ['agent.created', 'agent.updated', 'agent.status_changed', 'agent.deleted'] as const;
+
+export const AgentEvent = Type.Object(
+  {
+    id: IdString('event'),
+    agentId: Type.String(),
+    type: StringEnum(agentEventTypes, {
+      description: 'What happened; more types (e.g. `connector.*`) may be added, so ignore those you do not know.',
+    }),
+    data: Type.Record(Type.String(), Type.Unknown(), {
+      description:
+        '`agent.created`: name, status. `agent.updated`: `fields` changed, with `plugins`/`platforms` entries ' +
+        '(`entry`, `change`, `secretsChanged` names) and `model.fields`; never a secret value. ' +
+        '`agent.status_changed`: from, to, reason, by (`owner` or `service`). `agent.deleted`: name.',
+    }),
+    actor: Type.String({ description: 'The id of the API key that made the change, or `service`.' }),
+    requestId: NullableInResponse('string', { description: 'The request that made the change.' }),
+    createdAt: Timestamp,
+  },
+  { title: 'AgentEvent' },
+);
+export type AgentEventView = Static<typeof AgentEvent>;
+
+export const ListEventsQuery = Type.Object(
+  {
+    limit: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 100, description: 'Events per page, 1–100 (default 20).' }),
+    ),
+    cursor: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 1000, description: 'The `nextCursor` of the previous page.' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ListEventsQueryValue = Static<typeof ListEventsQuery>;
+
+export const EventList = Type.Object({
+  data: Type.Array(AgentEvent),
+  pagination: Type.Object({ limit: Type.Integer(), hasMore: Type.Boolean(), nextCursor: NullableInResponse('string') }),
+});
+export type EventListView = Static<typeof EventList>;
