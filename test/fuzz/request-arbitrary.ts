@@ -304,7 +304,15 @@ function bodyOf(operation: Operation): fc.Arbitrary<Buffer | null> {
   const schema = operation.body?.schema;
   const noBody = fc.constant(null);
   if (!schema) return fc.oneof({ weight: 8, arbitrary: noBody }, { weight: 1, arbitrary: rawBody });
-  const json = (value: unknown) => Buffer.from(serializeJson(value), 'utf8');
+  const json = (value: unknown) => {
+    try {
+      return Buffer.from(serializeJson(value), 'utf8');
+    } catch (error) {
+      // A mutation that nests huge values can outgrow the longest string V8 makes: send an oversized body instead.
+      if (error instanceof RangeError) return Buffer.alloc(3_000_000, 0x20);
+      throw error;
+    }
+  };
   // Some valid shapes also need the server's state: the OpenAI-compatible door names its agent in the body
   // (half the valid bodies name one that exists, some are the smallest complete request), and an agent's
   // plugins and model are checked against the plugins and providers the server offers (half the valid
