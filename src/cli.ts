@@ -6,7 +6,25 @@ export type Command =
   | { name: 'migrate' }
   | { name: 'accounts-create'; accountName: string; json: boolean }
   | { name: 'keys-create'; accountId: string; keyName: string | null; scopes: string[] | null; json: boolean }
+  | { name: 'agents-list'; status: AgentStatus | null; json: boolean }
+  | { name: 'agents-get'; agentId: string }
+  | { name: 'agents-create'; agentName: string | null; bodyFile: string | null; json: boolean }
+  | { name: 'agents-delete'; agentId: string }
+  | { name: 'chat'; agentId: string; userId: string; roomId: string | null }
   | { name: 'help' };
+
+/** Commands that talk to a running agentd over HTTP (AGENTD_URL, AGENTD_API_KEY) rather than to the database. */
+export type RemoteCommand = Extract<
+  Command,
+  { name: 'agents-list' | 'agents-get' | 'agents-create' | 'agents-delete' | 'chat' }
+>;
+
+export function isRemoteCommand(command: Command): command is RemoteCommand {
+  return command.name.startsWith('agents-') || command.name === 'chat';
+}
+
+const agentStatuses = ['active', 'inactive', 'error'] as const;
+type AgentStatus = (typeof agentStatuses)[number];
 
 export const usage = `Usage: agentd <command>
 
@@ -17,6 +35,15 @@ Commands:
   keys create --account ACC_ID [--name N] [--scopes a,b] [--json]
                                             Create an API key and print it once
   help                                      Show this help
+
+Over HTTP, against a running agentd (AGENTD_URL, default http://127.0.0.1:$PORT; AGENTD_API_KEY):
+  agents list [--status S] [--json]         List every agent (--json: one JSON object per line)
+  agents get AGENT_ID                       Print an agent as JSON
+  agents create --name N [--json-body FILE|-] [--json]
+                                            Create an agent (other fields from the JSON file, - for stdin)
+  agents delete AGENT_ID                    Delete an agent
+  chat AGENT_ID [--user U] [--room R]       Talk to an agent: one message per line of standard input,
+                                            replies streamed as they come (--user defaults to "cli")
 
 Configuration comes from the environment (see the README).`;
 
@@ -31,12 +58,34 @@ export function parseCommand(argv: string[]): Command {
       name: { type: 'string' },
       account: { type: 'string' },
       scopes: { type: 'string' },
+      status: { type: 'string' },
+      'json-body': { type: 'string' },
+      user: { type: 'string' },
+      room: { type: 'string' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
   const words = positionals.join(' ');
   if (values.help || words === 'help') return { name: 'help' };
+  const [first, second, third, ...extra] = positionals;
+  const agentIdArgument = (command: string, agentId: string | undefined): string => {
+    if (!agentId || extra.length > 0 || (command === 'chat' && third !== undefined)) {
+      throw new UsageError(`${command} needs one AGENT_ID`);
+    }
+    return agentId;
+  };
+  if (first === 'chat') {
+    return {
+      name: 'chat',
+      agentId: agentIdArgument('chat', second),
+      userId: values.user ?? 'cli',
+      roomId: values.room ?? null,
+    };
+  }
+  if (first === 'agents' && (second === 'get' || second === 'delete')) {
+    return { name: `agents-${second}`, agentId: agentIdArgument(`agents ${second}`, third) };
+  }
   switch (words) {
     case '':
     case 'serve':
@@ -58,6 +107,21 @@ export function parseCommand(argv: string[]): Command {
               .map((scope) => scope.trim())
               .filter(Boolean)
           : null,
+        json: values.json ?? false,
+      };
+    case 'agents list': {
+      const status = values.status ?? null;
+      if (status !== null && !(agentStatuses as readonly string[]).includes(status)) {
+        throw new UsageError(`--status must be one of ${agentStatuses.join(', ')}`);
+      }
+      return { name: 'agents-list', status: status as AgentStatus | null, json: values.json ?? false };
+    }
+    case 'agents create':
+      if (!values.name && !values['json-body']) throw new UsageError('agents create needs --name NAME or --json-body');
+      return {
+        name: 'agents-create',
+        agentName: values.name ?? null,
+        bodyFile: values['json-body'] ?? null,
         json: values.json ?? false,
       };
     default:

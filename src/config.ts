@@ -319,3 +319,23 @@ export function loadConfig(env: Environment, cwd: string = process.cwd()): Confi
     logLevel: logLevel as LogLevel,
   };
 }
+
+/** Where the `agentd agents …` and `agentd chat` commands reach a running agentd, and as whom. */
+export interface RemoteConfig {
+  baseUrl: string;
+  apiKey: string;
+}
+
+/**
+ * Read apart from loadConfig: these commands only talk HTTP, so the server's own
+ * settings (database, secret key) must not be required, nor stop them when invalid.
+ */
+export function loadRemoteConfig(env: Environment): RemoteConfig {
+  const baseUrl = httpUrl(env, 'AGENTD_URL') ?? `http://127.0.0.1:${integer(env, 'PORT', 3000, 1, 65535)}`;
+  const apiKey = read(env, 'AGENTD_API_KEY');
+  if (apiKey === undefined) throw new ConfigError('AGENTD_API_KEY', 'must be set to an API key (agd_…)');
+  if (!apiKeyPattern.test(apiKey)) {
+    throw new ConfigError('AGENTD_API_KEY', 'must be "agd_" followed by 32 to 128 letters and digits');
+  }
+  return { baseUrl, apiKey };
+}

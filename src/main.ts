@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 import type { Logger } from 'pino';
 import { buildApp } from './app.js';
-import { parseCommand, usage, UsageError, type Command } from './cli.js';
-import { ConfigError, loadConfig, type Config } from './config.js';
+import { isRemoteCommand, parseCommand, usage, UsageError, type Command, type RemoteCommand } from './cli.js';
+import { describeRemoteError, runRemoteCommand } from './commands/remote.js';
+import { ConfigError, loadConfig, loadRemoteConfig, type Config } from './config.js';
 import { createDependencies, type AppDeps } from './dependencies.js';
 import type { App } from './http/app-instance.js';
 import { createLogger } from './logger.js';
@@ -98,7 +99,10 @@ async function serve(config: Config): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
 }
 
-async function runAdministration(command: Exclude<Command, { name: 'serve' | 'help' }>, config: Config): Promise<void> {
+async function runAdministration(
+  command: Extract<Command, { name: 'migrate' | 'accounts-create' | 'keys-create' }>,
+  config: Config,
+): Promise<void> {
   const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
   const deps = await createDependencies(config, { logger });
   try {
@@ -151,6 +155,10 @@ async function main(argv: string[]): Promise<void> {
     process.stdout.write(`${usage}\n`);
     return;
   }
+  if (isRemoteCommand(command)) {
+    await remote(command);
+    return;
+  }
   try {
     const config = loadConfig(process.env);
     if (command.name === 'serve') await serve(config);
@@ -163,6 +171,20 @@ async function main(argv: string[]): Promise<void> {
     }
     process.stderr.write(`agentd: ${(error as Error).message}\n`);
     process.exitCode = 1;
+  }
+}
+
+/** `agents …` and `chat`: over HTTP with the typed client; each failure is one line and a non-zero exit. */
+async function remote(command: RemoteCommand): Promise<void> {
+  let config;
+  try {
+    config = loadRemoteConfig(process.env);
+    await runRemoteCommand(command, config);
+  } catch (error) {
+    const known = error instanceof ConfigError || error instanceof UsageError;
+    const line = known ? (error as Error).message : config ? describeRemoteError(error, config) : null;
+    process.stderr.write(`agentd: ${line ?? (error as Error).message}\n`);
+    process.exitCode = error instanceof UsageError ? 2 : error instanceof ConfigError ? 78 : 1;
   }
 }
 

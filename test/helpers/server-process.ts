@@ -39,21 +39,23 @@ export interface CommandResult {
   stderr: string;
 }
 
-/** Runs an `agentd` command to its end. */
+/** Runs an `agentd` command to its end; `input`, when given, is piped to its standard input and closed. */
 export async function runAgentd(
   args: string[],
   env: Record<string, string>,
   timeoutMs = 30_000,
+  input?: string,
 ): Promise<CommandResult> {
   assertBuilt();
   const child = spawn(process.execPath, [mainScript, ...args], {
     env: processEnvironment(env),
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
   });
+  if (input !== undefined) child.stdin!.end(input);
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (chunk) => (stdout += String(chunk)));
-  child.stderr.on('data', (chunk) => (stderr += String(chunk)));
+  child.stdout!.on('data', (chunk) => (stdout += String(chunk)));
+  child.stderr!.on('data', (chunk) => (stderr += String(chunk)));
   const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
   const [code] = (await once(child, 'exit')) as [number | null];
   clearTimeout(timer);

@@ -1,0 +1,129 @@
+import createClient, { type Client } from 'openapi-fetch';
+import { AgentdError, errorOf } from './agentd-error.js';
+import { toMessageEvent, type MessageEvent } from './message-events.js';
+import type { paths } from './openapi.js';
+import { readServerSentEvents } from './server-sent-events.js';
+import type { Agent, CreateAgentBody, DeletedAgent, ListAgentsQuery, SendMessageBody } from './types.js';
+
+/**
+ * The typed client of agentd. Its types are generated from the server's OpenAPI
+ * document (src/client/openapi.d.ts, `npm run client:types`); this file adds
+ * what a document cannot describe: walking every page of a list, and the
+ * events of a streamed reply. It imports nothing else from the server, so it
+ * can be lifted into a package of its own.
+ */
+export { AgentdError } from './agentd-error.js';
+export type { MessageEvent, MessageEventType } from './message-events.js';
+export type * from './types.js';
+export type { paths, components, operations } from './openapi.js';
+
+export interface AgentdClientOptions {
+  /** Where agentd listens, e.g. http://127.0.0.1:3000 (no /v1). */
+  baseUrl: string;
+  apiKey: string;
+  /** A fetch of your own (tests, proxies); the global fetch otherwise. */
+  fetch?: (request: Request) => Promise<Response>;
+}
+
+export interface RequestOptions {
+  signal?: AbortSignal;
+}
+
+export interface AgentdClient {
+  /** Every operation of the OpenAPI document, typed: `client.api.GET('/v1/agents/{agentId}', …)`. */
+  api: Client<paths>;
+  agents: {
+    /** Every agent matching the query, page after page by `nextCursor`; `limit` is the page size. */
+    list(query?: Omit<ListAgentsQuery, 'cursor' | 'page'>, options?: RequestOptions): AsyncGenerator<Agent, void>;
+    get(agentId: string, options?: RequestOptions): Promise<Agent>;
+    create(body: CreateAgentBody, options?: RequestOptions & { idempotencyKey?: string }): Promise<Agent>;
+    delete(agentId: string, options?: RequestOptions): Promise<DeletedAgent>;
+  };
+  messages: {
+    /**
+     * Sends a message and yields the reply's events as they arrive. Aborting the
+     * signal, or leaving the loop early, hangs up: the server stops the model call.
+     */
+    stream(
+      agentId: string,
+      body: Omit<SendMessageBody, 'stream'>,
+      options?: RequestOptions,
+    ): AsyncGenerator<MessageEvent, void>;
+  };
+}
+
+export function createAgentdClient(options: AgentdClientOptions): AgentdClient {
+  const api = createClient<paths>({
+    baseUrl: options.baseUrl.replace(/\/+$/, ''),
+    headers: { authorization: `Bearer ${options.apiKey}` },
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
+
+  /** The data of a success, or the problem thrown as an AgentdError. */
+  function unwrap<Data>(result: { data?: Data; error?: unknown; response: Response }): Data {
+    if (result.response.ok && result.data !== undefined) return result.data;
+    throw errorOf(result.response, result.error);
+  }
+
+  const signalOf = (requestOptions?: RequestOptions) =>
+    requestOptions?.signal ? { signal: requestOptions.signal } : {};
+
+  return {
+    api,
+    agents: {
+      async *list(query = {}, requestOptions) {
+        let cursor: string | undefined;
+        do {
+          const page = unwrap(
+            await api.GET('/v1/agents', {
+              params: { query: { ...query, ...(cursor ? { cursor } : {}) } },
+              ...signalOf(requestOptions),
+            }),
+          );
+          yield* page.data;
+          cursor = page.pagination.hasMore ? (page.pagination.nextCursor ?? undefined) : undefined;
+        } while (cursor !== undefined);
+      },
+      async get(agentId, requestOptions) {
+        return unwrap(
+          await api.GET('/v1/agents/{agentId}', { params: { path: { agentId } }, ...signalOf(requestOptions) }),
+        );
+      },
+      async create(body, requestOptions) {
+        const idempotencyKey = requestOptions?.idempotencyKey;
+        return unwrap(
+          await api.POST('/v1/agents', {
+            body,
+            ...(idempotencyKey ? { headers: { 'idempotency-key': idempotencyKey } } : {}),
+            ...signalOf(requestOptions),
+          }),
+        );
+      },
+      async delete(agentId, requestOptions) {
+        return unwrap(
+          await api.DELETE('/v1/agents/{agentId}', { params: { path: { agentId } }, ...signalOf(requestOptions) }),
+        );
+      },
+    },
+    messages: {
+      async *stream(agentId, body, requestOptions) {
+        const result = await api.POST('/v1/agents/{agentId}/messages', {
+          params: { path: { agentId } },
+          body: { ...body, stream: true },
+          parseAs: 'stream',
+          ...signalOf(requestOptions),
+        });
+        const { response } = result;
+        if (!response.ok) throw errorOf(response, result.error);
+        if (!response.headers.get('content-type')?.startsWith('text/event-stream') || !response.body) {
+          await response.body?.cancel();
+          throw new AgentdError(response.status, null, 'the server did not answer with an event stream');
+        }
+        for await (const raw of readServerSentEvents(response.body)) {
+          const event = toMessageEvent(raw, response.status);
+          if (event) yield event;
+        }
+      },
+    },
+  };
+}

@@ -1,0 +1,2597 @@
+// Generated from GET /v1/openapi.json by `npm run client:types` (scripts/generate-client-types.ts).
+// Do not edit: change the route schemas in src/ and regenerate.
+
+export interface paths {
+  '/healthz': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Liveness: the process is up */
+    get: operations['health'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/metrics': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Prometheus metrics (text exposition format) */
+    get: operations['metrics'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/readyz': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Readiness: the database (and Redis, when configured) answer
+     * @description 200 while the instance can serve. A missing Redis is reported as `degraded` with 200, because the instance then keeps serving with per-instance limits; a missing database is 503.
+     */
+    get: operations['ready'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/agents': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List agents
+     * @description Pages of the account's agents. Ties in the sort key are broken by id in the same direction, so pages never repeat or skip an agent while nothing changes. Follow `nextCursor` (constant time per page at any depth) or ask for `page` numbers. Unknown query parameters are rejected. Scope: `agents:read`.
+     */
+    get: operations['listAgents'];
+    put?: never;
+    /**
+     * Create an agent
+     * @description Only `name` is required. With an `Idempotency-Key` header, the same key and body within 24 hours replay the first response (marked `Idempotent-Replayed: true`); the same key with another body is 422; while the first request runs, 409. Scope: `agents:write`.
+     */
+    post: operations['createAgent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/agents/{agentId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get an agent
+     * @description Secrets are returned masked. Scope: `agents:read`.
+     */
+    get: operations['getAgent'];
+    put?: never;
+    post?: never;
+    /**
+     * Delete an agent for good
+     * @description Removes the agent with its conversations, knowledge and secrets. An agent with `deletionProtection: true` answers 403 `deletion_protected`. Scope: `agents:delete`.
+     */
+    delete: operations['deleteAgent'];
+    options?: never;
+    head?: never;
+    /**
+     * Update an agent (JSON Merge Patch)
+     * @description RFC 7396: objects merge, arrays replace, `null` resets a field to its default. Accepts `application/json` and `application/merge-patch+json`. Setting `status` (or changing `model`) of an agent in `error` clears its `statusReason`. A masked secret sent back unchanged keeps the stored secret. A patch that changes nothing leaves `updatedAt` as it was. Scope: `agents:write`.
+     */
+    patch: operations['updateAgent'];
+    trace?: never;
+  };
+  '/v1/agents/{agentId}/conversations': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Forget a conversation
+     * @description Deletes stored turns for good: `userId` alone, the private conversation with that user; `roomId`, the room's conversation; both, that user's turns in the room and the answers to them. One of them is required. Scope: `agents:write`.
+     */
+    delete: operations['forgetConversation'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/agents/{agentId}/export': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Export an agent as an ElizaOS character file
+     * @description What the character format has no field for is kept under `settings.agentd`, so that importing the file gives the same agent. Secrets are write-only: `settings.secrets` names them with empty values. Scope: `agents:read`.
+     */
+    get: operations['exportAgent'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/agents/{agentId}/messages': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read conversation history
+     * @description Stored turns, newest first. `userId` alone: the private conversation with that user; `roomId`: the room's conversation; both: that user's turns in the room and the agent's answers to them; neither: every turn of the agent. Follow `nextCursor` for older turns. Scope: `agents:read`.
+     */
+    get: operations['listMessages'];
+    put?: never;
+    /**
+     * Send a message and get the agent's reply
+     * @description The agent answers in character, with the knowledge relevant to the message, the `context` given, and the history of the conversation named by `userId` (private) or `roomId` (shared). Without either, nothing is stored.
+     *
+     *     With `stream: true` the answer is `text/event-stream`: `message.started`, then `message.delta` events whose texts joined are the reply, then `message.completed` (the same object as the JSON reply) — or `message.failed` with a problem if the model fails mid-answer. When the agent has plugins, the model may call their tools: each call is a `tool.called` event `{id, toolCallId, name, input}` and its result a `tool.completed` event `{id, toolCallId, name, output | error, durationMs}`, between deltas; the JSON reply lists them in `toolCalls`. `: keep-alive` comments come while the model is silent. If the client disconnects, the model call is aborted and what was said is stored with `finishReason: "aborted"`. Anything that goes wrong before the reply begins is an ordinary problem response.
+     *
+     *     At most 60 messages per minute and 10 in flight per agent (a stream counts until it ends), and at most 100 streamed replies open at once per account over all its agents (`AGENTD_MAX_OPEN_STREAMS_PER_ACCOUNT`): over either, 429 `concurrency_limited` with Retry-After. An agent that is `inactive` or in `error` answers 503 `agent_unavailable`; a provider that times out, fails or whose circuit is open, 503 `provider_unavailable` with Retry-After. Scope: `messages:send`.
+     */
+    post: operations['sendMessage'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/agents/import': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Create an agent from an ElizaOS character file
+     * @description Maps every field it can (name, bio, lore, system, adjectives, style, topics, knowledge texts, plugins, clients, modelProvider, settings.model, secrets) and reports the others with a reason; secrets are named in the report, never shown. The agent is created under the rules of `createAgent`, with its rate limit and its `Idempotency-Key` (keys are shared with `createAgent`). Scope: `agents:write`.
+     */
+    post: operations['importAgent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/api-keys': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the account's active API keys
+     * @description Never includes the keys themselves. Revoked keys are not listed. Scope: `keys:manage`.
+     */
+    get: operations['listApiKeys'];
+    put?: never;
+    /**
+     * Create an API key
+     * @description The plaintext `key` is in this response only; store it now. Scope: `keys:manage`.
+     */
+    post: operations['createApiKey'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/api-keys/{keyId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Revoke an API key
+     * @description Takes effect on the next request, on every instance. A key may revoke itself. An unknown or already revoked key is 404. Scope: `keys:manage`.
+     */
+    delete: operations['revokeApiKey'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/chat/completions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Talk to an agent through the OpenAI Chat Completions API
+     * @description For the `openai` client and tools built on it: `model` is an agent id, or `agent:<name>` when exactly one agent has that name. The last message, which must be the user's, is sent to the agent as in `POST /v1/agents/{agentId}/messages`; `user` is its `userId`, so the agent remembers the conversation itself and earlier messages are not read; `system` and `developer` messages are given as `context` for this reply only. The agent's own character, knowledge, memory and plugins apply: its tools run inside agentd and are not shown to the client (`finish_reason` is then `stop`). `temperature` and `max_tokens` (or `max_completion_tokens`) override the agent's settings for this reply; other OpenAI fields are accepted and ignored.
+     *
+     *     The answer is a `chat.completion` whose `id` is the reply’s message id and whose `model` is the agent id; with `stream: true`, `chat.completion.chunk` events, a usage chunk with `stream_options.include_usage`, then `data: [DONE]`. Errors are OpenAI’s `{error: {message, type, param, code}}` (`code` is agentd’s) with the statuses of the native API. Scope: `messages:send`; the agent’s sendMessage limit and in-flight bound are shared with the native route.
+     */
+    post: operations['createChatCompletion'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/models': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The account's agents as OpenAI models
+     * @description OpenAI's models list: each agent of the account is a model whose id is the agent id, newest first, at most 1000 (OpenAI's list has no pages; walk `GET /v1/agents` for more). Errors in OpenAI's shape. Scope: `agents:read`; counts against the listAgents limit.
+     */
+    get: operations['listModels'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/models/{model}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One agent as an OpenAI model
+     * @description The agent named by its id or as `agent:<name>`, as an OpenAI model. Errors in OpenAI’s shape. Scope: `agents:read`; counts against the getAgent limit.
+     */
+    get: operations['getModel'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/plugins': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the plugins this server offers
+     * @description An agent's `plugins` entries name one of these; `config` is checked against its `configSchema` and `secrets` against its `secretsSchema` on create and PATCH (400 `validation_failed` with the JSON pointer of each problem). Each enabled plugin gives the model tools it may call while answering. Any valid key may read this list.
+     */
+    get: operations['listPlugins'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+  schemas: {
+    /** Agent */
+    Agent: {
+      bio: string[];
+      /**
+       * Format: date-time
+       * @description RFC 3339 UTC time with milliseconds.
+       */
+      createdAt: string;
+      deletionProtection: boolean;
+      expertise: string[];
+      goals: {
+        motivations: string[];
+        objectives: string[];
+      };
+      id: string;
+      knowledge: (
+        | string
+        | {
+            content: string;
+            title?: string;
+          }
+      )[];
+      metadata: {
+        [key: string]: string;
+      };
+      model: {
+        /** @description Masked. */
+        apiKey?: string;
+        maxOutputTokens?: number;
+        maxSteps?: number;
+        name: string;
+        provider: string;
+        temperature?: number;
+        topP?: number;
+      };
+      name: string;
+      personality: {
+        style: string[];
+        tone: string | null;
+        traits: string[];
+      };
+      platforms: {
+        enabled: boolean;
+        /** @description Masked: "••••" and the last four characters (only "••••" for secrets under 12 characters). */
+        secrets: {
+          [key: string]: string;
+        };
+        /** @description Free-form JSON settings. */
+        settings: {
+          [key: string]: unknown;
+        };
+        type: string;
+      }[];
+      plugins: {
+        /** @description Free-form JSON settings. */
+        config: {
+          [key: string]: unknown;
+        };
+        enabled: boolean;
+        name: string;
+        /** @description Masked: "••••" and the last four characters (only "••••" for secrets under 12 characters). */
+        secrets: {
+          [key: string]: string;
+        };
+      }[];
+      /** @enum {string} */
+      status: 'active' | 'inactive' | 'error';
+      statusReason: string | null;
+      system: string | null;
+      /**
+       * Format: date-time
+       * @description RFC 3339 UTC time with milliseconds.
+       */
+      updatedAt: string;
+    };
+    /** MessageReply */
+    MessageReply: {
+      agentId: string;
+      /**
+       * Format: date-time
+       * @description RFC 3339 UTC time with milliseconds.
+       */
+      createdAt: string;
+      /**
+       * @description `stop` (complete), `length` (maxOutputTokens reached), `aborted` (the client went away), `error` (the provider failed mid-answer), or another reason the provider gave.
+       * @enum {string}
+       */
+      finishReason: 'stop' | 'length' | 'content-filter' | 'tool-calls' | 'error' | 'other' | 'aborted';
+      id: string;
+      /** @description Milliseconds from receiving the message to the end of the reply. */
+      latencyMs: number;
+      model: {
+        name: string;
+        provider: string;
+      };
+      roomId: string | null;
+      text: string;
+      /** @description The tools the agent ran for this reply, in order (empty when none). */
+      toolCalls: components['schemas']['ToolCall'][];
+      /** @description Token counts reported by the provider (estimated for the builtin model and for aborted replies). */
+      usage: {
+        inputTokens: number;
+        outputTokens: number;
+        totalTokens: number;
+      };
+      userId: string | null;
+    };
+    /** Problem */
+    Problem: {
+      /**
+       * @description Stable machine-readable error code.
+       * @enum {string}
+       */
+      code:
+        | 'invalid_json'
+        | 'validation_failed'
+        | 'unauthorized'
+        | 'insufficient_scope'
+        | 'deletion_protected'
+        | 'not_found'
+        | 'idempotency_in_progress'
+        | 'payload_too_large'
+        | 'unsupported_media_type'
+        | 'idempotency_key_reused'
+        | 'rate_limited'
+        | 'concurrency_limited'
+        | 'agent_unavailable'
+        | 'provider_unavailable'
+        | 'service_unavailable'
+        | 'internal';
+      detail: string;
+      errors?: {
+        message: string;
+        /** @description JSON pointer into the request, e.g. /body/name or /query/limit. */
+        path: string;
+      }[];
+      requestId: string;
+      status: number;
+      title: string;
+      /** @description A link to the documentation of this error code. */
+      type: string;
+    };
+    /** ToolCall */
+    ToolCall: {
+      durationMs: number;
+      /** @description What went wrong, as the model was told; no output then. */
+      error?: string;
+      /** @description The input the model gave (JSON). */
+      input: unknown;
+      /** @description The tool, as the model knows it (e.g. fetch_url, mcp_add). */
+      name: string;
+      /** @description What the tool returned, as given to the model (capped, with a marker when cut). */
+      output?: unknown;
+      /** @description The model's id for this call. */
+      toolCallId: string;
+    };
+  };
+  responses: never;
+  parameters: never;
+  requestBodies: never;
+  headers: never;
+  pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+  health: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            status: 'ok';
+          };
+        };
+      };
+    };
+  };
+  metrics: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  ready: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            checks: {
+              [key: string]: string;
+            };
+            /** @description `ok`, `degraded` (serving with reduced guarantees) or `unavailable`. */
+            status: string;
+          };
+        };
+      };
+      /** @description Default Response */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            checks: {
+              [key: string]: string;
+            };
+            /** @description `ok`, `degraded` (serving with reduced guarantees) or `unavailable`. */
+            status: string;
+          };
+        };
+      };
+    };
+  };
+  listAgents: {
+    parameters: {
+      query?: {
+        /** @description The `nextCursor` of the previous page: continues after its last agent with the same filter and sort. */
+        cursor?: string;
+        /** @description Agents per page, 1–100 (default 20). */
+        limit?: number;
+        /** @description Default desc. */
+        order?: 'asc' | 'desc';
+        /** @description Page number, from 1 (default 1). Ignored with `cursor`. */
+        page?: number;
+        /** @description Default createdAt. Name order ignores case; ties are broken by id. */
+        sortBy?: 'createdAt' | 'name' | 'status';
+        status?: 'active' | 'inactive' | 'error';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['Agent'][];
+            pagination: {
+              hasMore: boolean;
+              limit: number;
+              nextCursor: string | null;
+              page: number;
+              /** @description Agents matching the filter. */
+              total: number;
+              totalPages: number;
+            };
+          };
+        };
+      };
+      /** @description Invalid JSON or a request that does not match the schema (`invalid_json`, `validation_failed`). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key lacks the scope this operation needs (`insufficient_scope`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The database cannot be reached (`service_unavailable`), or for messages the agent or its model provider cannot answer now (`agent_unavailable`, `provider_unavailable`); see Retry-After. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  createAgent: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Printable ASCII, 1–255 characters. */
+        'idempotency-key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description A string or a list of strings; read back as a list. */
+          bio?: string | string[];
+          deletionProtection?: boolean;
+          expertise?: string[];
+          goals?: {
+            motivations?: string[];
+            objectives?: string[];
+          };
+          /** @description Up to 100 items and 1 MiB of text in all. The most relevant items are retrieved for each message. */
+          knowledge?: (
+            | string
+            | {
+                content: string;
+                title?: string;
+              }
+          )[];
+          /** @description Up to 50 string keys with string values of at most 500 characters. */
+          metadata?: {
+            [key: string]: string;
+          };
+          model?: {
+            /** @description Write-only provider key for this agent; accepted only where the operator allows per-agent keys. */
+            apiKey?: string;
+            maxOutputTokens?: number;
+            /** @description Tool rounds in one reply (default 5): after this many, the model is asked to answer without tools. */
+            maxSteps?: number;
+            name: string;
+            /** @description An enabled provider. */
+            provider: string;
+            temperature?: number;
+            topP?: number;
+          };
+          name: string;
+          personality?: {
+            style?: string[];
+            tone?: string | null;
+            traits?: string[];
+          };
+          platforms?: {
+            /** @default true */
+            enabled?: boolean;
+            /** @description Write-only credentials. Stored encrypted; read back masked. Sending back the masked value keeps the stored secret. */
+            secrets?: {
+              [key: string]: string;
+            };
+            /** @description Free-form JSON settings. */
+            settings?: {
+              [key: string]: unknown;
+            };
+            /** @description e.g. telegram, discord, slack, x */
+            type: string;
+          }[];
+          plugins?: {
+            /** @description Free-form JSON settings. */
+            config?: {
+              [key: string]: unknown;
+            };
+            /** @default true */
+            enabled?: boolean;
+            /** @description A plugin this server offers (GET /v1/plugins): http, knowledge, clock, math, mcp. */
+            name: string;
+            /** @description Write-only credentials. Stored encrypted; read back masked. Sending back the masked value keeps the stored secret. */
+            secrets?: {
+              [key: string]: string;
+            };
+          }[];
+          /**
+           * @description `error` is set by the service only.
+           * @enum {string}
+           */
+          status?: 'active' | 'inactive';
+          system?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Agent'];
+        };
+      };
+      /** @description Invalid JSON or a request that does not match the schema (`invalid_json`, `validation_failed`). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key lacks the scope this operation needs (`insufficient_scope`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A request with the same Idempotency-Key is still running (`idempotency_in_progress`). */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than the limit (`payload_too_large`). */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (`unsupported_media_type`). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The Idempotency-Key was used with a different body (`idempotency_key_reused`). */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The database cannot be reached (`service_unavailable`), or for messages the agent or its model provider cannot answer now (`agent_unavailable`, `provider_unavailable`); see Retry-After. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getAgent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        agentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Agent'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key lacks the scope this operation needs (`insufficient_scope`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this account (`not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The database cannot be reached (`service_unavailable`), or for messages the agent or its model provider cannot answer now (`agent_unavailable`, `provider_unavailable`); see Retry-After. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  deleteAgent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        agentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            deleted: true;
+            id: string;
+          };
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key lacks the scope this operation needs (`insufficient_scope`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this account (`not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The database cannot be reached (`service_unavailable`), or for messages the agent or its model provider cannot answer now (`agent_unavailable`, `provider_unavailable`); see Retry-After. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  updateAgent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        agentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          bio?: (string | string[]) | null;
+          deletionProtection?: boolean | null;
+          expertise?: string[] | null;
+          goals?: {
+            motivations?: string[] | null;
+            objectives?: string[] | null;
+          } | null;
+          knowledge?:
+            | (
+                | string
+                | {
+                    content: string;
+                    title?: string;
+                  }
+              )[]
+            | null;
+          metadata?: {
+            [key: string]: string | null;
+          } | null;
+          model?: {
+            apiKey?: string | null;
+            maxOutputTokens?: number | null;
+            maxSteps?: number | null;
+            name?: string;
+            /** @description An enabled provider. */
+            provider?: string;
+            temperature?: number | null;
+            topP?: number | null;
+          } | null;
+          name?: string;
+          personality?: {
+            style?: string[] | null;
+            tone?: string | null;
+            traits?: string[] | null;
+          } | null;
+          platforms?:
+            | {
+                /** @default true */
+                enabled?: boolean;
+                /** @description Write-only credentials. Stored encrypted; read back masked. Sending back the masked value keeps the stored secret. */
+                secrets?: {
+                  [key: string]: string;
+                };
+                /** @description Free-form JSON settings. */
+                settings?: {
+                  [key: string]: unknown;
+                };
+                /** @description e.g. telegram, discord, slack, x */
+                type: string;
+              }[]
+            | null;
+          plugins?:
+            | {
+                /** @description Free-form JSON settings. */
+                config?: {
+                  [key: string]: unknown;
+                };
+                /** @default true */
+                enabled?: boolean;
+                /** @description A plugin this server offers (GET /v1/plugins): http, knowledge, clock, math, mcp. */
+                name: string;
+                /** @description Write-only credentials. Stored encrypted; read back masked. Sending back the masked value keeps the stored secret. */
+                secrets?: {
+                  [key: string]: string;
+                };
+              }[]
+            | null;
+          status?: ('active' | 'inactive') | null;
+          system?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Agent'];
+        };
+      };
+      /** @description Invalid JSON or a request that does not match the schema (`invalid_json`, `validation_failed`). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key lacks the scope this operation needs (`insufficient_scope`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this account (`not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than the limit (`payload_too_large`). */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (`unsupported_media_type`). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The database cannot be reached (`service_unavailable`), or for messages the agent or its model provider cannot answer now (`agent_unavailable`, `provider_unavailable`); see Retry-After. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  forgetConversation: {
+    parameters: {
+      query?: {
+        /** @description The shared conversation of this room. */
+        roomId?: string;
+        /** @description Alone: the private conversation with this user. With roomId: this user's turns in the room and the answers to them. */
+        userId?: string;
+      };
+      header?: never;
+      path: {
+        agentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Turns removed. */
+            deleted: number;
+          };
+        };
+      };
+      /** @description Invalid JSON or a request that does not match the schema (`invalid_json`, `validation_failed`). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key lacks the scope this operation needs (`insufficient_scope`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this account (`not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The database cannot be reached (`service_unavailable`), or for messages the agent or its model provider cannot answer now (`agent_unavailable`, `provider_unavailable`); see Retry-After. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  exportAgent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        agentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            adjectives: string[];
+            bio: string[];
+            clients: string[];
+            knowledge: string[];
+            name: string;
+            plugins: string[];
+            settings: {
+              agentd: {
+                [key: string]: unknown;
+              };
+              secrets: {
+                [key: string]: '';
+              };
+            };
+            style: {
+              all: string[];
+            };
+            system?: string;
+            topics: string[];
+          };
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key lacks the scope this operation needs (`insufficient_scope`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this account (`not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The database cannot be reached (`service_unavailable`), or for messages the agent or its model provider cannot answer now (`agent_unavailable`, `provider_unavailable`); see Retry-After. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  listMessages: {
+    parameters: {
+      query?: {
+        /** @description The `nextCursor` of the previous page. */
+        cursor?: string;
+        /** @description Turns per page, 1–100 (default 20). */
+        limit?: number;
+        /** @description The shared conversation of this room. */
+        roomId?: string;
+        /** @description Alone: the private conversation with this user. With roomId: this user's turns in the room and the answers to them. */
+        userId?: string;
+      };
+      header?: never;
+      path: {
+        agentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              agentId: string;
+              /**
+               * Format: date-time
+               * @description RFC 3339 UTC time with milliseconds.
+               */
+              createdAt: string;
+              /**
+               * @description `stop` (complete), `length` (maxOutputTokens reached), `aborted` (the client went away), `error` (the provider failed mid-answer), or another reason the provider gave.
+               * @enum {string}
+               */
+              finishReason?: 'stop' | 'length' | 'content-filter' | 'tool-calls' | 'error' | 'other' | 'aborted';
+              id: string;
+              /**
+               * @description `tool` turns are the tools the agent ran, between a message and its answer.
+               * @enum {string}
+               */
+              role: 'user' | 'agent' | 'tool';
+              roomId: string | null;
+              /** @description Empty on tool turns. */
+              text: string;
+              tool?: components['schemas']['ToolCall'];
+              userId: string | null;
+            }[];
+            pagination: {
+              hasMore: boolean;
+              limit: number;
+              nextCursor: string | null;
+            };
+          };
+        };
+      };
+      /** @description Invalid JSON or a request that does not match the schema (`invalid_json`, `validation_failed`). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key lacks the scope this operation needs (`insufficient_scope`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this account (`not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The database cannot be reached (`service_unavailable`), or for messages the agent or its model provider cannot answer now (`agent_unavailable`, `provider_unavailable`); see Retry-After. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  sendMessage: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        agentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description A JSON object given to the model with this message only (at most 16 KiB as JSON); not stored. */
+          context?: {
+            [key: string]: unknown;
+          };
+          /** @description A shared conversation: everyone in the room shares its history, each turn labelled with its userId. */
+          roomId?: string;
+          /** @description Answer as a text/event-stream (default false). */
+          stream?: boolean;
+          /** @description The message, 1–32,000 characters. */
+          text: string;
+          /** @description Who is speaking. Alone: a private conversation with this user, remembered across messages. */
+          userId?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The reply (JSON), or with `stream: true` an event stream. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MessageReply'];
+          'text/event-stream': string;
+        };
+      };
+      /** @description Invalid JSON or a request that does not match the schema (`invalid_json`, `validation_failed`). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key lacks the scope this operation needs (`insufficient_scope`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this account (`not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than the limit (`payload_too_large`). */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (`unsupported_media_type`). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The database cannot be reached (`service_unavailable`), or for messages the agent or its model provider cannot answer now (`agent_unavailable`, `provider_unavailable`); see Retry-After. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  importAgent: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Printable ASCII, 1–255 characters. */
+        'idempotency-key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description An ElizaOS character file (1.x, and the 0.x fields lore, clients, modelProvider, settings.model). */
+    requestBody: {
+      content: {
+        'application/json': {
+          adjectives?: string[];
+          bio?: string | string[];
+          clients?: string[];
+          id?: string;
+          knowledge?: (
+            | string
+            | {
+                path: string;
+                shared?: boolean;
+              }
+            | {
+                directory: string;
+                shared?: boolean;
+              }
+          )[];
+          lore?: string[];
+          messageExamples?: unknown[];
+          modelProvider?: string;
+          name: string;
+          plugins?: string[];
+          postExamples?: unknown[];
+          /** @description Credentials by environment variable name, e.g. `DISCORD_API_TOKEN`. */
+          secrets?: {
+            [key: string]: string | number | boolean;
+          };
+          settings?: {
+            /** AgentdCharacterExtension */
+            agentd?: {
+              /** @description A string or a list of strings; read back as a list. */
+              bio?: string | string[];
+              deletionProtection?: boolean;
+              expertise?: string[];
+              goals?: {
+                motivations?: string[];
+                objectives?: string[];
+              };
+              /** @description Up to 100 items and 1 MiB of text in all. The most relevant items are retrieved for each message. */
+              knowledge?: (
+                | string
+                | {
+                    content: string;
+                    title?: string;
+                  }
+              )[];
+              /** @description Up to 50 string keys with string values of at most 500 characters. */
+              metadata?: {
+                [key: string]: string;
+              };
+              model?: {
+                /** @description Write-only provider key for this agent; accepted only where the operator allows per-agent keys. */
+                apiKey?: string;
+                maxOutputTokens?: number;
+                /** @description Tool rounds in one reply (default 5): after this many, the model is asked to answer without tools. */
+                maxSteps?: number;
+                name: string;
+                /** @description An enabled provider. */
+                provider: string;
+                temperature?: number;
+                topP?: number;
+              };
+              personality?: {
+                style?: string[];
+                tone?: string | null;
+                traits?: string[];
+              };
+              platforms?: {
+                /** @default true */
+                enabled?: boolean;
+                /** @description Write-only credentials. Stored encrypted; read back masked. Sending back the masked value keeps the stored secret. */
+                secrets?: {
+                  [key: string]: string;
+                };
+                /** @description Free-form JSON settings. */
+                settings?: {
+                  [key: string]: unknown;
+                };
+                /** @description e.g. telegram, discord, slack, x */
+                type: string;
+              }[];
+              plugins?: {
+                /** @description Free-form JSON settings. */
+                config?: {
+                  [key: string]: unknown;
+                };
+                /** @default true */
+                enabled?: boolean;
+                /** @description A plugin this server offers (GET /v1/plugins): http, knowledge, clock, math, mcp. */
+                name: string;
+                /** @description Write-only credentials. Stored encrypted; read back masked. Sending back the masked value keeps the stored secret. */
+                secrets?: {
+                  [key: string]: string;
+                };
+              }[];
+              /**
+               * @description `error` is set by the service only.
+               * @enum {string}
+               */
+              status?: 'active' | 'inactive';
+              system?: string | null;
+            };
+            model?: string;
+            modelConfig?: {
+              maxOutputTokens?: number;
+              temperature?: number;
+            };
+            /** @description Credentials by environment variable name, e.g. `DISCORD_API_TOKEN`. */
+            secrets?: {
+              [key: string]: string | number | boolean;
+            };
+          };
+          style?: {
+            all?: string[];
+            chat?: string[];
+            post?: string[];
+          };
+          system?: string;
+          templates?: {
+            [key: string]: unknown;
+          };
+          topics?: string[];
+          username?: string;
+        } & {
+          [key: string]: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            agent: components['schemas']['Agent'];
+            report: {
+              /** @description Character fields that became part of the agent. */
+              mapped: string[];
+              /** @description Character fields left out, and why. Secrets are named, never shown. */
+              unmapped: {
+                field: string;
+                reason: string;
+              }[];
+            };
+          };
+        };
+      };
+      /** @description Invalid JSON or a request that does not match the schema (`invalid_json`, `validation_failed`). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key lacks the scope this operation needs (`insufficient_scope`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A request with the same Idempotency-Key is still running (`idempotency_in_progress`). */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than the limit (`payload_too_large`). */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (`unsupported_media_type`). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The Idempotency-Key was used with a different body (`idempotency_key_reused`). */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The database cannot be reached (`service_unavailable`), or for messages the agent or its model provider cannot answer now (`agent_unavailable`, `provider_unavailable`); see Retry-After. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  listApiKeys: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              /**
+               * Format: date-time
+               * @description RFC 3339 UTC time with milliseconds.
+               */
+              createdAt: string;
+              id: string;
+              name: string | null;
+              /** @description The first characters of the key, to recognise it. */
+              prefix: string;
+              scopes: string[];
+            }[];
+          };
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key lacks the scope this operation needs (`insufficient_scope`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The database cannot be reached (`service_unavailable`), or for messages the agent or its model provider cannot answer now (`agent_unavailable`, `provider_unavailable`); see Retry-After. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  createApiKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          name?: string;
+          /** @description Default: the scopes of the key making the request. A key can only grant scopes it holds. */
+          scopes?: ('agents:read' | 'agents:write' | 'agents:delete' | 'messages:send' | 'keys:manage')[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC time with milliseconds.
+             */
+            createdAt: string;
+            id: string;
+            /** @description The key itself. Shown only in this response. */
+            key: string;
+            name: string | null;
+            /** @description The first characters of the key, to recognise it. */
+            prefix: string;
+            scopes: string[];
+          };
+        };
+      };
+      /** @description Invalid JSON or a request that does not match the schema (`invalid_json`, `validation_failed`). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key lacks the scope this operation needs (`insufficient_scope`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than the limit (`payload_too_large`). */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (`unsupported_media_type`). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The database cannot be reached (`service_unavailable`), or for messages the agent or its model provider cannot answer now (`agent_unavailable`, `provider_unavailable`); see Retry-After. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  revokeApiKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        keyId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            /** @enum {boolean} */
+            revoked: true;
+          };
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key lacks the scope this operation needs (`insufficient_scope`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this account (`not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The database cannot be reached (`service_unavailable`), or for messages the agent or its model provider cannot answer now (`agent_unavailable`, `provider_unavailable`); see Retry-After. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  createChatCompletion: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description Honoured: `model`, `messages` (see there), `stream`, `stream_options.include_usage`, `user`, `temperature`, `max_tokens` / `max_completion_tokens` (these two override the agent’s own settings for this reply). Accepted and ignored: every other field (`n`, `top_p`, `stop`, `tools`, `tool_choice`, `response_format`, `seed`, …); the agent’s own plugins are its tools, and they run inside agentd. */
+    requestBody: {
+      content: {
+        'application/json': {
+          max_completion_tokens?: number | null;
+          max_tokens?: number | null;
+          /** @description The last message must be a `user` message: it is what the agent is told. `system` and `developer` messages are given to the model as context with this message only. Earlier `user`, `assistant` and `tool` messages are not used: the agent keeps its own memory of the conversation with `user`. */
+          messages: ({
+            content?:
+              | string
+              | ({
+                  text?: string;
+                  /** @description Only `text` parts are understood; any other part is a 400. */
+                  type: string;
+                } & {
+                  [key: string]: unknown;
+                })[]
+              | null;
+            /** @enum {string} */
+            role: 'system' | 'developer' | 'user' | 'assistant' | 'tool';
+          } & {
+            [key: string]: unknown;
+          })[];
+          /** @description The agent: its id (`agt_…`), or `agent:<name>` when exactly one agent of the account has that name. */
+          model: string;
+          stream?: boolean | null;
+          stream_options?:
+            | ({
+                include_usage?: boolean;
+              } & {
+                [key: string]: unknown;
+              })
+            | null;
+          temperature?: number | null;
+          /** @description Becomes the message's `userId`: the agent remembers its private conversation with this user. */
+          user?: string;
+        } & {
+          [key: string]: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description The completion (JSON), or with `stream: true` an event stream. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            choices: {
+              /** @enum {string} */
+              finish_reason: 'stop' | 'length' | 'content_filter';
+              index: number;
+              logprobs: null;
+              message: {
+                content: string;
+                refusal: null;
+                /** @enum {string} */
+                role: 'assistant';
+              };
+            }[];
+            /** @description Unix time in seconds. */
+            created: number;
+            /** @description The id of the agent's reply (`msg_…`), as in its conversation history. */
+            id: string;
+            /** @description The agent id. */
+            model: string;
+            /** @enum {string} */
+            object: 'chat.completion';
+            usage: {
+              completion_tokens: number;
+              prompt_tokens: number;
+              total_tokens: number;
+            };
+          };
+          'text/event-stream': string;
+        };
+      };
+      /** @description A request OpenAI clients would not send, or a `model` that names more than one agent. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description agentd's error code (see /docs/errors). */
+              code: string;
+              message: string;
+              /** @description The offending request field, if one. */
+              param: string | null;
+              /** @description invalid_request_error, authentication_error, permission_error, not_found_error, … */
+              type: string;
+            };
+          };
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description agentd's error code (see /docs/errors). */
+              code: string;
+              message: string;
+              /** @description The offending request field, if one. */
+              param: string | null;
+              /** @description invalid_request_error, authentication_error, permission_error, not_found_error, … */
+              type: string;
+            };
+          };
+        };
+      };
+      /** @description The key lacks the scope this operation needs. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description agentd's error code (see /docs/errors). */
+              code: string;
+              message: string;
+              /** @description The offending request field, if one. */
+              param: string | null;
+              /** @description invalid_request_error, authentication_error, permission_error, not_found_error, … */
+              type: string;
+            };
+          };
+        };
+      };
+      /** @description No agent of this account is that model. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description agentd's error code (see /docs/errors). */
+              code: string;
+              message: string;
+              /** @description The offending request field, if one. */
+              param: string | null;
+              /** @description invalid_request_error, authentication_error, permission_error, not_found_error, … */
+              type: string;
+            };
+          };
+        };
+      };
+      /** @description Error */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description agentd's error code (see /docs/errors). */
+              code: string;
+              message: string;
+              /** @description The offending request field, if one. */
+              param: string | null;
+              /** @description invalid_request_error, authentication_error, permission_error, not_found_error, … */
+              type: string;
+            };
+          };
+        };
+      };
+      /** @description Error */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description agentd's error code (see /docs/errors). */
+              code: string;
+              message: string;
+              /** @description The offending request field, if one. */
+              param: string | null;
+              /** @description invalid_request_error, authentication_error, permission_error, not_found_error, … */
+              type: string;
+            };
+          };
+        };
+      };
+      /** @description A rate or concurrency limit is exhausted; see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description agentd's error code (see /docs/errors). */
+              code: string;
+              message: string;
+              /** @description The offending request field, if one. */
+              param: string | null;
+              /** @description invalid_request_error, authentication_error, permission_error, not_found_error, … */
+              type: string;
+            };
+          };
+        };
+      };
+      /** @description The database, the agent or its model provider cannot answer now; see Retry-After. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description agentd's error code (see /docs/errors). */
+              code: string;
+              message: string;
+              /** @description The offending request field, if one. */
+              param: string | null;
+              /** @description invalid_request_error, authentication_error, permission_error, not_found_error, … */
+              type: string;
+            };
+          };
+        };
+      };
+    };
+  };
+  listModels: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              /** @description When the agent was created, Unix time in seconds. */
+              created: number;
+              /** @description The agent id. */
+              id: string;
+              /** @enum {string} */
+              object: 'model';
+              /** @enum {string} */
+              owned_by: 'agentd';
+            }[];
+            /** @enum {string} */
+            object: 'list';
+          };
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description agentd's error code (see /docs/errors). */
+              code: string;
+              message: string;
+              /** @description The offending request field, if one. */
+              param: string | null;
+              /** @description invalid_request_error, authentication_error, permission_error, not_found_error, … */
+              type: string;
+            };
+          };
+        };
+      };
+      /** @description The key lacks the scope this operation needs. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description agentd's error code (see /docs/errors). */
+              code: string;
+              message: string;
+              /** @description The offending request field, if one. */
+              param: string | null;
+              /** @description invalid_request_error, authentication_error, permission_error, not_found_error, … */
+              type: string;
+            };
+          };
+        };
+      };
+      /** @description A rate or concurrency limit is exhausted; see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description agentd's error code (see /docs/errors). */
+              code: string;
+              message: string;
+              /** @description The offending request field, if one. */
+              param: string | null;
+              /** @description invalid_request_error, authentication_error, permission_error, not_found_error, … */
+              type: string;
+            };
+          };
+        };
+      };
+      /** @description The database, the agent or its model provider cannot answer now; see Retry-After. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description agentd's error code (see /docs/errors). */
+              code: string;
+              message: string;
+              /** @description The offending request field, if one. */
+              param: string | null;
+              /** @description invalid_request_error, authentication_error, permission_error, not_found_error, … */
+              type: string;
+            };
+          };
+        };
+      };
+    };
+  };
+  getModel: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description An agent id, or `agent:<name>`. */
+        model: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description When the agent was created, Unix time in seconds. */
+            created: number;
+            /** @description The agent id. */
+            id: string;
+            /** @enum {string} */
+            object: 'model';
+            /** @enum {string} */
+            owned_by: 'agentd';
+          };
+        };
+      };
+      /** @description A request OpenAI clients would not send, or a `model` that names more than one agent. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description agentd's error code (see /docs/errors). */
+              code: string;
+              message: string;
+              /** @description The offending request field, if one. */
+              param: string | null;
+              /** @description invalid_request_error, authentication_error, permission_error, not_found_error, … */
+              type: string;
+            };
+          };
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description agentd's error code (see /docs/errors). */
+              code: string;
+              message: string;
+              /** @description The offending request field, if one. */
+              param: string | null;
+              /** @description invalid_request_error, authentication_error, permission_error, not_found_error, … */
+              type: string;
+            };
+          };
+        };
+      };
+      /** @description The key lacks the scope this operation needs. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description agentd's error code (see /docs/errors). */
+              code: string;
+              message: string;
+              /** @description The offending request field, if one. */
+              param: string | null;
+              /** @description invalid_request_error, authentication_error, permission_error, not_found_error, … */
+              type: string;
+            };
+          };
+        };
+      };
+      /** @description No agent of this account is that model. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description agentd's error code (see /docs/errors). */
+              code: string;
+              message: string;
+              /** @description The offending request field, if one. */
+              param: string | null;
+              /** @description invalid_request_error, authentication_error, permission_error, not_found_error, … */
+              type: string;
+            };
+          };
+        };
+      };
+      /** @description A rate or concurrency limit is exhausted; see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description agentd's error code (see /docs/errors). */
+              code: string;
+              message: string;
+              /** @description The offending request field, if one. */
+              param: string | null;
+              /** @description invalid_request_error, authentication_error, permission_error, not_found_error, … */
+              type: string;
+            };
+          };
+        };
+      };
+      /** @description The database, the agent or its model provider cannot answer now; see Retry-After. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description agentd's error code (see /docs/errors). */
+              code: string;
+              message: string;
+              /** @description The offending request field, if one. */
+              param: string | null;
+              /** @description invalid_request_error, authentication_error, permission_error, not_found_error, … */
+              type: string;
+            };
+          };
+        };
+      };
+    };
+  };
+  listPlugins: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              /** @description JSON Schema of `plugins[].config` (defaults shown). */
+              configSchema: unknown;
+              description: string;
+              /** @description What `plugins[].name` says to use this plugin. */
+              name: string;
+              /** @description JSON Schema of `plugins[].secrets` (write-only strings). */
+              secretsSchema: unknown;
+            }[];
+          };
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key lacks the scope this operation needs (`insufficient_scope`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The database cannot be reached (`service_unavailable`), or for messages the agent or its model provider cannot answer now (`agent_unavailable`, `provider_unavailable`); see Retry-After. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+}

@@ -1,0 +1,15 @@
+import type { components, operations } from './openapi.js';
+
+/** The shapes a client of agentd sees, named after the server's OpenAPI components and operations. */
+type Schemas = components['schemas'];
+
+export type Agent = Schemas['Agent'];
+export type MessageReply = Schemas['MessageReply'];
+export type ToolCall = Schemas['ToolCall'];
+export type Problem = Schemas['Problem'];
+export type ErrorCode = Problem['code'];
+
+export type ListAgentsQuery = NonNullable<operations['listAgents']['parameters']['query']>;
+export type CreateAgentBody = operations['createAgent']['requestBody']['content']['application/json'];
+export type DeletedAgent = operations['deleteAgent']['responses'][200]['content']['application/json'];
+export type SendMessageBody = operations['sendMessage']['requestBody']['content']['application/json'];
