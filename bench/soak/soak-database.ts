@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
+import { createFreshDatabase } from '../../test/helpers/postgres.js';
 
 export type DatabaseKind = 'sqlite' | 'postgres';
 
@@ -11,32 +11,17 @@ export interface SoakDatabase {
   remove(): Promise<void>;
 }
 
-async function onServer(serverUrl: string, statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
-
 /** A new database on the server of `baseUrl`, dropped by `remove`, so a soak starts empty and leaves nothing. */
 async function postgresDatabase(baseUrl: string): Promise<SoakDatabase> {
-  const name = `agentd_soak_${randomBytes(6).toString('hex')}`;
-  const maintenance = new URL(baseUrl);
-  maintenance.pathname = '/postgres';
-  await onServer(maintenance.toString(), `create database ${name}`);
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
+  const database = await createFreshDatabase(baseUrl, 'agentd_soak');
   return {
     kind: 'postgres',
     serverEnvironment: {
-      DATABASE_URL: url.toString(),
+      DATABASE_URL: database.url,
       AGENTD_SECRET_KEY: randomBytes(32).toString('hex'),
     },
     async remove() {
-      await onServer(maintenance.toString(), `drop database if exists ${name} with (force)`);
+      await database.drop();
     },
   };
 }

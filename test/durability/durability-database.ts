@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
+import { createFreshDatabase } from '../helpers/postgres.js';
 
 export type DatabaseKind = 'sqlite' | 'postgres';
 
@@ -65,35 +66,20 @@ function sqliteDatabase(): DurabilityDatabase {
   };
 }
 
-async function onServer(serverUrl: string, statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
-
 /** A database of its own on the server of `baseUrl`, created here and dropped by `remove`. */
 async function postgresDatabase(baseUrl: string): Promise<DurabilityDatabase> {
   const dataDir = temporaryDirectory();
-  const name = `agentd_durability_${randomBytes(6).toString('hex')}`;
-  const maintenance = new URL(baseUrl);
-  maintenance.pathname = '/postgres';
-  await onServer(maintenance.toString(), `create database ${name}`);
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
+  const fresh = await createFreshDatabase(baseUrl, 'agentd_durability');
   return {
     kind: 'postgres',
     serverEnvironment: {
       AGENTD_DATA_DIR: dataDir,
-      DATABASE_URL: url.toString(),
+      DATABASE_URL: fresh.url,
       AGENTD_SECRET_KEY: randomBytes(32).toString('hex'),
       AGENTD_DATABASE_POOL_SIZE: '8',
     },
     async query<Row>(sqlText: string) {
-      const client = new pg.Client({ connectionString: url.toString() });
+      const client = new pg.Client({ connectionString: fresh.url });
       await client.connect();
       try {
         return (await client.query(sqlText)).rows as Row[];
@@ -106,7 +92,7 @@ async function postgresDatabase(baseUrl: string): Promise<DurabilityDatabase> {
     },
     async remove() {
       // `with (force)` ends the connections a killed server may still have open.
-      await onServer(maintenance.toString(), `drop database if exists ${name} with (force)`);
+      await fresh.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -9,8 +9,8 @@ export interface FreshDatabase {
   drop(): Promise<void>;
 }
 
-async function onServer(statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: databaseUrl });
+async function onServer(serverUrl: string, statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: serverUrl });
   await client.connect();
   try {
     await client.query(statement);
@@ -19,16 +19,25 @@ async function onServer(statement: string): Promise<void> {
   }
 }
 
-/** An empty database of its own on the test server, for tests that need a whole one (several instances, migrations). */
-export async function createFreshDatabase(): Promise<FreshDatabase> {
-  const name = `agentd_test_${randomBytes(6).toString('hex')}`;
-  await onServer(`create database ${name}`);
-  const url = new URL(databaseUrl as string);
+/**
+ * An empty database of its own on the server of `baseUrl` (the test server by default), for tests and
+ * benchmarks that need a whole one (several instances, migrations, crashes, soaks); `drop` removes it.
+ */
+export async function createFreshDatabase(
+  baseUrl: string = databaseUrl as string,
+  prefix = 'agentd_test',
+): Promise<FreshDatabase> {
+  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
+  // Created and dropped from the maintenance database, which always exists, whatever `baseUrl` names.
+  const maintenance = new URL(baseUrl);
+  maintenance.pathname = '/postgres';
+  await onServer(maintenance.toString(), `create database ${name}`);
+  const url = new URL(baseUrl);
   url.pathname = `/${name}`;
   return {
     name,
     url: url.toString(),
     // `with (force)` ends connections a killed instance may have left behind.
-    drop: () => onServer(`drop database if exists ${name} with (force)`),
+    drop: () => onServer(maintenance.toString(), `drop database if exists ${name} with (force)`),
   };
 }
