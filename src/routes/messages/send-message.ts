@@ -3,8 +3,8 @@ import type { App } from '../../http/app-instance.js';
 import type { GracefulShutdown } from '../../http/graceful-shutdown.js';
 import { contextOf } from '../../http/operation.js';
 import { problemBody, toAppError } from '../../http/problem.js';
-import { sendEventStream, type ServerSentEvent } from '../../http/sse.js';
-import { AppError } from '../../errors.js';
+import { clientAbortController, completedReply, streamReplyEvents } from '../../http/reply-stream.js';
+import type { ServerSentEvent } from '../../http/sse.js';
 import type { Reply } from '../../services/messages/reply.js';
 import { sendMessage } from '../../services/messages/send-message.js';
 import { AgentIdParams } from '../../schemas/agents.js';
@@ -76,11 +76,8 @@ export function registerSendMessage(app: App, options: { keepAliveMs: number; sh
       },
     },
     async (request, reply) => {
-      const controller = new AbortController();
       // A client that goes away before the reply begins (or a non-streamed one that is waiting) aborts the model call.
-      reply.raw.once('close', () => {
-        if (!reply.raw.writableFinished) controller.abort();
-      });
+      const controller = clientAbortController(reply);
       const answer = await sendMessage({
         ctx: contextOf(request),
         agentId: request.params.agentId,
@@ -88,23 +85,16 @@ export function registerSendMessage(app: App, options: { keepAliveMs: number; sh
         signal: controller.signal,
       });
       if (request.body.stream === true) {
-        // On shutdown a stream may run until the deadline; then it is cut like a client hang-up:
-        // the model call is aborted and the reply ends with finishReason "aborted".
-        const registration = options.shutdown.beginStream(() => controller.abort());
-        reply.raw.once('close', () => registration.end());
         const log = (error: unknown) =>
           request.log.error({ err: error, requestId: request.id }, 'streamed reply failed');
-        await sendEventStream(reply, replyEvents(answer, request.id, log), {
+        await streamReplyEvents(reply, replyEvents(answer, request.id, log), {
+          controller,
+          shutdown: options.shutdown,
           keepAliveMs: options.keepAliveMs,
-          onClientGone: () => controller.abort(),
         });
         return reply;
       }
-      for await (const event of answer.events()) {
-        if (event.type === 'completed') return reply.type('application/json; charset=utf-8').send(event.reply);
-        if (event.type === 'failed') throw event.error;
-      }
-      throw new AppError('internal', 'The reply ended without an outcome.');
+      return reply.type('application/json; charset=utf-8').send(await completedReply(answer));
     },
   );
 }

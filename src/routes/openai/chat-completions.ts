@@ -5,8 +5,8 @@ import { openAiErrorBody } from '../../http/openai-error.js';
 import { contextOf } from '../../http/operation.js';
 import { toAppError } from '../../http/problem.js';
 import type { AgentRateLimit } from '../../http/rate-limit.js';
-import { sendEventStream, type ServerSentEvent } from '../../http/sse.js';
-import { AppError } from '../../errors.js';
+import { clientAbortController, completedReply, streamReplyEvents } from '../../http/reply-stream.js';
+import type { ServerSentEvent } from '../../http/sse.js';
 import type { Reply } from '../../services/messages/reply.js';
 import { chunkWriter, toChatCompletion } from '../../services/openai/completion-view.js';
 import { findAgentByModel } from '../../services/openai/find-agent-by-model.js';
@@ -94,11 +94,8 @@ export function registerChatCompletions(
       const ctx = contextOf(request);
       const agent = await findAgentByModel(ctx, request.body.model);
       await options.agentRateLimit(request, reply, agent.id);
-      const controller = new AbortController();
       // A client that goes away before the reply begins (or a non-streamed one that is waiting) aborts the model call.
-      reply.raw.once('close', () => {
-        if (!reply.raw.writableFinished) controller.abort();
-      });
+      const controller = clientAbortController(reply);
       const answer = await startChatCompletion({
         ctx,
         agentId: agent.id,
@@ -106,23 +103,17 @@ export function registerChatCompletions(
         signal: controller.signal,
       });
       if (request.body.stream === true) {
-        // As on the native route: at the shutdown deadline a stream is cut like a client hang-up.
-        const registration = options.shutdown.beginStream(() => controller.abort());
-        reply.raw.once('close', () => registration.end());
         const log = (error: unknown) =>
           request.log.error({ err: error, requestId: request.id }, 'streamed chat completion failed');
         const includeUsage = request.body.stream_options?.include_usage === true;
-        await sendEventStream(reply, completionChunks(answer, includeUsage, log), {
+        await streamReplyEvents(reply, completionChunks(answer, includeUsage, log), {
+          controller,
+          shutdown: options.shutdown,
           keepAliveMs: options.keepAliveMs,
-          onClientGone: () => controller.abort(),
         });
         return reply;
       }
-      for await (const event of answer.events()) {
-        if (event.type === 'completed') return toChatCompletion(event.reply);
-        if (event.type === 'failed') throw event.error;
-      }
-      throw new AppError('internal', 'The reply ended without an outcome.');
+      return toChatCompletion(await completedReply(answer));
     },
   );
 }
