@@ -1,10 +1,10 @@
-import { Ajv, type ValidateFunction } from 'ajv';
 import type { Logger } from 'pino';
 import type { Tool } from '../plugins/plugin.js';
 import { ToolError } from '../plugins/plugin.js';
 import type { Toolbox } from '../plugins/toolsets.js';
 import type { ToolCallPart } from '../providers/model-adapter.js';
 import type { StoredToolCall } from './history-window.js';
+import { ToolInputValidators } from './tool-input-validators.js';
 
 /**
  * Runs one tool call the model asked for, within the limits of a reply: the
@@ -19,23 +19,7 @@ export interface ToolLimits {
   outputBytes: number;
 }
 
-const ajv = new Ajv({ allErrors: false, strict: false, validateSchema: false });
-const validators = new WeakMap<Tool, ValidateFunction | null>();
-
-function validatorOf(tool: Tool, logger: Logger): ValidateFunction | null {
-  let validator = validators.get(tool);
-  if (validator === undefined) {
-    try {
-      validator = ajv.compile(tool.inputSchema);
-    } catch (error) {
-      // A schema from elsewhere (an MCP server) that Ajv cannot compile: the tool checks its own input.
-      logger.debug({ tool: tool.name, reason: (error as Error).message }, 'tool input schema not compiled');
-      validator = null;
-    }
-    validators.set(tool, validator);
-  }
-  return validator;
-}
+const validators = new ToolInputValidators();
 
 function parseInput(text: string): { value: unknown } | { error: string } {
   if (text.trim() === '') return { value: {} };
@@ -97,7 +81,7 @@ export async function runToolCall(
       error: `There is no tool named ${call.toolName}; use one of: ${[...toolbox.tools.keys()].join(', ')}.`,
     });
   }
-  const validate = validatorOf(tool, logger);
+  const validate = validators.validatorOf(tool, logger);
   if (validate !== null && !validate(parsed.value)) {
     const [first] = validate.errors ?? [];
     return finish({
