@@ -78,6 +78,13 @@ const maxRows = 10_000;
 const weightOf = (rows: readonly unknown[]) => Math.max(1, rows.length);
 /** How long a cached read may be served at most, bounding what another process's write can go unseen. */
 const entryLifetimeMs = 1000;
+/**
+ * How often expired entries are dropped. Without it they stayed until the
+ * cache reached its bound and was cleared whole: bounded, but under steady
+ * traffic with ever new keys (agents created and deleted) it read as slow
+ * growth, and it kept deleted agents' rows alive.
+ */
+const sweepEveryMs = 5 * entryLifetimeMs;
 /** The tables a read takes its rows from. */
 const readTable = /\b(?:from|join)\s+["`[]?(\w+)/gi;
 
@@ -120,6 +127,8 @@ export class CommittedReads {
   #lastDataVersion: unknown;
   readonly #reads = new Map<string, CachedRead>();
   #rowCount = 0;
+  #sweptAt: number;
+  readonly #now: () => number;
   /** Bumped by every invalidation; a cached read is good while nothing it reads from was invalidated after it. */
   #clock = 1;
   #everythingChangedAt = 0;
@@ -132,7 +141,15 @@ export class CommittedReads {
   readonly #watcher: fs.FSWatcher | null;
 
   /** `writerStatements`: the writer connection's statement cache, the one its queries go through. */
-  constructor(file: string, writer: SqliteDatabase.Database, writerStatements: StatementCache) {
+  /** `now`: the time source for entries' lifetimes (settable in tests). */
+  constructor(
+    file: string,
+    writer: SqliteDatabase.Database,
+    writerStatements: StatementCache,
+    now: () => number = Date.now,
+  ) {
+    this.#now = now;
+    this.#sweptAt = now();
     this.#connection = new SqliteDatabase(file, { readonly: true, fileMustExist: true });
     this.#connection.pragma('busy_timeout = 5000');
     this.#statements = withStatementCache(this.#connection);
@@ -161,7 +178,7 @@ export class CommittedReads {
     }
     const key = parameters.join('\u0000');
     const cached = read.rows.get(key);
-    const now = Date.now();
+    const now = this.#now();
     if (cached !== undefined && cached.expiresAt > now && this.#isCurrent(read.tables, cached.readAt)) {
       return cached.rows;
     }
@@ -169,6 +186,7 @@ export class CommittedReads {
     // dropped by each of them; while it has a transaction open, its uncommitted rows must not be read.
     const statements = this.#writer.inTransaction ? this.#statements : this.#writerStatements;
     const rows = statements.prepare(sqlText).all(...parameters);
+    if (now - this.#sweptAt >= sweepEveryMs) this.#dropExpired(now);
     if (this.#rowCount >= maxRows) {
       for (const each of this.#reads.values()) each.rows.clear();
       this.#rowCount = 0;
@@ -197,6 +215,22 @@ export class CommittedReads {
       for (const table of this.#affectedBy(report.table)) {
         this.#tableChanged(table);
         this.#inTransaction.add(table);
+      }
+    }
+  }
+
+  /** Rows held in memory (for tests and diagnostics). */
+  get cachedRows(): number {
+    return this.#rowCount;
+  }
+
+  #dropExpired(now: number): void {
+    this.#sweptAt = now;
+    for (const read of this.#reads.values()) {
+      for (const [key, entry] of read.rows) {
+        if (entry.expiresAt > now) continue;
+        read.rows.delete(key);
+        this.#rowCount -= weightOf(entry.rows);
       }
     }
   }

@@ -90,6 +90,8 @@ describe('SQLite committed reads by table', () => {
       });
     });
 
+  /** The cache's time, moved by tests that need entries to expire. */
+  let now = Date.now();
   let directory: string;
   before(() => {
     directory = fs.mkdtempSync(path.join(os.tmpdir(), 'agentd-read-cache-'));
@@ -111,12 +113,22 @@ describe('SQLite committed reads by table', () => {
       insert into notes (id, body) values (1, 'first');
     `);
     write = withStatementCache(writer, (report) => reads.written(report));
-    reads = new CommittedReads(file, writer, write);
+    reads = new CommittedReads(file, writer, write, () => now);
   });
   after(() => {
     reads?.close();
     writer?.close();
     fs.rmSync(directory, { recursive: true, force: true });
+  });
+
+  it('lets go of expired entries instead of keeping them until the cache is full', () => {
+    const held = reads.cachedRows;
+    for (let id = 1000; id < 1100; id += 1) read('select body from notes where id = ?', id);
+    assert.equal(reads.cachedRows, held + 100);
+    // Past the entries' lifetime and the sweep interval, the next read drops every expired entry.
+    now += 10_000;
+    read('select body from notes where id = ?', 1);
+    assert.equal(reads.cachedRows, 1);
   });
 
   it('reads again what a cascade removed', () => {
