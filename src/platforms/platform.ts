@@ -1,0 +1,108 @@
+import type { Static, TObject, TSchema } from '@sinclair/typebox';
+import type { Logger } from 'pino';
+import type { Clock } from '../clock.js';
+import type { FetchFunction } from '../plugins/plugin.js';
+
+/**
+ * What a platform connector is to agentd's core: a named type whose `settings`
+ * and `secrets` are checked by TypeBox schemas, started while its agent is
+ * `active` and the platform `enabled`, stopped otherwise. Each connector lives
+ * in its own folder under src/platforms/ and is listed in the platform catalog.
+ */
+
+/** A message that arrived on a platform, mapped to the agent's conversation keys. */
+export interface InboundMessage {
+  /** The platform user, prefixed by the platform type (e.g. `telegram:12345`). */
+  userId: string;
+  /** Set for group conversations (a group chat, a channel, a thread), prefixed like `userId`. */
+  roomId?: string;
+  content: string;
+}
+
+/** What the core answered to an inbound message. */
+export interface InboundReply {
+  text: string;
+  /** True when the message was refused by the agent's limits and `text` is the short polite answer. */
+  limited: boolean;
+}
+
+/** What a connector may use of the service, for the agent it serves. */
+export interface PlatformContext {
+  agentId: string;
+  accountId: string;
+  /** The platform's API base URL the operator configured (tests point it at a fake on loopback), if any. */
+  apiBaseUrl?: string;
+  /** The public base URL of this service, when the operator set one (webhook modes). */
+  publicBaseUrl?: string;
+  /** Every outgoing HTTP call to a user-given address (callback URLs) goes through this. */
+  fetch: FetchFunction;
+  clock: Clock;
+  logger: Logger;
+  /** Aborted when the connector must stop (agent inactive, platform disabled, agent deleted, shutdown). */
+  signal: AbortSignal;
+  /**
+   * Sends the message through the same path as POST /v1/agents/{id}/messages
+   * (memory, rate and concurrency limits, tools) and resolves with the reply.
+   */
+  handleMessage(message: InboundMessage, options?: { signal?: AbortSignal }): Promise<InboundReply>;
+  /** Records that the connector received or handled an event now (reported as `lastEventAt`). */
+  markEvent(): void;
+}
+
+/** A started connector. */
+export interface PlatformConnection {
+  stop(): Promise<void>;
+}
+
+/**
+ * Thrown by `start` (or reported through `onFailure`) when the platform
+ * rejected the credentials (401/403): the agent is set to `error` with a
+ * reason naming the platform. Any other failure is a network fault, retried
+ * with backoff without changing the agent's status.
+ */
+export class PlatformCredentialsRejected extends Error {
+  override readonly name = 'PlatformCredentialsRejected';
+}
+
+/** An HTTP request to /v1/platforms/{type}/{agentId}/... as a connector sees it. */
+export interface PlatformInboundRequest {
+  /** The path after /v1/platforms/{type}/{agentId} ('' or '/events', '/webhook'). */
+  path: string;
+  headers: Record<string, string | string[] | undefined>;
+  /** The raw body, as received: signatures are computed over these bytes. */
+  rawBody: Buffer;
+}
+
+export interface PlatformInboundResponse {
+  status: number;
+  headers?: Record<string, string>;
+  body?: unknown;
+}
+
+export interface PlatformDefinition<Settings extends TObject = TObject, Secrets extends TSchema = TObject> {
+  /** The name an agent's `platforms[].type` uses. */
+  type: string;
+  description: string;
+  settingsSchema: Settings;
+  secretsSchema: Secrets;
+  /**
+   * `polling`: the connector holds a connection open (long polling, a gateway);
+   * exactly one instance runs it at a time, under a lease.
+   * `inbound`: the platform calls us; any instance serves the request.
+   * A connector may be both (Telegram: polling by default, webhook with a public URL):
+   * `runsOnLease` decides per configuration.
+   */
+  runsOnLease(settings: Static<Settings>, context: Pick<PlatformContext, 'publicBaseUrl'>): boolean;
+  /** Starts the connector; resolves once it is connected (credentials checked). */
+  start(settings: Static<Settings>, secrets: Static<Secrets>, context: PlatformContext): Promise<PlatformConnection>;
+  /** Serves a request the platform sent to this agent's inbound URL (verify its signature first). */
+  handleInbound?(
+    request: PlatformInboundRequest,
+    settings: Static<Settings>,
+    secrets: Static<Secrets>,
+    context: PlatformContext,
+  ): Promise<PlatformInboundResponse>;
+}
+
+/** A definition whose types were checked where it was written; the catalog holds them side by side. */
+export type AnyPlatformDefinition = PlatformDefinition<any, any>;
