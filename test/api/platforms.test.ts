@@ -12,8 +12,9 @@ const pollingToken = '424242:telegram-polling-secret-a1b2';
 const badToken = '424243:telegram-bad-secret-c3d4';
 const webhookToken = '424244:telegram-webhook-secret-e5f6';
 const limitedToken = '424245:telegram-limited-secret-g7h8';
+const outageToken = '424247:telegram-outage-secret-ab12';
 const signingSecret = 'whsec_cGxhdGZvcm0td2ViaG9vay1zZWNyZXQtMDE=';
-const secrets = [pollingToken, badToken, webhookToken, limitedToken, signingSecret];
+const secrets = [pollingToken, badToken, webhookToken, limitedToken, outageToken, signingSecret];
 
 /** Quick reconciles, so that a test sees a change within its bounds on a loaded machine. */
 const platformEnv = (telegram: FakeTelegram) => ({
@@ -106,6 +107,7 @@ describe('platforms: Telegram long polling', () => {
     telegram = await startFakeTelegram();
     telegram.addBot(pollingToken);
     telegram.addBot(limitedToken);
+    telegram.addBot(outageToken);
     t = await createTestApp({ platforms: true, env: platformEnv(telegram) });
   });
   after(async () => {
@@ -156,6 +158,40 @@ describe('platforms: Telegram long polling', () => {
     const stopped = (await platformReport(t, agent.id))[0]!;
     assert.equal(stopped.state, 'stopped');
     assert.match(stopped.reason, /inactive/);
+  });
+
+  it('retries a Bot API outage with backoff, leaving the agent active, and stops on disable and on delete', async () => {
+    telegram.failNext('getMe', 1);
+    const agent = await t.newAgent({ platforms: [{ type: 'telegram', secrets: { botToken: outageToken } }] });
+    const failing = await eventually(async () => {
+      const entry = (await platformReport(t, agent.id))[0]!;
+      return entry.state === 'error' ? entry : null;
+    }, 'the outage reported');
+    assert.match(failing.reason, /Telegram answered 502.*retrying/);
+    const during = await t.inject({ method: 'GET', url: `/v1/agents/${agent.id}` });
+    assert.equal(during.json().status, 'active', 'a network fault never changes the status');
+    await eventually(async () => ((await stateOf(t, agent.id, 'telegram')) === 'running' ? true : null), 'recovered');
+    await eventually(async () => (telegram.isPolling(outageToken) ? true : null), 'a long poll');
+
+    const disabled = await t.inject({
+      method: 'PATCH',
+      url: `/v1/agents/${agent.id}`,
+      payload: { platforms: [{ type: 'telegram', enabled: false, secrets: { botToken: '••••ab12' } }] },
+    });
+    assert.equal(disabled.statusCode, 200, disabled.body);
+    assert.notEqual(await waitFor(() => !telegram.isPolling(outageToken), 1000, 10), null, 'stopped when disabled');
+    assert.equal((await platformReport(t, agent.id))[0]!.state, 'stopped');
+
+    const enabled = await t.inject({
+      method: 'PATCH',
+      url: `/v1/agents/${agent.id}`,
+      payload: { platforms: [{ type: 'telegram', enabled: true, secrets: { botToken: '••••ab12' } }] },
+    });
+    assert.equal(enabled.statusCode, 200);
+    await eventually(async () => (telegram.isPolling(outageToken) ? true : null), 'polling again with the kept token');
+    const deleted = await t.inject({ method: 'DELETE', url: `/v1/agents/${agent.id}` });
+    assert.equal(deleted.statusCode, 200);
+    assert.notEqual(await waitFor(() => !telegram.isPolling(outageToken), 1000, 10), null, 'stopped when deleted');
   });
 
   it('sets the agent to error, naming Telegram, when the token is rejected', async () => {

@@ -22,6 +22,8 @@ export interface FakeTelegram {
   injectMessage(token: string, message: { chatId: number; fromId: number; text: string; chatType?: string }): number;
   /** getUpdates calls that overlapped another one for the same bot (two pollers): Telegram answers them 409. */
   conflicts: number;
+  /** Answers the next `count` calls of `method` with `status` (a Bot API outage). */
+  failNext(method: string, count: number, status?: number): void;
   /** Whether a long poll of this bot is waiting now. */
   isPolling(token: string): boolean;
   /** Texts sent with sendMessage to a chat, in order. */
@@ -56,6 +58,7 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
   const calls: TelegramCall[] = [];
   let conflicts = 0;
   let messageId = 1000;
+  const failures = new Map<string, { count: number; status: number }>();
 
   const server = http.createServer((request, response) => {
     let raw = '';
@@ -72,6 +75,11 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
         body = {};
       }
       calls.push({ token, method, body, at: Date.now() });
+      const failure = failures.get(method);
+      if (failure !== undefined && failure.count > 0) {
+        failure.count -= 1;
+        return answer(response, failure.status, { ok: false, error_code: failure.status, description: 'Bad Gateway' });
+      }
       const bot = bots.get(token);
       if (bot === undefined) return answer(response, 401, { ok: false, error_code: 401, description: 'Unauthorized' });
       switch (method) {
@@ -157,6 +165,9 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
       bot.pending.push(update);
       bot.waiting?.respond([update]);
       return update.update_id;
+    },
+    failNext(method, count, status = 502) {
+      failures.set(method, { count, status });
     },
     isPolling: (token) => bots.get(token)?.waiting != null,
     sentTo: (token, chatId) =>

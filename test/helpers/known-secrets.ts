@@ -39,6 +39,7 @@ export const knownSecrets: readonly string[] = [
   '424244:telegram-webhook-secret-e5f6',
   '424245:telegram-limited-secret-g7h8',
   '424246:telegram-takeover-secret-i9j0',
+  '424247:telegram-outage-secret-ab12',
   'whsec_cGxhdGZvcm0td2ViaG9vay1zZWNyZXQtMDE=',
   // test/unit/*
   'db-secret',
