@@ -13,6 +13,8 @@ const badToken = '424243:telegram-bad-secret-c3d4';
 const webhookToken = '424244:telegram-webhook-secret-e5f6';
 const limitedToken = '424245:telegram-limited-secret-g7h8';
 const outageToken = '424247:telegram-outage-secret-ab12';
+/** The agents' per-minute message budget in the polling tests: small, so a test can spend it. */
+const messagesPerMinute = 5;
 const signingSecret = 'whsec_cGxhdGZvcm0td2ViaG9vay1zZWNyZXQtMDE=';
 const secrets = [pollingToken, badToken, webhookToken, limitedToken, outageToken, signingSecret];
 
@@ -120,7 +122,10 @@ describe('platforms: Telegram long polling', () => {
     telegram.addBot(pollingToken);
     telegram.addBot(limitedToken);
     telegram.addBot(outageToken);
-    t = await createTestApp({ platforms: true, env: platformEnv(telegram) });
+    t = await createTestApp({
+      platforms: true,
+      env: { ...platformEnv(telegram), AGENTD_RATE_LIMITS: `${generousRateLimits},sendMessage=${messagesPerMinute}` },
+    });
   });
   after(async () => {
     await t?.close();
@@ -230,11 +235,14 @@ describe('platforms: Telegram long polling', () => {
     const agent = await t.newAgent({ platforms: [{ type: 'telegram', secrets: { botToken: limitedToken } }] });
     await eventually(async () => (telegram.isPolling(limitedToken) ? true : null), 'a long poll');
     // The agent's per-minute budget is shared with the HTTP route: spend it there.
-    const budget = t.config.rateLimits!.perMinute.sendMessage;
-    const bucketFiller = Array.from({ length: budget }, () =>
-      t.deps.rateLimiter.consume(`sendMessage:${t.owner.accountId}:${agent.id}`, budget, 60_000),
-    );
-    await Promise.all(bucketFiller);
+    for (let sent = 0; sent < messagesPerMinute; sent += 1) {
+      const response = await t.inject({
+        method: 'POST',
+        url: `/v1/agents/${agent.id}/messages`,
+        payload: { text: `spending ${sent}` },
+      });
+      assert.equal(response.statusCode, 200);
+    }
     telegram.injectMessage(limitedToken, { chatId: 4100, fromId: 4100, text: 'hello?' });
     const reply = await eventually(async () => telegram.sentTo(limitedToken, 4100)[0] ?? null, 'the limited reply');
     assert.equal(reply, limitedReplyText);
