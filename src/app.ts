@@ -32,6 +32,9 @@ import { registerListApiKeys } from './routes/api-keys/list-api-keys.js';
 import { registerRevokeApiKey } from './routes/api-keys/revoke-api-key.js';
 import { registerListEvents } from './routes/events/list-events.js';
 import { registerListPlugins } from './routes/plugins/list-plugins.js';
+import { registerListAgentPlatforms } from './routes/platforms/list-agent-platforms.js';
+import { registerListPlatforms } from './routes/platforms/list-platforms.js';
+import { registerPlatformInbound } from './routes/platforms/platform-inbound.js';
 import { registerForgetConversation } from './routes/messages/forget-conversation.js';
 import { registerListMessages } from './routes/messages/list-messages.js';
 import { MessageReply, ToolCallView } from './schemas/messages.js';
@@ -146,6 +149,7 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
         { name: 'messages', description: 'Talking to agents, and their conversation history' },
         { name: 'api-keys', description: 'API keys of the account' },
         { name: 'plugins', description: 'Plugins the server offers: the tools agents can use' },
+        { name: 'platforms', description: 'Platform connectors: agents answering on Telegram, webhooks and more' },
         { name: 'openai', description: 'The OpenAI-compatible door: agents as models, for the openai client' },
         { name: 'operations', description: 'Health, readiness and metrics (no key, no rate limit)' },
       ],
@@ -191,6 +195,9 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
   registerListApiKeys(app);
   registerRevokeApiKey(app);
   registerListPlugins(app);
+  registerListPlatforms(app);
+  registerListAgentPlatforms(app);
+  registerPlatformInbound(app, { deps: deps.services, runtime: deps.platforms, bodyLimitBytes: config.bodyLimitBytes });
   registerChatCompletions(app, { keepAliveMs: config.sseKeepAliveMs, shutdown: deps.shutdown, agentRateLimit });
   registerListModels(app);
   registerHealth(app, deps.readiness);

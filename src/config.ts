@@ -95,7 +95,24 @@ export interface Config {
   tools: { timeoutMs: number; outputBytes: number };
   /** Days the event trail of a deleted agent stays readable by its account before it is removed. */
   eventRetentionDays: number;
+  platforms: PlatformSettings;
   logLevel: LogLevel;
+}
+
+/** How platform connectors run (see README, "Platforms"). */
+export interface PlatformSettings {
+  /** This service's public URL: set, connectors that can be called by their platform (Telegram webhooks) are. */
+  publicBaseUrl: string | null;
+  /** The Telegram Bot API base URL (tests point it at a fake on loopback); null: Telegram's own. */
+  telegramApiUrl: string | null;
+  /** Time to live of a polling connector's lease: another instance takes over within about this long. */
+  leaseMs: number;
+  /** How often the trail is read for agents changed on any instance. */
+  changePollMs: number;
+  /** How often every agent with platforms is compared with what runs (the safety net). */
+  reconcileMs: number;
+  /** Names this instance in platform reports; a random id when unset. */
+  instanceId: string | null;
 }
 
 export interface HttpBounds {
@@ -316,7 +333,23 @@ export function loadConfig(env: Environment, cwd: string = process.cwd()): Confi
       outputBytes: integer(env, 'AGENTD_TOOL_OUTPUT_BYTES', 16_384, 256, 1_048_576),
     },
     eventRetentionDays: integer(env, 'AGENTD_EVENT_RETENTION_DAYS', 30, 1, 3650),
+    platforms: platformSettings(env),
     logLevel: logLevel as LogLevel,
+  };
+}
+
+function platformSettings(env: Environment): PlatformSettings {
+  const instanceId = read(env, 'AGENTD_INSTANCE_ID') ?? null;
+  if (instanceId !== null && !/^[A-Za-z0-9._-]{1,64}$/.test(instanceId)) {
+    throw new ConfigError('AGENTD_INSTANCE_ID', 'must be 1 to 64 letters, digits, dots, dashes or underscores');
+  }
+  return {
+    publicBaseUrl: httpUrl(env, 'AGENTD_PUBLIC_BASE_URL'),
+    telegramApiUrl: httpUrl(env, 'AGENTD_TELEGRAM_API_URL'),
+    leaseMs: integer(env, 'AGENTD_PLATFORM_LEASE_MS', 15_000, 1000, 600_000),
+    changePollMs: integer(env, 'AGENTD_PLATFORM_CHANGE_POLL_MS', 250, 50, 60_000),
+    reconcileMs: integer(env, 'AGENTD_PLATFORM_RECONCILE_MS', 30_000, 1000, 3_600_000),
+    instanceId,
   };
 }
 

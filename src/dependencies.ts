@@ -10,6 +10,16 @@ import { ProviderCatalog } from './providers/catalog.js';
 import { ModelGateway } from './providers/model-gateway.js';
 import { createModelAdapters } from './providers/registry.js';
 import { findKnowledge } from './conversation/build-prompt.js';
+import { builtinPlatforms } from './platforms/builtin.js';
+import { PlatformCatalog } from './platforms/catalog.js';
+import type { AnyPlatformDefinition } from './platforms/platform.js';
+import {
+  LocalPlatformLeases,
+  PostgresPlatformLeases,
+  RedisPlatformLeases,
+  type PlatformLeases,
+} from './limits/platform-lease.js';
+import { createPlatformRuntime, newInstanceId, type PlatformRuntime } from './services/platforms/platform-runtime.js';
 import { builtinPlugins } from './plugins/builtin.js';
 import { PluginCatalog } from './plugins/catalog.js';
 import { createOutboundFetch } from './outbound/outbound-fetch.js';
@@ -32,6 +42,8 @@ export interface AppDeps {
   readiness: ReadinessCheck[];
   /** The drain on SIGTERM; long-running responses register their streams with it. */
   shutdown: GracefulShutdown;
+  /** Platform connectors: started by `serve` (and tests that want them) with `platforms.supervisor.start()`. */
+  platforms: PlatformRuntime;
   close(): Promise<void>;
 }
 
@@ -43,6 +55,8 @@ export interface CreateDepsOptions {
   limits?: Pick<CreateLimitsOptions, 'redis' | 'connectWaitMs'>;
   /** Plugins offered besides the built-in ones (tests add plugins of their own). */
   extraPlugins?: readonly AnyPluginDefinition[];
+  /** Platform connectors offered besides the built-in ones. */
+  extraPlatforms?: readonly AnyPlatformDefinition[];
 }
 
 export async function createDependencies(config: Config, options: CreateDepsOptions): Promise<AppDeps> {
@@ -113,8 +127,20 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
     messageConcurrency: config.rateLimits?.sendMessageConcurrency ?? null,
     openStreamsPerAccount: config.maxOpenStreamsPerAccount,
     plugins: { catalog, toolsets, limits: config.tools },
+    platforms: {
+      catalog: new PlatformCatalog([...builtinPlatforms, ...(options.extraPlatforms ?? [])]),
+      instanceId: config.platforms.instanceId ?? newInstanceId(),
+    },
     eventRetentionDays: config.eventRetentionDays,
   };
+  const platforms = createPlatformRuntime({
+    deps: services,
+    rateLimiter: limits.rateLimiter,
+    rateLimits: config.rateLimits,
+    settings: config.platforms,
+    fetch: outboundFetch,
+    leases: platformLeases(config, limits.redis, options.logger),
+  });
 
   return {
     database,
@@ -123,12 +149,32 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
     concurrencyLimiter: limits.concurrencyLimiter,
     readiness: readinessChecks(database, limits.redis),
     shutdown: new GracefulShutdown(options.logger),
+    platforms,
     async close() {
+      await platforms.close();
       await toolsets.close();
       await limits.close();
       await database.close();
     },
   };
+}
+
+/**
+ * Where polling connectors' leases live: Redis when limits are shared there,
+ * else PostgreSQL advisory locks, else (SQLite: one process) this process.
+ */
+function platformLeases(config: Config, redis: RedisLink | null, logger: Logger): PlatformLeases {
+  if (redis !== null && config.redis !== null) {
+    return new RedisPlatformLeases(redis, config.redis.keyPrefix, config.platforms.leaseMs, logger);
+  }
+  if (config.database.kind === 'postgres') {
+    return new PostgresPlatformLeases(
+      config.database.url,
+      logger,
+      Math.max(500, Math.floor(config.platforms.leaseMs / 3)),
+    );
+  }
+  return new LocalPlatformLeases();
 }
 
 function readinessChecks(database: DatabaseHandle, redis: RedisLink | null): ReadinessCheck[] {

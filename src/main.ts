@@ -50,6 +50,8 @@ async function serve(config: Config): Promise<void> {
   let app: App;
   try {
     app = await start(config, deps, logger);
+    // Connectors start once the inbound routes listen (a platform may call as soon as a webhook is set).
+    await deps.platforms.supervisor.start();
   } catch (error) {
     // Open connections (Redis reconnecting, the database pool) would keep a failed start alive.
     await deps.close();
@@ -77,6 +79,8 @@ async function serve(config: Config): Promise<void> {
     lastResort.unref();
     let exitCode = 0;
     try {
+      // Connectors stop taking platform messages while running requests finish.
+      const connectorsStopped = deps.platforms.supervisor.stop();
       const { timedOut } = await deps.shutdown.drain(
         {
           close: () => app.close(),
@@ -85,6 +89,7 @@ async function serve(config: Config): Promise<void> {
         },
         config.shutdownTimeoutMs,
       );
+      await connectorsStopped;
       // Limiters release their slots and the connections to Redis and the database close.
       await deps.close();
       logger.info({ timedOut }, 'stopped');

@@ -196,6 +196,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/agents/{agentId}/platforms': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Report the state of an agent's platform connectors
+     * @description One entry per `platforms[]` entry of the agent, in its order: `running`, `stopped`, `error` (with `reason`) or `unsupported`, when it last saw an event, and which instance runs it when it runs on one at a time. Every instance answers the same (the state is kept in the database). Scope: `agents:read`.
+     */
+    get: operations['listAgentPlatforms'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/agents/import': {
     parameters: {
       query?: never;
@@ -316,6 +336,66 @@ export interface paths {
     get: operations['getModel'];
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/platforms': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the platform connectors this server runs
+     * @description An agent's `platforms` entries of these types are run by the service while the agent is `active` and the entry `enabled`; `settings` and `secrets` are checked against the schemas here on create and PATCH (400 `validation_failed` with the JSON pointer of each problem). Entries of other types are stored and reported `unsupported`. Any valid key may read this list.
+     */
+    get: operations['listPlatforms'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/platforms/{type}/{agentId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Inbound requests from a platform (the generic webhook)
+     * @description For platforms, not API clients: `POST /v1/platforms/webhook/{agentId}` signed per Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature with the entry’s `secrets.signingSecret`), body `{userId, roomId?, content}` → `{reply, limited}`, or 202 when the entry has a `callbackUrl` and the reply takes longer than `replyWaitMs`. A wrong, old (over 5 minutes) or replayed signature is 401.
+     */
+    post: operations['platformInbound'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/platforms/{type}/{agentId}/{*}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Inbound requests from a platform (Telegram webhooks, Slack events)
+     * @description For platforms, not API clients: `POST /v1/platforms/telegram/{agentId}/webhook` (checked with the X-Telegram-Bot-Api-Secret-Token header the service set with setWebhook; wrong → 401, nothing processed), `POST /v1/platforms/slack/{agentId}/events`.
+     */
+    post: operations['platformInboundPath'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1284,7 +1364,7 @@ export interface operations {
                * @description RFC 3339 UTC time with milliseconds.
                */
               createdAt: string;
-              /** @description `agent.created`: name, status. `agent.updated`: `fields` changed, with `plugins`/`platforms` entries (`entry`, `change`, `secretsChanged` names) and `model.fields`; never a secret value. `agent.status_changed`: from, to, reason, by (`owner` or `service`). `agent.deleted`: name. */
+              /** @description `agent.created`: name, status. `agent.updated`: `fields` changed, with `plugins`/`platforms` entries (`entry`, `change`, `secretsChanged` names) and `model.fields`; never a secret value. `agent.status_changed`: from, to, reason, by (`owner` or `service`). `agent.deleted`: name. `connector.started`, `connector.stopped`, `connector.failed`: platform (its type), reason. */
               data: {
                 [key: string]: unknown;
               };
@@ -1295,7 +1375,14 @@ export interface operations {
                * @description What happened; more types (e.g. `connector.*`) may be added, so ignore those you do not know.
                * @enum {string}
                */
-              type: 'agent.created' | 'agent.updated' | 'agent.status_changed' | 'agent.deleted';
+              type:
+                | 'agent.created'
+                | 'agent.updated'
+                | 'agent.status_changed'
+                | 'agent.deleted'
+                | 'connector.started'
+                | 'connector.stopped'
+                | 'connector.failed';
             }[];
             pagination: {
               hasMore: boolean;
@@ -1648,6 +1735,89 @@ export interface operations {
       };
       /** @description The body is not JSON (`unsupported_media_type`). */
       415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The database cannot be reached (`service_unavailable`), or for messages the agent or its model provider cannot answer now (`agent_unavailable`, `provider_unavailable`); see Retry-After. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  listAgentPlatforms: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        agentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              enabled: boolean;
+              /** @description An opaque id of the instance running it, for connectors that run on one instance at a time. */
+              instance: string | null;
+              /** @description When the connector last received or handled an event. */
+              lastEventAt: string | null;
+              /** @description Why it is stopped or failing; never a secret. */
+              reason: string | null;
+              /**
+               * @description `running`: connected; `stopped`: not running (agent not active, platform disabled, or starting); `error`: failing, see `reason`; `unsupported`: a type this server does not run (stored only).
+               * @enum {string}
+               */
+              state: 'running' | 'stopped' | 'error' | 'unsupported';
+              type: string;
+            }[];
+          };
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key lacks the scope this operation needs (`insufficient_scope`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this account (`not_found`). */
+      404: {
         headers: {
           [name: string]: unknown;
         };
@@ -2653,6 +2823,262 @@ export interface operations {
               type: string;
             };
           };
+        };
+      };
+    };
+  };
+  listPlatforms: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              description: string;
+              /** @description JSON Schema of `platforms[].secrets` (write-only strings). */
+              secretsSchema: unknown;
+              /** @description JSON Schema of `platforms[].settings` (defaults shown). */
+              settingsSchema: unknown;
+              /** @description What `platforms[].type` says to use this connector. */
+              type: string;
+            }[];
+          };
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key lacks the scope this operation needs (`insufficient_scope`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The database cannot be reached (`service_unavailable`), or for messages the agent or its model provider cannot answer now (`agent_unavailable`, `provider_unavailable`); see Retry-After. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  platformInbound: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        agentId: string;
+        type: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The connector's answer (the generic webhook: `{reply, limited}`). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': unknown;
+        };
+      };
+      /** @description Accepted: the reply will be POSTed to the callback URL (generic webhook). */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': unknown;
+        };
+      };
+      /** @description Invalid JSON or a request that does not match the schema (`invalid_json`, `validation_failed`). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key lacks the scope this operation needs (`insufficient_scope`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this account (`not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than the limit (`payload_too_large`). */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The database cannot be reached (`service_unavailable`), or for messages the agent or its model provider cannot answer now (`agent_unavailable`, `provider_unavailable`); see Retry-After. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  platformInboundPath: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        agentId: string;
+        type: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The connector's answer (the generic webhook: `{reply, limited}`). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': unknown;
+        };
+      };
+      /** @description Accepted: the reply will be POSTed to the callback URL (generic webhook). */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': unknown;
+        };
+      };
+      /** @description Invalid JSON or a request that does not match the schema (`invalid_json`, `validation_failed`). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key lacks the scope this operation needs (`insufficient_scope`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this account (`not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than the limit (`payload_too_large`). */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The database cannot be reached (`service_unavailable`), or for messages the agent or its model provider cannot answer now (`agent_unavailable`, `provider_unavailable`); see Retry-After. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
         };
       };
     };

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RateLimitSettings } from '../config.js';
 import { AppError } from '../errors.js';
+import { agentRateKey } from '../limits/rate-keys.js';
 import type { RateLimiter } from '../limits/rate-limiter.js';
 import type { OperationConfig } from './operation.js';
 
@@ -47,11 +48,14 @@ export function registerRateLimits(
     const operation = request.routeOptions.config.operation;
     const context = request.serviceContext;
     if (operation === undefined || context === null || operation.rateLimitPer === 'body-agent') return;
-    let key = `${operation.rateLimit}:${context.actor.accountId}`;
-    if (operation.rateLimitPer === 'agent') {
-      // Keyed by account too: nobody can spend another account's budget for an agent id.
-      key += `:${(request.params as { agentId?: string }).agentId ?? ''}`;
-    }
+    const key =
+      operation.rateLimitPer === 'agent'
+        ? agentRateKey(
+            operation.rateLimit,
+            context.actor.accountId,
+            (request.params as { agentId?: string }).agentId ?? '',
+          )
+        : `${operation.rateLimit}:${context.actor.accountId}`;
     await consume(request, reply, operation, key);
   });
   return async (request, reply, agentId) => {
@@ -59,6 +63,6 @@ export function registerRateLimits(
     const context = request.serviceContext;
     if (operation === undefined || context === null) return;
     // The same key as a per-agent route's: both doors to an agent share its budget.
-    await consume(request, reply, operation, `${operation.rateLimit}:${context.actor.accountId}:${agentId}`);
+    await consume(request, reply, operation, agentRateKey(operation.rateLimit, context.actor.accountId, agentId));
   };
 }

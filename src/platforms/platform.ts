@@ -45,8 +45,22 @@ export interface PlatformContext {
    * (memory, rate and concurrency limits, tools) and resolves with the reply.
    */
   handleMessage(message: InboundMessage, options?: { signal?: AbortSignal }): Promise<InboundReply>;
+  /**
+   * The connector's durable position, shared by every instance (Telegram: the
+   * last update id taken). `claim` moves it forward and is true for exactly
+   * one caller per position: take an event before answering it, and it is
+   * never answered twice, even across a takeover.
+   */
+  positions: { last(): Promise<number | null>; claim(position: number): Promise<boolean> };
   /** Records that the connector received or handled an event now (reported as `lastEventAt`). */
   markEvent(): void;
+  /**
+   * Tells the core that a started connector failed on its own (e.g. the token
+   * was revoked while polling): a `PlatformCredentialsRejected` puts the agent
+   * in `error`; anything else is a network fault, and the core restarts the
+   * connector with backoff. Connectors that retry on their own need not call it.
+   */
+  reportFailure(error: unknown): void;
 }
 
 /** A started connector. */
@@ -55,7 +69,7 @@ export interface PlatformConnection {
 }
 
 /**
- * Thrown by `start` (or reported through `onFailure`) when the platform
+ * Thrown by `start` (or reported through `reportFailure`) when the platform
  * rejected the credentials (401/403): the agent is set to `error` with a
  * reason naming the platform. Any other failure is a network fault, retried
  * with backoff without changing the agent's status.

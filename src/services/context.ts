@@ -3,6 +3,7 @@ import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import type { ToolLimits } from '../conversation/tool-runner.js';
 import type { ConcurrencyLimiter } from '../limits/concurrency-limiter.js';
+import type { PlatformCatalog } from '../platforms/catalog.js';
 import type { PluginCatalog } from '../plugins/catalog.js';
 import type { AgentToolsets } from '../plugins/toolsets.js';
 import type { ProviderCatalog } from '../providers/catalog.js';
@@ -37,6 +38,8 @@ export interface ServiceDeps {
   openStreamsPerAccount: number;
   /** The plugins this server offers, each agent's open tools, and the limits of one tool call. */
   plugins: { catalog: PluginCatalog; toolsets: AgentToolsets; limits: ToolLimits };
+  /** The platform connectors this server runs; `instanceId` names this instance in platform reports. */
+  platforms: { catalog: PlatformCatalog; instanceId: string };
   /** Days the event trail of a deleted agent is kept. */
   eventRetentionDays: number;
 }

@@ -114,6 +114,19 @@ export interface AgentEventsTable {
   created_at: string;
 }
 
+/** One platform connector of one agent: its reported state and durable position (see migration 0007). */
+export interface PlatformStatesTable {
+  agent_id: string;
+  type: string;
+  state: string;
+  reason: string | null;
+  last_event_at: string | null;
+  /** The instance running it, for connectors that run on one instance under a lease. */
+  holder: string | null;
+  position: string | null;
+  updated_at: string;
+}
+
 export interface Database {
   service_state: ServiceStateTable;
   accounts: AccountsTable;
@@ -124,6 +137,7 @@ export interface Database {
   messages: MessagesTable;
   knowledge_items: KnowledgeItemsTable;
   agent_events: AgentEventsTable;
+  platform_states: PlatformStatesTable;
 }
 
 export type Executor = Kysely<Database> | Transaction<Database>;

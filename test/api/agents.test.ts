@@ -12,7 +12,12 @@ const fullAgent = {
   knowledge: ['Gas is paid in ETH.', { title: 'Fees', content: 'Fees rise with demand.' }],
   goals: { objectives: ['explain risks'], motivations: ['protect users'] },
   platforms: [
-    { type: 'telegram', enabled: true, settings: { chat: 'x' }, secrets: { botToken: '123456:ABCDEFGH4f2a' } },
+    {
+      type: 'telegram',
+      enabled: true,
+      settings: { pollTimeoutSeconds: 20 },
+      secrets: { botToken: '123456:ABCDEFGH4f2a' },
+    },
   ],
   plugins: [
     {

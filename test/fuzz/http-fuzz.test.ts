@@ -45,6 +45,9 @@ describe('every route, fuzzed over HTTP', () => {
   it('reached every operation of the OpenAPI document past validation, and its errors', () => {
     const reached = operations
       .map((operation) => operation.label)
+      // Platform inbound routes answer 2xx only to a request signed with an agent's platform secret, which no
+      // generated request has; they are still fuzzed for errors above (test/api/platforms.test.ts signs them).
+      .filter((label) => !label.startsWith('POST /v1/platforms/{type}/'))
       .filter((label) => !result.successesByOperation[label]);
     assert.deepEqual(reached, [], 'operations that never answered below 300');
     for (const status of ['400', '401', '403', '404', '413', '415']) {

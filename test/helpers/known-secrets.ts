@@ -33,6 +33,14 @@ export const knownSecrets: readonly string[] = [
   'sk-ant-test-key-0123456789',
   'sk-test-compatible',
   'hunter2-secret',
+  // test/api/platforms.test.ts, test/integration/platform-takeover.test.ts
+  '424242:telegram-polling-secret-a1b2',
+  '424243:telegram-bad-secret-c3d4',
+  '424244:telegram-webhook-secret-e5f6',
+  '424245:telegram-limited-secret-g7h8',
+  '424246:telegram-takeover-secret-i9j0',
+  '424247:telegram-outage-secret-ab12',
+  'whsec_cGxhdGZvcm0td2ViaG9vay1zZWNyZXQtMDE=',
   // test/unit/*
   'db-secret',
   'xoxb-very-secret',

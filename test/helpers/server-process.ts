@@ -30,7 +30,8 @@ export function assertBuilt(): void {
 
 /** Only what the command needs: the environment of the test run (DATABASE_URL…) never leaks in. */
 function processEnvironment(env: Record<string, string>): NodeJS.ProcessEnv {
-  return { PATH: process.env.PATH, ...env };
+  // Connectors of agents created by tests never reach the real Telegram: a closed loopback port unless a test says.
+  return { PATH: process.env.PATH, AGENTD_TELEGRAM_API_URL: 'http://127.0.0.1:9', ...env };
 }
 
 export interface CommandResult {

@@ -83,6 +83,8 @@ export interface TestAppOptions {
   limits?: CreateDepsOptions['limits'];
   /** Plugins offered besides the built-in ones. */
   extraPlugins?: CreateDepsOptions['extraPlugins'];
+  /** Starts the platform supervisor, as `agentd serve` does (off by default: most tests need no connectors). */
+  platforms?: boolean;
 }
 
 /**
@@ -127,6 +129,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     AGENTD_RATE_LIMITS: generousRateLimits,
     LOG_LEVEL: 'silent',
     AGENTD_BUILTIN_WORD_DELAY_MS: '0',
+    // Connectors never reach the real Telegram from a test: a closed loopback port unless the test says.
+    AGENTD_TELEGRAM_API_URL: 'http://127.0.0.1:9',
     ...(backend === 'postgres' ? { DATABASE_URL: databaseUrl as string, AGENTD_DATABASE_POOL_SIZE: '5' } : {}),
     ...(redisPrefix ? { REDIS_URL: redisUrl as string, AGENTD_REDIS_PREFIX: redisPrefix } : {}),
     ...options.env,
@@ -153,6 +157,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     first = await bootstrap({ deps: deps.services, bootstrapKey });
     if (!first) throw new Error('bootstrap did not run on a fresh database');
     app = await buildApp({ config, deps });
+    if (options.platforms) await deps.platforms.supervisor.start();
   } catch (error) {
     // A test app that fails to start leaves nothing behind either.
     await deps?.close();

@@ -115,6 +115,34 @@ function checkPlugins(deps: ServiceDeps, input: PluginInput[], stored: AgentProf
   }
 }
 
+/**
+ * Platform entries as given on create or PATCH: entries of a type this server
+ * runs must have settings and secrets its schemas accept, and a type may
+ * appear once (its inbound URL names the agent and the type). Unknown types
+ * are stored and reported `unsupported` (see src/platforms/catalog.ts).
+ */
+function checkPlatforms(deps: ServiceDeps, input: PlatformInput[], stored: AgentProfile['platforms']): void {
+  const problems: Array<{ path: string; message: string }> = [];
+  const seen = new Set<string>();
+  for (const [index, entry] of input.entries()) {
+    const secrets: Record<string, string> = {};
+    for (const [name, secret] of Object.entries(stored[index]?.secrets ?? {})) secrets[name] = secret.mask;
+    for (const problem of deps.platforms.catalog.check(entry.type, entry.settings ?? {}, secrets)) {
+      problems.push({ path: `/body/platforms/${index}${problem.path}`, message: problem.message });
+    }
+    if (seen.has(entry.type) && deps.platforms.catalog.definitionOf(entry.type) !== undefined) {
+      problems.push({
+        path: `/body/platforms/${index}/type`,
+        message: 'is listed twice; a platform can be attached once',
+      });
+    }
+    seen.add(entry.type);
+  }
+  if (problems.length > 0) {
+    throw new AppError('validation_failed', describeFieldErrors(problems), { errors: problems });
+  }
+}
+
 /** Checks that span fields or depend on the deployment; the schema has checked each field alone. */
 function checkProfile(deps: ServiceDeps, profile: AgentProfile): void {
   const problem = deps.providers.problemWith(profile.model);
@@ -163,6 +191,7 @@ export function profileFromCreate(deps: ServiceDeps, agentId: string, input: Cre
   };
   checkProfile(deps, profile);
   if (input.plugins !== undefined) checkPlugins(deps, input.plugins, profile.plugins);
+  if (input.platforms !== undefined) checkPlatforms(deps, input.platforms, profile.platforms);
   return profile;
 }
 
@@ -259,6 +288,7 @@ export function applyAgentPatch(deps: ServiceDeps, current: AgentRecord, patch: 
   checkProfile(deps, profile);
   // Only entries sent now are checked: an agent stored before a plugin was withdrawn can still be patched.
   if (patch.plugins) checkPlugins(deps, patch.plugins, profile.plugins);
+  if (patch.platforms) checkPlatforms(deps, patch.platforms, profile.platforms);
 
   let status = current.status;
   let statusReason = current.statusReason;

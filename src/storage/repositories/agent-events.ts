@@ -1,6 +1,13 @@
 import type { Database, Executor } from '../schema.js';
 
-export type AgentEventType = 'agent.created' | 'agent.updated' | 'agent.status_changed' | 'agent.deleted';
+export type AgentEventType =
+  | 'agent.created'
+  | 'agent.updated'
+  | 'agent.status_changed'
+  | 'agent.deleted'
+  | 'connector.started'
+  | 'connector.stopped'
+  | 'connector.failed';
 
 export interface AgentEventRecord {
   id: string;

@@ -8,6 +8,7 @@ import { ApiKeyRepository } from './api-keys.js';
 import { IdempotencyRepository } from './idempotency.js';
 import { KnowledgeRepository } from './knowledge.js';
 import { MessageRepository } from './messages.js';
+import { PlatformStateRepository } from './platform-states.js';
 import { ServiceStateRepository } from './service-state.js';
 
 export interface Repositories {
@@ -20,6 +21,7 @@ export interface Repositories {
   messages: MessageRepository;
   knowledge: KnowledgeRepository;
   serviceState: ServiceStateRepository;
+  platformStates: PlatformStateRepository;
 }
 
 export function createRepositories({ db, dialect, committedReader }: DatabaseHandle): Repositories {
@@ -33,5 +35,6 @@ export function createRepositories({ db, dialect, committedReader }: DatabaseHan
     messages: new MessageRepository(db, dialect, committedReader),
     knowledge: new KnowledgeRepository(db, dialect, committedReader),
     serviceState: new ServiceStateRepository(db),
+    platformStates: new PlatformStateRepository(db),
   };
 }

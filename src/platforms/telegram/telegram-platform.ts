@@ -1,0 +1,245 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { Type } from '@sinclair/typebox';
+import { Api, GrammyError, HttpError } from 'grammy';
+import {
+  PlatformCredentialsRejected,
+  type PlatformConnection,
+  type PlatformContext,
+  type PlatformDefinition,
+  type PlatformInboundResponse,
+} from '../platform.js';
+import { inboundFromUpdate, splitForTelegram, type TelegramUpdate } from './telegram-messages.js';
+
+const settingsSchema = Type.Object(
+  {
+    pollTimeoutSeconds: Type.Integer({
+      minimum: 1,
+      maximum: 50,
+      default: 25,
+      description: 'How long one getUpdates call waits for updates (long polling).',
+    }),
+  },
+  { additionalProperties: false },
+);
+
+const secretsSchema = Type.Object(
+  {
+    botToken: Type.Optional(
+      Type.String({ minLength: 1, description: 'The token @BotFather gave the bot (`123456:ABC…`).' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/** Telegram's own API, unless the operator points connectors elsewhere (AGENTD_TELEGRAM_API_URL). */
+const defaultApiRoot = 'https://api.telegram.org';
+/** How often the typing indicator is sent again: Telegram shows it for about 5 s. */
+const typingEveryMs = 4_000;
+const pollRetryMinMs = 500;
+const pollRetryMaxMs = 30_000;
+
+/**
+ * The webhook's secret_token, derived from the bot token: every instance
+ * computes the same one without storing it, and it changes with the token.
+ * (Telegram allows 1–256 characters of A–Z, a–z, 0–9, _ and -.)
+ */
+export function webhookSecretFor(botToken: string): string {
+  return createHmac('sha256', botToken).update('agentd telegram webhook').digest('hex');
+}
+
+/** The bot token never appears in what is logged or reported: Telegram puts it in every URL. */
+function scrubbed(text: string, token: string): string {
+  return token ? text.split(token).join('<bot token>') : text;
+}
+
+function rejected(error: unknown): boolean {
+  return error instanceof GrammyError && [401, 403, 404].includes(error.error_code);
+}
+
+function describeFault(error: unknown, token: string): string {
+  if (error instanceof GrammyError)
+    return scrubbed(`Telegram answered ${error.error_code}: ${error.description}`, token);
+  if (error instanceof HttpError) return scrubbed(`Telegram is unreachable (${error.message})`, token);
+  return scrubbed(`Telegram connector failed: ${error instanceof Error ? error.message : String(error)}`, token);
+}
+
+function credentialsRejected(error: GrammyError): PlatformCredentialsRejected {
+  return new PlatformCredentialsRejected(
+    `Telegram rejected the bot token (${error.error_code} ${error.description}); set a valid secrets.botToken on the telegram platform.`,
+  );
+}
+
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+/** grammY types signals with the abort-controller package's class; Node's own are what it receives at run time. */
+type GrammySignal = NonNullable<Parameters<Api['getMe']>[0]>;
+const forGrammy = (signal: AbortSignal) => signal as unknown as GrammySignal;
+
+function apiFor(token: string, context: Pick<PlatformContext, 'apiBaseUrl'>): Api {
+  return new Api(token, { apiRoot: context.apiBaseUrl ?? defaultApiRoot });
+}
+
+/**
+ * Answers one update through the agent: the typing indicator while the model
+ * works, then the reply, split at Telegram's limit. Failures to send are
+ * logged (a user who blocked the bot is no reason to stop), and a rejected
+ * token is reported.
+ */
+async function answerUpdate(api: Api, update: TelegramUpdate, token: string, context: PlatformContext): Promise<void> {
+  const inbound = inboundFromUpdate(update);
+  if (inbound === null) return;
+  context.markEvent();
+  const { chatId, message } = inbound;
+  const working = new AbortController();
+  const stopTyping = () => working.abort();
+  context.signal.addEventListener('abort', stopTyping, { once: true });
+  const typing = (async () => {
+    while (!working.signal.aborted) {
+      // Not cut short when the reply is ready: it completes before the reply is sent, so typing never shows after it.
+      await api.sendChatAction(chatId, 'typing', undefined, forGrammy(context.signal)).catch(() => undefined);
+      await pause(typingEveryMs, working.signal);
+    }
+  })();
+  try {
+    const reply = await context.handleMessage(message, { signal: context.signal });
+    working.abort();
+    await typing;
+    for (const part of splitForTelegram(reply.text))
+      await api.sendMessage(chatId, part, undefined, forGrammy(context.signal));
+  } catch (error) {
+    if (context.signal.aborted) return;
+    if (rejected(error)) {
+      context.reportFailure(credentialsRejected(error as GrammyError));
+      return;
+    }
+    context.logger.warn(
+      {
+        agentId: context.agentId,
+        platform: 'telegram',
+        updateId: update.update_id,
+        error: describeFault(error, token),
+      },
+      'telegram update not answered',
+    );
+  } finally {
+    working.abort();
+    context.signal.removeEventListener('abort', stopTyping);
+  }
+}
+
+/**
+ * Long polling: getUpdates with the offset after the last update taken. Each
+ * update is taken (its id stored durably, once, by whichever instance gets
+ * there first) before it is answered, so a takeover never answers an update
+ * twice; a crash between taking and answering loses that one update.
+ */
+async function poll(api: Api, token: string, timeoutSeconds: number, context: PlatformContext): Promise<void> {
+  let failures = 0;
+  while (!context.signal.aborted) {
+    let updates: TelegramUpdate[];
+    try {
+      const last = await context.positions.last();
+      updates = (await api.getUpdates(
+        { ...(last !== null ? { offset: last + 1 } : {}), timeout: timeoutSeconds, allowed_updates: ['message'] },
+        forGrammy(context.signal),
+      )) as TelegramUpdate[];
+      failures = 0;
+    } catch (error) {
+      if (context.signal.aborted) return;
+      if (rejected(error)) {
+        context.reportFailure(credentialsRejected(error as GrammyError));
+        return;
+      }
+      failures += 1;
+      const delay = Math.min(pollRetryMaxMs, pollRetryMinMs * 2 ** Math.min(failures - 1, 10));
+      context.logger.warn(
+        { agentId: context.agentId, platform: 'telegram', error: describeFault(error, token), retryInMs: delay },
+        'telegram poll failed',
+      );
+      await pause(delay, context.signal);
+      continue;
+    }
+    for (const update of updates) {
+      if (context.signal.aborted) return;
+      if (!(await context.positions.claim(update.update_id))) continue;
+      await answerUpdate(api, update, token, context);
+    }
+  }
+}
+
+export const telegramPlatform: PlatformDefinition<typeof settingsSchema, typeof secretsSchema> = {
+  type: 'telegram',
+  description:
+    'A Telegram bot (grammY): long polling on one instance at a time, or a webhook when the server has a public URL ' +
+    '(AGENTD_PUBLIC_BASE_URL). Private chats are the user’s conversation (`userId` telegram:<user id>); groups share ' +
+    'one (`roomId` telegram:<chat id>).',
+  settingsSchema,
+  secretsSchema,
+  runsOnLease: (_settings, context) => context.publicBaseUrl === undefined,
+
+  async start(settings, secrets, context): Promise<PlatformConnection> {
+    const token = secrets.botToken;
+    if (token === undefined) {
+      throw new PlatformCredentialsRejected(
+        'Telegram has no bot token: set secrets.botToken on the telegram platform.',
+      );
+    }
+    const api = apiFor(token, context);
+    try {
+      await api.getMe(forGrammy(context.signal));
+      if (context.publicBaseUrl !== undefined) {
+        const url = `${context.publicBaseUrl}/v1/platforms/telegram/${context.agentId}/webhook`;
+        await api.setWebhook(
+          url,
+          { secret_token: webhookSecretFor(token), allowed_updates: ['message'] },
+          forGrammy(context.signal),
+        );
+        return { stop: async () => undefined };
+      }
+      // getUpdates is refused while a webhook is set (an earlier run with a public URL).
+      await api.deleteWebhook(undefined, forGrammy(context.signal));
+    } catch (error) {
+      if (rejected(error)) throw credentialsRejected(error as GrammyError);
+      throw new Error(describeFault(error, token));
+    }
+    const polling = poll(api, token, settings.pollTimeoutSeconds, context);
+    return {
+      stop: async () => {
+        await polling;
+      },
+    };
+  },
+
+  async handleInbound(request, _settings, secrets, context): Promise<PlatformInboundResponse> {
+    if (request.path !== '/webhook') return { status: 404 };
+    const token = secrets.botToken;
+    const sent = request.headers['x-telegram-bot-api-secret-token'];
+    if (token === undefined || typeof sent !== 'string') return { status: 401 };
+    const expected = Buffer.from(webhookSecretFor(token));
+    const given = Buffer.from(sent);
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { status: 401 };
+    let update: TelegramUpdate;
+    try {
+      update = JSON.parse(request.rawBody.toString('utf8')) as TelegramUpdate;
+    } catch {
+      return { status: 400 };
+    }
+    if (typeof update?.update_id !== 'number') return { status: 400 };
+    // Telegram sends an update again until it gets a 2xx: taking its id first answers it once.
+    if (!(await context.positions.claim(update.update_id))) return { status: 200, body: { ok: true } };
+    // Answered in the background: Telegram waits for this response before sending the next update.
+    void answerUpdate(apiFor(token, context), update, token, context);
+    return { status: 200, body: { ok: true } };
+  },
+};

@@ -1,0 +1,174 @@
+import { randomUUID } from 'node:crypto';
+import { Type, type Static } from '@sinclair/typebox';
+import { TypeCompiler } from '@sinclair/typebox/compiler';
+import { Webhook, WebhookVerificationError } from 'standardwebhooks';
+import type { InboundReply, PlatformContext, PlatformDefinition, PlatformInboundResponse } from '../platform.js';
+
+const settingsSchema = Type.Object(
+  {
+    callbackUrl: Type.Optional(
+      Type.String({
+        pattern: '^https?://',
+        maxLength: 2000,
+        description:
+          'Where a reply that takes longer than `replyWaitMs` is POSTed (signed like the request); without it, the ' +
+          'response waits for the reply.',
+      }),
+    ),
+    replyWaitMs: Type.Integer({
+      minimum: 0,
+      maximum: 60_000,
+      default: 10_000,
+      description: 'With a callbackUrl: how long the request waits for the reply before answering 202 (0: always 202).',
+    }),
+  },
+  { additionalProperties: false },
+);
+
+const secretsSchema = Type.Object(
+  {
+    signingSecret: Type.String({
+      // A new secret in the `whsec_` base64 form, or the mask of the stored one sent back unchanged.
+      pattern: '^(whsec_[A-Za-z0-9+/]{16,}={0,2}|••••.{0,4})$',
+      description: 'The Standard Webhooks secret, `whsec_` and base64 (at least 12 random bytes): signs both ways.',
+    }),
+  },
+  { additionalProperties: false },
+);
+
+const InboundBody = Type.Object(
+  {
+    userId: Type.String({ minLength: 1, maxLength: 190 }),
+    roomId: Type.Optional(Type.String({ minLength: 1, maxLength: 190 })),
+    content: Type.String({ minLength: 1, maxLength: 32_000 }),
+  },
+  { additionalProperties: false },
+);
+const inboundBody = TypeCompiler.Compile(InboundBody);
+
+/** The Standard Webhooks tolerance for timestamps, also how long a message id is remembered against replays. */
+const toleranceMs = 5 * 60 * 1000;
+const rememberedIdsMax = 10_000;
+/** Message ids seen lately (per instance): a request sent again as it was is refused. */
+const seenIds = new Map<string, number>();
+
+function firstSeen(id: string, now: number): boolean {
+  for (const [seen, at] of seenIds) {
+    if (at > now - toleranceMs && seenIds.size < rememberedIdsMax) break;
+    seenIds.delete(seen);
+  }
+  if (seenIds.has(id)) return false;
+  seenIds.set(id, now);
+  return true;
+}
+
+function headerValue(headers: Record<string, string | string[] | undefined>, name: string): string {
+  const value = headers[name];
+  return Array.isArray(value) ? (value[0] ?? '') : (value ?? '');
+}
+
+/** Posts the reply to the callback URL, signed, through the SSRF-safe client. */
+async function deliver(
+  settings: Static<typeof settingsSchema>,
+  webhook: Webhook,
+  requestId: string,
+  message: Static<typeof InboundBody>,
+  reply: InboundReply,
+  context: PlatformContext,
+): Promise<void> {
+  const id = `msg_${randomUUID()}`;
+  const payload = JSON.stringify({
+    type: 'message.reply',
+    requestId,
+    userId: message.userId,
+    roomId: message.roomId ?? null,
+    reply: reply.text,
+    limited: reply.limited,
+  });
+  const timestamp = new Date(context.clock.now());
+  const response = await context.fetch(settings.callbackUrl as string, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'webhook-id': id,
+      'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
+      'webhook-signature': webhook.sign(id, timestamp, payload),
+    },
+    body: payload,
+    signal: AbortSignal.timeout(10_000),
+  });
+  await response.body?.cancel();
+  if (!response.ok) throw new Error(`the callback answered ${response.status}`);
+}
+
+export const webhookPlatform: PlatformDefinition<typeof settingsSchema, typeof secretsSchema> = {
+  type: 'webhook',
+  description:
+    'A generic inbound endpoint, POST /v1/platforms/webhook/{agentId}, signed per Standard Webhooks with ' +
+    '`secrets.signingSecret`; body {userId, roomId?, content}. The reply comes back in the response, or, with a ' +
+    '`callbackUrl` and a reply slower than `replyWaitMs`, the response is 202 and the reply is POSTed there, signed.',
+  settingsSchema,
+  secretsSchema,
+  runsOnLease: () => false,
+  // Nothing to hold open: every instance serves the inbound route.
+  start: async () => ({ stop: async () => undefined }),
+
+  async handleInbound(request, settings, secrets, context): Promise<PlatformInboundResponse> {
+    if (request.path !== '') return { status: 404 };
+    let webhook: Webhook;
+    try {
+      webhook = new Webhook(secrets.signingSecret);
+      webhook.verify(request.rawBody, {
+        'webhook-id': headerValue(request.headers, 'webhook-id'),
+        'webhook-timestamp': headerValue(request.headers, 'webhook-timestamp'),
+        'webhook-signature': headerValue(request.headers, 'webhook-signature'),
+      });
+    } catch (error) {
+      if (error instanceof WebhookVerificationError || error instanceof Error) return { status: 401 };
+      throw error;
+    }
+    const requestId = headerValue(request.headers, 'webhook-id');
+    if (!firstSeen(`${context.agentId}:${requestId}`, Date.now())) return { status: 401 };
+    let body: unknown;
+    try {
+      body = JSON.parse(request.rawBody.toString('utf8'));
+    } catch {
+      return { status: 400, body: { problems: [{ path: '', message: 'is not valid JSON' }] } };
+    }
+    if (!inboundBody.Check(body)) {
+      const problems = [...inboundBody.Errors(body)].slice(0, 20).map((error) => ({
+        path: `/body${error.path}`,
+        message: error.message.toLowerCase(),
+      }));
+      return { status: 400, body: { problems } };
+    }
+    const message = body;
+    context.markEvent();
+    const replying = context.handleMessage({
+      userId: `webhook:${message.userId}`,
+      ...(message.roomId ? { roomId: `webhook:${message.roomId}` } : {}),
+      content: message.content,
+    });
+    if (settings.callbackUrl === undefined) {
+      const reply = await replying;
+      return { status: 200, body: { reply: reply.text, limited: reply.limited } };
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<null>((resolve) => {
+      timer = setTimeout(() => resolve(null), settings.replyWaitMs);
+    });
+    // A wait of 0 sends every reply to the callback.
+    const first = settings.replyWaitMs === 0 ? null : await Promise.race([replying, waited]);
+    clearTimeout(timer);
+    if (first !== null) return { status: 200, body: { reply: first.text, limited: first.limited } };
+    void replying
+      .then((reply) => deliver(settings, webhook, requestId, message, reply, context))
+      .catch((error: unknown) => {
+        context.logger.warn(
+          { agentId: context.agentId, platform: 'webhook', error: (error as Error).message },
+          'webhook reply not delivered to the callback',
+        );
+      });
+    return { status: 202, body: { accepted: true, requestId } };
+  },
+};

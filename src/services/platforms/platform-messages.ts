@@ -1,0 +1,69 @@
+import type { RateLimitSettings } from '../../config.js';
+import { AppError } from '../../errors.js';
+import { newId } from '../../ids.js';
+import { agentRateKey } from '../../limits/rate-keys.js';
+import type { RateLimiter } from '../../limits/rate-limiter.js';
+import type { InboundMessage, InboundReply } from '../../platforms/platform.js';
+import type { ServiceContext, ServiceDeps } from '../context.js';
+import { sendMessage } from '../messages/send-message.js';
+
+/** What a platform user reads when the agent's limits refuse their message: short, polite, not silence. */
+export const limitedReplyText = "I'm getting a lot of messages right now. Please try again in a minute.";
+/** What they read when the model cannot answer for a while (a transient fault, contract §7). */
+export const unavailableReplyText = "Sorry, I can't answer right now. Please try again in a moment.";
+
+const windowMs = 60_000;
+
+export interface PlatformMessageOptions {
+  deps: ServiceDeps;
+  rateLimiter: RateLimiter;
+  rateLimits: RateLimitSettings | null;
+}
+
+/**
+ * A message from a platform, through the same path as POST
+ * /v1/agents/{id}/messages: the agent's per-minute budget (the same key as
+ * the route's, so both doors share it), its in-flight bound, its memory and
+ * tools. Acting as the service on the agent's account, with only the scope
+ * to send messages.
+ */
+export async function handlePlatformMessage(
+  options: PlatformMessageOptions,
+  agent: { id: string; accountId: string },
+  type: string,
+  message: InboundMessage,
+  signal: AbortSignal,
+): Promise<InboundReply> {
+  const { deps, rateLimiter, rateLimits } = options;
+  if (rateLimits !== null) {
+    const limit = rateLimits.perMinute.sendMessage;
+    const decision = await rateLimiter.consume(agentRateKey('sendMessage', agent.accountId, agent.id), limit, windowMs);
+    if (!decision.allowed) return { text: limitedReplyText, limited: true };
+  }
+  const ctx: ServiceContext = {
+    deps,
+    actor: { accountId: agent.accountId, keyId: `platform:${type}`, scopes: new Set(['messages:send']) },
+    requestId: newId('request'),
+  };
+  try {
+    const answer = await sendMessage({
+      ctx,
+      agentId: agent.id,
+      input: { text: message.content, userId: message.userId, ...(message.roomId ? { roomId: message.roomId } : {}) },
+      signal,
+    });
+    for await (const event of answer.events()) {
+      if (event.type === 'completed') return { text: event.reply.text, limited: false };
+      if (event.type === 'failed') throw event.error;
+    }
+    throw new AppError('internal', 'The reply ended without an outcome.');
+  } catch (error) {
+    if (error instanceof AppError && (error.code === 'concurrency_limited' || error.code === 'rate_limited')) {
+      return { text: limitedReplyText, limited: true };
+    }
+    if (error instanceof AppError && (error.code === 'provider_unavailable' || error.code === 'agent_unavailable')) {
+      return { text: unavailableReplyText, limited: false };
+    }
+    throw error;
+  }
+}
