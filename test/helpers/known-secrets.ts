@@ -33,6 +33,12 @@ export const knownSecrets: readonly string[] = [
   'sk-ant-test-key-0123456789',
   'sk-test-compatible',
   'hunter2-secret',
+  // test/integration/platform-slack.test.ts, platform-discord.test.ts
+  'xoxb-slack-test-token-5e1a',
+  'slack-signing-secret-7c3d',
+  'xoxb-slack-wrong-token-0d9e',
+  'MTk4NjIyNDgzNDcxOTI1MjQ4.discord-test-token-8b2f',
+  'MTk4NjIyNDgzNDcxOTI1MjQ4.discord-wrong-token-3c1d',
   // test/unit/*
   'db-secret',
   'xoxb-very-secret',
