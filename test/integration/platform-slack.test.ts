@@ -147,9 +147,11 @@ describe('slack connector', () => {
       },
     ]);
     assert.equal(postsTo(channel).length, 0);
-    release({ text: 'Paris.', limited: false });
+    release({ text: 'Paris. <!channel>', limited: false });
     await eventually(async () => (postsTo(channel).length > 0 ? true : null), 'the reply to be posted');
-    assert.deepEqual(postsTo(channel), [{ channel, text: 'Paris.', thread_ts: '1700000000.000100', token: botToken }]);
+    assert.deepEqual(postsTo(channel), [
+      { channel, text: 'Paris. &lt;!channel&gt;', thread_ts: '1700000000.000100', token: botToken },
+    ]);
     assert.ok(test.events() >= 1, 'the event was marked');
     assertNoSecretLogged(test);
   });

@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { decideSlackEvent, withoutBotMention } from '../../src/platforms/slack/events.js';
+import {
+  decideSlackEvent,
+  escapeSlackText,
+  unescapeSlackText,
+  withoutBotMention,
+} from '../../src/platforms/slack/events.js';
 import { RecentEvents } from '../../src/platforms/slack/recent-events.js';
 
 const envelope = (event: Record<string, unknown>) => ({
@@ -65,6 +70,22 @@ describe('deciding what a Slack event asks for', () => {
     ]) {
       assert.equal(decideSlackEvent(envelope(event), { replyInThread: true }).kind, 'ignore', JSON.stringify(event));
     }
+  });
+
+  it("reads Slack's escaped characters as typed, and escapes the reply so it cannot ping anyone", () => {
+    const decision = decideSlackEvent(
+      envelope({
+        type: 'app_mention',
+        user: 'U1',
+        text: '<@UBOT> is 1 &lt; 2 &amp;&amp; 3 &gt; 2?',
+        ts: '1',
+        channel: 'C1',
+      }),
+      { replyInThread: true },
+    );
+    assert.equal(decision.kind === 'answer' && decision.message.content, 'is 1 < 2 && 3 > 2?');
+    assert.equal(escapeSlackText('<!channel> a & b'), '&lt;!channel&gt; a &amp; b');
+    assert.equal(unescapeSlackText(escapeSlackText('x < y & z > <@U1>')), 'x < y & z > <@U1>');
   });
 
   it('strips the leading mention when the bot id is not known', () => {

@@ -29,6 +29,7 @@ async function start(
   secrets: DiscordSecrets,
   context: PlatformContext,
 ): Promise<PlatformConnection> {
+  if (context.signal.aborted) throw new Error('Discord connection stopped before it started');
   const { Client, Events, GatewayIntentBits, Partials } = await loadDiscord();
   const client = new Client({
     intents: [

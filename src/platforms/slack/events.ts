@@ -44,6 +44,24 @@ export function withoutBotMention(text: string, botUserId: string | undefined): 
   return stripped.replace(/\s+/g, ' ').trim();
 }
 
+/**
+ * Slack escapes `&`, `<` and `>` in message text (its control sequences use
+ * them); the model reads the characters the user typed.
+ * https://api.slack.com/reference/surfaces/formatting#escaping
+ */
+export function unescapeSlackText(text: string): string {
+  return text.replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&amp;', '&');
+}
+
+/**
+ * The reply as Slack text: the same three characters escaped, so that the
+ * model's words are shown as written and can never form a control sequence
+ * (`<!channel>` would notify everyone in the channel, `<@U…>` a user).
+ */
+export function escapeSlackText(text: string): string {
+  return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+}
+
 export function decideSlackEvent(body: unknown, options: { replyInThread: boolean }): SlackEventDecision {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     return { kind: 'invalid', detail: 'The body must be a JSON object.' };
@@ -74,7 +92,8 @@ export function decideSlackEvent(body: unknown, options: { replyInThread: boolea
   const team = isText(envelope.team_id) ? envelope.team_id : isText(event.team) ? event.team : 'unknown';
   const authorizations = Array.isArray(envelope.authorizations) ? envelope.authorizations : [];
   const botUserId = (authorizations[0] as { user_id?: unknown } | undefined)?.user_id;
-  const content = withoutBotMention(event.text, isText(botUserId) ? botUserId : undefined).slice(0, messageLimits.text);
+  const mentionless = withoutBotMention(event.text, isText(botUserId) ? botUserId : undefined);
+  const content = unescapeSlackText(mentionless).slice(0, messageLimits.text);
   if (content === '') return { kind: 'ignore', reason: 'nothing but the mention', eventId };
 
   const message: InboundMessage = { userId: `slack:${team}:${event.user}`, content };

@@ -5,7 +5,7 @@ import {
   type PlatformInboundRequest,
   type PlatformInboundResponse,
 } from '../platform.js';
-import { decideSlackEvent, type SlackReplyTarget } from './events.js';
+import { decideSlackEvent, escapeSlackText, type SlackReplyTarget } from './events.js';
 import { RecentEvents } from './recent-events.js';
 import { slackSecretsSchema, slackSettingsSchema, type SlackSecrets, type SlackSettings } from './settings.js';
 import { verifySlackSignature } from './signature.js';
@@ -43,7 +43,7 @@ async function answer(
   const client = await createSlackWebClient(secrets.botToken, context.apiBaseUrl, context.logger);
   await client.chat.postMessage({
     channel: target.channel,
-    text: reply.text,
+    text: escapeSlackText(reply.text),
     ...(target.threadTs ? { thread_ts: target.threadTs } : {}),
   });
   context.markEvent();
