@@ -9,9 +9,11 @@ import { startLoopbackHttpServer, type LoopbackHttpServer, type ReceivedRequest 
  * /channels/{id}/typing, under /api/v10) and a gateway (WebSocket, JSON
  * encoding: HELLO, IDENTIFY → READY and GUILD_CREATE for one server, heartbeats
  * acknowledged, MESSAGE_CREATE dispatched on the test's demand). A token other
- * than the one it was given gets a 401 from REST; with `gatewayRefusesToken`
- * REST accepts it and the gateway closes with 4004 instead (a token that
- * became invalid between the two). It records what it received.
+ * than the one it was given gets a 401 from REST; with `closeOnIdentify` REST
+ * accepts it and the gateway closes with that code instead (4004: a token that
+ * became invalid between the two; 4014: the Message Content intent not allowed). A client that lost its connection and
+ * sends RESUME with a session this fake opened gets RESUMED. It records what it
+ * received.
  */
 
 export const fakeDiscordBot = { id: '900000000000000001', username: 'agentd-bot', discriminator: '0', bot: true };
@@ -42,8 +44,12 @@ export interface FakeDiscord {
   typing: string[];
   identifies: Array<{ token: string; intents: number }>;
   heartbeats(): number;
-  /** Open gateway sockets. */
+  /** Open gateway sockets that identified or resumed. */
   openSockets(): number;
+  /** How many RESUMEs of a known session were accepted. */
+  resumes(): number;
+  /** Cuts every gateway connection without a close frame, as a network fault would. */
+  dropConnections(): void;
   /** Close codes of gateway sockets the client closed, in order. */
   clientCloses: number[];
   /** Sends MESSAGE_CREATE to every identified connection; returns the message id. */
@@ -73,7 +79,8 @@ function userObject(user: DiscordUser) {
 
 export async function startFakeDiscord(options: {
   botToken: string;
-  gatewayRefusesToken?: boolean;
+  /** The gateway closes the connection with this code on IDENTIFY: 4004 (token refused), 4014 (disallowed intents). */
+  closeOnIdentify?: 4004 | 4014;
   heartbeatIntervalMs?: number;
 }): Promise<FakeDiscord> {
   const sent: SentDiscordMessage[] = [];
@@ -81,6 +88,8 @@ export async function startFakeDiscord(options: {
   const identifies: Array<{ token: string; intents: number }> = [];
   const clientCloses: number[] = [];
   let heartbeats = 0;
+  let resumes = 0;
+  const sessions = new Set<string>();
   const identified = new Set<WebSocket>();
   const sequence = new Map<WebSocket, number>();
 
@@ -101,22 +110,34 @@ export async function startFakeDiscord(options: {
       clientCloses.push(code);
     });
     socket.on('message', (raw) => {
-      const payload = JSON.parse(String(raw)) as { op: number; d: { token: string; intents: number } };
+      const payload = JSON.parse(String(raw)) as {
+        op: number;
+        d: { token: string; intents: number; session_id?: string; seq?: number };
+      };
       if (payload.op === 1) {
         heartbeats += 1;
         socket.send(JSON.stringify({ op: 11 }));
       } else if (payload.op === 2) {
         identifies.push({ token: payload.d.token, intents: payload.d.intents });
-        if (payload.d.token !== options.botToken || options.gatewayRefusesToken) {
+        if (payload.d.token !== options.botToken) {
           socket.close(4004, 'Authentication failed.');
           return;
         }
+        if (options.closeOnIdentify) {
+          socket.close(
+            options.closeOnIdentify,
+            options.closeOnIdentify === 4004 ? 'Authentication failed.' : 'Disallowed intent(s).',
+          );
+          return;
+        }
         identified.add(socket);
+        const sessionId = `session-${snowflake()}`;
+        sessions.add(sessionId);
         dispatch(socket, 'READY', {
           v: 10,
           user: { ...userObject(fakeDiscordBot), bot: true, verified: true, flags: 0 },
           guilds: [{ id: fakeDiscordGuildId, unavailable: true }],
-          session_id: `session-${snowflake()}`,
+          session_id: sessionId,
           resume_gateway_url: gatewayUrl,
           shard: [0, 1],
           application: { id: '900000000000000002', flags: 0 },
@@ -140,6 +161,15 @@ export async function startFakeDiscord(options: {
           stickers: [],
           features: [],
         });
+      } else if (payload.op === 6) {
+        if (payload.d.token === options.botToken && payload.d.session_id && sessions.has(payload.d.session_id)) {
+          resumes += 1;
+          identified.add(socket);
+          sequence.set(socket, payload.d.seq ?? 0);
+          dispatch(socket, 'RESUMED', {});
+        } else {
+          socket.send(JSON.stringify({ op: 9, d: false }));
+        }
       }
     });
   });
@@ -208,6 +238,10 @@ export async function startFakeDiscord(options: {
     identifies,
     heartbeats: () => heartbeats,
     openSockets: () => identified.size,
+    resumes: () => resumes,
+    dropConnections() {
+      for (const socket of gateway.clients) socket.terminate();
+    },
     clientCloses,
     dispatchMessage(message) {
       const id = snowflake();

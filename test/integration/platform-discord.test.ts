@@ -24,11 +24,13 @@ import { eventually, waitFor } from '../helpers/wait.js';
  * go to the fake through the client's `rest.api` option and its gateway
  * connection to the URL the fake's GET /gateway/bot returns. So the whole path
  * is real discord.js: the gateway handshake (HELLO, IDENTIFY with the intents,
- * READY, GUILD_CREATE, heartbeats), MESSAGE_CREATE dispatch into Message
- * objects, message.reply and the typing indicator over REST.
+ * READY, GUILD_CREATE, heartbeats, RESUME after a dropped connection),
+ * MESSAGE_CREATE dispatch into Message objects, message.reply and the typing
+ * indicator over REST.
  * Not covered: zlib-stream compression (zlib-sync is not installed, so
- * discord.js asks for none, as in production here), session resume after a
- * dropped connection, sharding, and Discord's REST rate-limit headers.
+ * discord.js asks for none, as in production here), sharding (one shard),
+ * Discord's REST rate-limit headers and gateway rate limits, and a token
+ * refused while already connected (see the connector: it is logged only).
  */
 
 const botToken = 'MTk4NjIyNDgzNDcxOTI1MjQ4.discord-test-token-8b2f';
@@ -160,6 +162,14 @@ describe('discord connector', () => {
     }
   });
 
+  it('a dropped gateway connection is resumed by discord.js and messages are answered again', async () => {
+    const resumesBefore = discord.resumes();
+    discord.dropConnections();
+    await eventually(async () => (discord.resumes() > resumesBefore ? true : null), 'a resume', 15_000);
+    const id = discord.dispatchMessage({ author: alice, content: 'still there?', direct: true });
+    await eventually(async () => (sentTo(id).length > 0 ? true : null), 'the reply after the resume');
+  });
+
   it('no secret in the log', () => {
     assert.ok(test.log.entries().length > 0);
     assert.ok(!test.log.text().includes(botToken));
@@ -169,13 +179,16 @@ describe('discord connector', () => {
 describe('discord connector: credentials and stopping', () => {
   let fake: FakeDiscord;
   let refusing: FakeDiscord;
+  let withoutIntent: FakeDiscord;
   before(async () => {
     fake = await startFakeDiscord({ botToken });
-    refusing = await startFakeDiscord({ botToken, gatewayRefusesToken: true });
+    refusing = await startFakeDiscord({ botToken, closeOnIdentify: 4004 });
+    withoutIntent = await startFakeDiscord({ botToken, closeOnIdentify: 4014 });
   });
   after(async () => {
     await fake.close();
     await refusing.close();
+    await withoutIntent.close();
   });
 
   it('a token refused by the REST API (401) is PlatformCredentialsRejected, without the token anywhere', async () => {
@@ -198,6 +211,15 @@ describe('discord connector: credentials and stopping', () => {
     });
     assert.equal(refusing.identifies.length, 1);
     assert.ok(!context.log.text().includes(botToken));
+  });
+
+  it('a refused Message Content intent (close code 4014) is reported with what to turn on', async () => {
+    const context = createTestPlatformContext({ apiBaseUrl: withoutIntent.apiUrl });
+    await assert.rejects(discordPlatform.start(settings, { botToken }, context.context), (error) => {
+      assert.ok(error instanceof PlatformCredentialsRejected, String(error));
+      assert.match(error.message, /Message Content intent/);
+      return true;
+    });
   });
 
   it('an unreachable Discord is a plain failure (retried by the core)', async () => {

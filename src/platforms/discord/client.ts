@@ -25,6 +25,19 @@ export function isRejectedToken(error: unknown): boolean {
   return candidate.status === 401 || candidate.status === 403;
 }
 
+/**
+ * True when the gateway closed with 4014: the bot asked for an intent its
+ * application is not allowed (Message Content, unless turned on in the
+ * Developer Portal). Retrying cannot help until the owner changes the setting.
+ */
+export function isDisallowedIntent(error: unknown): boolean {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    (error as { message?: unknown }).message === 'Used disallowed intents'
+  );
+}
+
 /** A short description of a failure for logs and reasons, with no request details (the token rides in headers). */
 export function describeDiscordFailure(error: unknown): string {
   if (typeof error !== 'object' || error === null) return 'unknown error';

@@ -7,6 +7,7 @@ import {
 import {
   defaultDiscordApiUrl,
   describeDiscordFailure,
+  isDisallowedIntent,
   isRejectedToken,
   loadDiscord,
   logClientTrouble,
@@ -47,8 +48,14 @@ async function start(
   // An 'error' event without a listener would throw out of the emitter and end the process.
   client.on(Events.Error, (error) => logClientTrouble(context.logger, 'client error', error));
   client.on(Events.ShardError, (error) => logClientTrouble(context.logger, 'gateway error', error));
+  // After start, the interface has no way to report a refused token to the core: the reason is logged as an error.
   client.on(Events.ShardDisconnect, (event) =>
-    context.logger.warn({ code: event.code }, 'discord gateway closed for good'),
+    context.logger[event.code === 4004 || event.code === 4014 ? 'error' : 'warn'](
+      { code: event.code },
+      event.code === 4004
+        ? 'discord gateway closed: the bot token was refused; the bot stays offline until the token is changed'
+        : 'discord gateway closed for good',
+    ),
   );
 
   const stopping = new AbortController();
@@ -70,6 +77,12 @@ async function start(
     context.signal.removeEventListener('abort', abortStart);
     if (isRejectedToken(error)) {
       throw new PlatformCredentialsRejected(`Discord rejected the bot token: ${describeDiscordFailure(error)}`);
+    }
+    if (isDisallowedIntent(error)) {
+      // Reported like refused credentials: the bot cannot work until its owner acts, and the reason says how.
+      throw new PlatformCredentialsRejected(
+        'Discord refused the Message Content intent: turn it on for the bot in the Developer Portal (Bot → Privileged Gateway Intents).',
+      );
     }
     throw new Error(
       `Discord connection failed: ${error instanceof Error && !('code' in error) ? error.message : describeDiscordFailure(error)}`,
