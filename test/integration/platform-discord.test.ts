@@ -138,14 +138,15 @@ describe('discord connector', () => {
     answer = () => ({ text: long, limited: false });
     try {
       const id = discord.dispatchMessage({ author: alice, content: 'tell me everything', direct: true });
-      await eventually(async () => (sentTo(id).length >= 4 ? true : null), 'the split reply');
-      await waitFor(() => sentTo(id).length > 5, 300);
+      const sentLength = () => sentTo(id).reduce((sum, message) => sum + message.content.length, 0);
+      await eventually(async () => (sentLength() >= long.length ? true : null), 'the whole split reply');
       const pieces = sentTo(id).map((message) => message.content);
       assert.ok(
         pieces.every((piece) => piece.length <= 2000),
         pieces.map((piece) => piece.length).join(', '),
       );
       assert.equal(pieces.join(''), long);
+      assert.equal(pieces.length, 5, 'three paragraphs cut at their line breaks, then 2,500 characters in two');
     } finally {
       answer = (content) => ({ text: `echo: ${content}`, limited: false });
     }
