@@ -50,6 +50,8 @@ export interface FakeDiscord {
   resumes(): number;
   /** Cuts every gateway connection without a close frame, as a network fault would. */
   dropConnections(): void;
+  /** Closes every gateway connection with `code` (4004: the token was reset while the bot was connected). */
+  closeConnections(code: number, reason: string): void;
   /** Close codes of gateway sockets the client closed, in order. */
   clientCloses: number[];
   /** Sends MESSAGE_CREATE to every identified connection; returns the message id. */
@@ -241,6 +243,9 @@ export async function startFakeDiscord(options: {
     resumes: () => resumes,
     dropConnections() {
       for (const socket of gateway.clients) socket.terminate();
+    },
+    closeConnections(code, reason) {
+      for (const socket of gateway.clients) socket.close(code, reason);
     },
     clientCloses,
     dispatchMessage(message) {

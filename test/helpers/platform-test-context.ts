@@ -13,6 +13,8 @@ export interface TestPlatformContext {
   context: PlatformContext;
   received: InboundMessage[];
   events(): number;
+  /** What the connector reported through `reportFailure` after it started. */
+  failures: unknown[];
   log: CapturedLog;
   abort(): void;
 }
@@ -27,7 +29,11 @@ export function createTestPlatformContext(options: {
   const controller = new AbortController();
   const log = captureLog();
   const answer = options.answer ?? ((message) => ({ text: `echo: ${message.content}`, limited: false }));
-  const context: PlatformContext = {
+  const failures: unknown[] = [];
+  let position: number | null = null;
+  // Built untyped and then assigned, so that members the core's PlatformContext gains
+  // (a durable position, reportFailure) can be given here before and after they exist.
+  const fields = {
     agentId: `agt_test${Math.random().toString(36).slice(2, 10)}`,
     accountId: 'acc_test',
     ...(options.apiBaseUrl ? { apiBaseUrl: options.apiBaseUrl } : {}),
@@ -35,13 +41,25 @@ export function createTestPlatformContext(options: {
     clock: { now: () => Date.now() },
     logger: options.logger ?? log.logger,
     signal: controller.signal,
-    async handleMessage(message) {
+    async handleMessage(message: InboundMessage) {
       received.push(message);
       return answer(message);
     },
     markEvent() {
       events += 1;
     },
+    positions: {
+      last: async () => position,
+      async claim(next: number) {
+        if (position !== null && next <= position) return false;
+        position = next;
+        return true;
+      },
+    },
+    reportFailure(error: unknown) {
+      failures.push(error);
+    },
   };
-  return { context, received, events: () => events, log, abort: () => controller.abort() };
+  const context: PlatformContext = fields;
+  return { context, received, events: () => events, failures, log, abort: () => controller.abort() };
 }

@@ -29,8 +29,8 @@ import { eventually, waitFor } from '../helpers/wait.js';
  * indicator over REST.
  * Not covered: zlib-stream compression (zlib-sync is not installed, so
  * discord.js asks for none, as in production here), sharding (one shard),
- * Discord's REST rate-limit headers and gateway rate limits, and a token
- * refused while already connected (see the connector: it is logged only).
+ * Discord's REST rate-limit headers and gateway rate limits, and a gateway
+ * that accepts TCP but never says HELLO (the connector's 30 s connect bound).
  */
 
 const botToken = 'MTk4NjIyNDgzNDcxOTI1MjQ4.discord-test-token-8b2f';
@@ -240,11 +240,27 @@ describe('discord connector: credentials and stopping', () => {
     await started.stop();
     await eventually(async () => (fake.openSockets() === 0 ? true : null), 'the socket to close');
     assert.equal(fake.clientCloses.length, closesBefore + 1);
+    assert.deepEqual(context.failures, [], 'stopping is not a failure');
     assert.equal(fake.clientCloses.at(-1), 1000);
     const sentBefore = fake.sent.length;
     fake.dispatchMessage({ author: alice, content: 'anyone?', direct: true });
     await waitFor(() => fake.sent.length > sentBefore, 300);
     assert.equal(fake.sent.length, sentBefore);
+  });
+
+  it('a token refused while connected (close 4004) is reported to the core as rejected credentials', async () => {
+    const context = createTestPlatformContext({ apiBaseUrl: fake.apiUrl });
+    const started = await discordPlatform.start(settings, { botToken }, context.context);
+    try {
+      assert.equal(context.failures.length, 0);
+      fake.closeConnections(4004, 'Authentication failed.');
+      await eventually(async () => (context.failures.length > 0 ? true : null), 'the failure report');
+      assert.ok(context.failures[0] instanceof PlatformCredentialsRejected);
+      assert.match((context.failures[0] as Error).message, /Discord rejected the bot token while connected/);
+    } finally {
+      await started.stop();
+    }
+    assert.equal(context.failures.length, 1, 'stopping is not a failure');
   });
 
   it('aborting the context signal stops the connector too', async () => {

@@ -313,7 +313,11 @@ describe('slack connector', () => {
     const test = createTestPlatformContext({ apiBaseUrl: slack.apiUrl });
     assert.equal((await postEvent(platform, test, '{not json')).status, 400);
     assert.equal((await postEvent(platform, test, '[1,2]')).status, 400);
-    assert.equal((await postEvent(platform, test, { type: 'event_callback' })).status, 400);
+    const missing = await postEvent(platform, test, { type: 'event_callback', event: {} });
+    assert.equal(missing.status, 400);
+    assert.deepEqual((missing.body as { problems: unknown }).problems, [
+      { path: '/event_id', message: 'An event_callback must carry event_id and event.' },
+    ]);
     assert.equal((await postEvent(platform, test, { type: 'url_verification' }, { path: '/other' })).status, 404);
     assert.equal(test.received.length, 0);
   });

@@ -59,7 +59,11 @@ describe('deciding what a Slack event asks for', () => {
     });
     assert.equal(decideSlackEvent({ type: 'url_verification' }, { replyInThread: true }).kind, 'invalid');
     assert.equal(decideSlackEvent(null, { replyInThread: true }).kind, 'invalid');
-    assert.equal(decideSlackEvent({ type: 'event_callback', event: {} }, { replyInThread: true }).kind, 'invalid');
+    assert.deepEqual(decideSlackEvent({ type: 'event_callback', event: {} }, { replyInThread: true }), {
+      kind: 'invalid',
+      path: '/event_id',
+      detail: 'An event_callback must carry event_id and event.',
+    });
     assert.equal(decideSlackEvent({ type: 'app_rate_limited' }, { replyInThread: true }).kind, 'ignore');
     for (const event of [
       { type: 'message', channel_type: 'im', user: 'U1', text: 'x', ts: '1', channel: 'D1', bot_id: 'B1' },

@@ -25,6 +25,19 @@ import { discordSecretsSchema, discordSettingsSchema, type DiscordSecrets, type 
 /** How long connecting (REST gateway lookup, HELLO, IDENTIFY, READY) may take before it counts as a network fault. */
 const connectTimeoutMs = 30_000;
 
+const disallowedIntentReason =
+  'Discord refused the Message Content intent: turn it on for the bot in the Developer Portal (Bot → Privileged Gateway Intents).';
+
+/**
+ * Tells the core that the running connector failed for good. `reportFailure`
+ * is being added to PlatformContext by the platforms layer; where the context
+ * has none yet, the failure is only logged (above).
+ */
+function reportFailure(context: PlatformContext, failure: Error): void {
+  const report = (context as PlatformContext & { reportFailure?: (error: unknown) => void }).reportFailure;
+  if (typeof report === 'function') report(failure);
+}
+
 async function start(
   settings: DiscordSettings,
   secrets: DiscordSecrets,
@@ -45,20 +58,24 @@ async function start(
     allowedMentions: { parse: [], repliedUser: true },
     rest: { api: context.apiBaseUrl ?? defaultDiscordApiUrl, retries: 1, timeout: 10_000 },
   });
+  const stopping = new AbortController();
   // An 'error' event without a listener would throw out of the emitter and end the process.
   client.on(Events.Error, (error) => logClientTrouble(context.logger, 'client error', error));
   client.on(Events.ShardError, (error) => logClientTrouble(context.logger, 'gateway error', error));
-  // After start, the interface has no way to report a refused token to the core: the reason is logged as an error.
-  client.on(Events.ShardDisconnect, (event) =>
-    context.logger[event.code === 4004 || event.code === 4014 ? 'error' : 'warn'](
-      { code: event.code },
+  let connected = false;
+  client.on(Events.ShardDisconnect, (event) => {
+    // While connecting, the same close ends login and is reported by start's own error.
+    if (!connected || stopping.signal.aborted) return;
+    const failure =
       event.code === 4004
-        ? 'discord gateway closed: the bot token was refused; the bot stays offline until the token is changed'
-        : 'discord gateway closed for good',
-    ),
-  );
+        ? new PlatformCredentialsRejected('Discord rejected the bot token while connected (gateway close 4004)')
+        : event.code === 4014
+          ? new PlatformCredentialsRejected(disallowedIntentReason)
+          : new Error(`Discord closed the gateway for good (code ${event.code})`);
+    context.logger.error({ code: event.code }, 'discord gateway closed for good');
+    reportFailure(context, failure);
+  });
 
-  const stopping = new AbortController();
   const abortStart = () => stopping.abort();
   context.signal.addEventListener('abort', abortStart, { once: true });
   let timer: NodeJS.Timeout | undefined;
@@ -80,9 +97,7 @@ async function start(
     }
     if (isDisallowedIntent(error)) {
       // Reported like refused credentials: the bot cannot work until its owner acts, and the reason says how.
-      throw new PlatformCredentialsRejected(
-        'Discord refused the Message Content intent: turn it on for the bot in the Developer Portal (Bot → Privileged Gateway Intents).',
-      );
+      throw new PlatformCredentialsRejected(disallowedIntentReason);
     }
     throw new Error(
       `Discord connection failed: ${error instanceof Error && !('code' in error) ? error.message : describeDiscordFailure(error)}`,
@@ -91,6 +106,7 @@ async function start(
     clearTimeout(timer);
   }
 
+  connected = true;
   const answering = answerMessages(client, settings, context, stopping.signal);
   context.logger.info({ botUserId: client.user?.id }, 'discord connected');
   let stopped: Promise<void> | undefined;

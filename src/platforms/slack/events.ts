@@ -10,7 +10,7 @@ export type SlackEventDecision =
   | { kind: 'challenge'; challenge: string }
   | { kind: 'answer'; eventId: string; message: InboundMessage; reply: SlackReplyTarget }
   | { kind: 'ignore'; reason: string; eventId?: string }
-  | { kind: 'invalid'; detail: string };
+  | { kind: 'invalid'; path: string; detail: string };
 
 /** Where the answer goes: the conversation and, for a threaded answer, the parent message's `ts`. */
 export interface SlackReplyTarget {
@@ -64,19 +64,23 @@ export function escapeSlackText(text: string): string {
 
 export function decideSlackEvent(body: unknown, options: { replyInThread: boolean }): SlackEventDecision {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    return { kind: 'invalid', detail: 'The body must be a JSON object.' };
+    return { kind: 'invalid', path: '', detail: 'The body must be a JSON object.' };
   }
   const envelope = body as Record<string, unknown>;
   if (envelope.type === 'url_verification') {
     return isText(envelope.challenge)
       ? { kind: 'challenge', challenge: envelope.challenge }
-      : { kind: 'invalid', detail: 'A url_verification request must carry a challenge.' };
+      : { kind: 'invalid', path: '/challenge', detail: 'A url_verification request must carry a challenge.' };
   }
   if (envelope.type !== 'event_callback') return { kind: 'ignore', reason: `envelope type ${String(envelope.type)}` };
   const eventId = envelope.event_id;
   const event = envelope.event as SlackEvent | undefined;
   if (!isText(eventId) || typeof event !== 'object' || event === null) {
-    return { kind: 'invalid', detail: 'An event_callback must carry event_id and event.' };
+    return {
+      kind: 'invalid',
+      path: isText(eventId) ? '/event' : '/event_id',
+      detail: 'An event_callback must carry event_id and event.',
+    };
   }
 
   const isMention = event.type === 'app_mention';

@@ -96,8 +96,14 @@ export function createSlackPlatform(): PlatformDefinition<typeof slackSettingsSc
       }
       const decision = decideSlackEvent(body, { replyInThread: settings.replyInThread ?? true });
       switch (decision.kind) {
-        case 'invalid':
-          return problem(400, 'Request validation failed', decision.detail);
+        case 'invalid': {
+          // `problems` (JSON pointers into the body) are what the core turns into validation_failed errors.
+          const refused = problem(400, 'Request validation failed', decision.detail);
+          return {
+            ...refused,
+            body: { ...(refused.body as object), problems: [{ path: decision.path, message: decision.detail }] },
+          };
+        }
         case 'challenge':
           return { status: 200, headers: { 'content-type': 'text/plain' }, body: decision.challenge };
         case 'ignore':
