@@ -67,7 +67,19 @@ describe('discord connector', () => {
     assert.equal(discordPlatform.runsOnLease(settings, {}), true);
     assert.deepEqual(settings, { answerDirectMessages: true });
     assert.ok(Value.Check(discordPlatform.secretsSchema, { botToken }));
-    assert.ok(!Value.Check(discordPlatform.secretsSchema, {}));
+    // Masks of kept secrets and imported characters without values pass; a misspelt name does not.
+    assert.ok(Value.Check(discordPlatform.secretsSchema, { botToken: '••••8b2f', applicationId: '••••0002' }));
+    assert.ok(!Value.Check(discordPlatform.secretsSchema, { token: botToken }));
+    assert.ok(!Value.Check(discordPlatform.settingsSchema, { answerDirectMessages: true, guildIds: ['general'] }));
+  });
+
+  it('does not start without a bot token', async () => {
+    const context = createTestPlatformContext({ apiBaseUrl: discord.apiUrl });
+    await assert.rejects(discordPlatform.start(settings, {}, context.context), (error: unknown) => {
+      assert.ok(error instanceof PlatformCredentialsRejected);
+      assert.equal(error.message, 'Discord needs secrets.botToken');
+      return true;
+    });
   });
 
   it('identifies with the guild message, direct message and message content intents, and heartbeats', async () => {

@@ -72,9 +72,29 @@ describe('slack connector', () => {
     assert.equal(platform.type, 'slack');
     assert.equal(platform.runsOnLease(settings, {}), false);
     assert.ok(Value.Check(platform.secretsSchema, secrets));
-    assert.ok(!Value.Check(platform.secretsSchema, { botToken }), 'the signing secret is required');
-    assert.ok(!Value.Check(platform.secretsSchema, { botToken: 'not-a-bot-token', signingSecret }));
+    // Masks of kept secrets and imported characters without values pass; a misspelt name does not.
+    assert.ok(Value.Check(platform.secretsSchema, { botToken: '••••5e1a' }));
+    assert.ok(!Value.Check(platform.secretsSchema, { token: botToken }));
+    assert.ok(!Value.Check(platform.settingsSchema, { replyInThread: 'yes' }));
     assert.deepEqual(settings, { replyInThread: true });
+  });
+
+  it('does not start, nor take requests, without both secrets, and says which is missing', async () => {
+    const test = createTestPlatformContext({ apiBaseUrl: slack.apiUrl });
+    const platform = createSlackPlatform();
+    await assert.rejects(platform.start(settings, { botToken }, test.context), (error: unknown) => {
+      assert.ok(error instanceof PlatformCredentialsRejected);
+      assert.equal(error.message, 'Slack needs secrets.signingSecret');
+      return true;
+    });
+    const raw = JSON.stringify({ type: 'url_verification', challenge: 'c' });
+    const response = await platform.handleInbound!(
+      { path: '/events', headers: slackSignatureHeaders('', raw), rawBody: Buffer.from(raw) },
+      settings,
+      { botToken },
+      test.context,
+    );
+    assert.equal(response.status, 401);
   });
 
   it('start checks the bot token with auth.test', async () => {

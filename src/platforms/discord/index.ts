@@ -44,6 +44,8 @@ async function start(
   context: PlatformContext,
 ): Promise<PlatformConnection> {
   if (context.signal.aborted) throw new Error('Discord connection stopped before it started');
+  const botToken = secrets.botToken;
+  if (!botToken) throw new PlatformCredentialsRejected('Discord needs secrets.botToken');
   const { Client, Events, GatewayIntentBits, Partials } = await loadDiscord();
   const client = new Client({
     intents: [
@@ -81,7 +83,7 @@ async function start(
   let timer: NodeJS.Timeout | undefined;
   try {
     await Promise.race([
-      client.login(secrets.botToken),
+      client.login(botToken),
       new Promise<never>((_resolve, reject) => {
         timer = setTimeout(() => reject(new Error('Discord did not get ready in time')), connectTimeoutMs);
         stopping.signal.addEventListener('abort', () => reject(new Error('Discord connection stopped')), {

@@ -21,17 +21,25 @@ export const discordSettingsSchema = Type.Object(
 );
 export type DiscordSettings = Static<typeof discordSettingsSchema>;
 
+/**
+ * The token is needed to run, but optional here: the core checks an entry's
+ * secrets for names and presence only (a kept secret comes back as its mask,
+ * and an imported character may carry none yet). `start` refuses to run
+ * without it, and the agent's status says so.
+ */
 export const discordSecretsSchema = Type.Object(
   {
-    botToken: Type.String({
-      minLength: 20,
-      maxLength: 256,
-      pattern: '^\\S+$',
-      description: "The bot's token (Developer Portal → your application → Bot → Reset Token).",
-    }),
+    botToken: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 256,
+        description: "The bot's token (Developer Portal → your application → Bot → Reset Token).",
+      }),
+    ),
     applicationId: Type.Optional(
       Type.String({
-        pattern: '^[0-9]{1,20}$',
+        minLength: 1,
+        maxLength: 64,
         description: "The application's id; not needed to connect, kept for imported ElizaOS characters.",
       }),
     ),

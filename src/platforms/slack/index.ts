@@ -34,19 +34,23 @@ function problem(status: number, title: string, detail: string): PlatformInbound
 async function answer(
   message: Parameters<PlatformContext['handleMessage']>[0],
   target: SlackReplyTarget,
-  secrets: SlackSecrets,
+  botToken: string,
   context: PlatformContext,
 ): Promise<void> {
   // A limited message resolves too, with the short polite text: it is posted like any answer.
   const reply = await context.handleMessage(message, { signal: context.signal });
   if (context.signal.aborted || reply.text.trim() === '') return;
-  const client = await createSlackWebClient(secrets.botToken, context.apiBaseUrl, context.logger);
+  const client = await createSlackWebClient(botToken, context.apiBaseUrl, context.logger);
   await client.chat.postMessage({
     channel: target.channel,
     text: escapeSlackText(reply.text),
     ...(target.threadTs ? { thread_ts: target.threadTs } : {}),
   });
   context.markEvent();
+}
+
+function missingSecrets(secrets: SlackSecrets): string[] {
+  return (['botToken', 'signingSecret'] as const).filter((name) => !secrets[name]);
 }
 
 export function createSlackPlatform(): PlatformDefinition<typeof slackSettingsSchema, typeof slackSecretsSchema> {
@@ -62,7 +66,11 @@ export function createSlackPlatform(): PlatformDefinition<typeof slackSettingsSc
     runsOnLease: () => false,
 
     async start(_settings: SlackSettings, secrets: SlackSecrets, context: PlatformContext) {
-      const client = await createSlackWebClient(secrets.botToken, context.apiBaseUrl, context.logger);
+      const missing = missingSecrets(secrets);
+      if (missing.length > 0) {
+        throw new PlatformCredentialsRejected(`Slack needs ${missing.map((name) => `secrets.${name}`).join(' and ')}`);
+      }
+      const client = await createSlackWebClient(secrets.botToken!, context.apiBaseUrl, context.logger);
       try {
         await client.auth.test();
       } catch (error) {
@@ -82,7 +90,14 @@ export function createSlackPlatform(): PlatformDefinition<typeof slackSettingsSc
       context: PlatformContext,
     ): Promise<PlatformInboundResponse> {
       if (request.path !== '/events') return problem(404, 'Not found', 'Slack events are posted to /events.');
-      const verified = verifySlackSignature(request, secrets.signingSecret, context.clock.now());
+      if (missingSecrets(secrets).length > 0) {
+        return problem(
+          401,
+          'Unauthorized',
+          'This agent has no Slack signing secret and bot token to check requests with.',
+        );
+      }
+      const verified = verifySlackSignature(request, secrets.signingSecret!, context.clock.now());
       if (!verified.ok) {
         context.logger.warn({ reason: verified.reason }, 'slack request refused');
         return problem(401, 'Unauthorized', verified.reason);
@@ -118,7 +133,7 @@ export function createSlackPlatform(): PlatformDefinition<typeof slackSettingsSc
         return { status: 200 };
       }
       context.markEvent();
-      answer(decision.message, decision.reply, secrets, context).catch((error: unknown) => {
+      answer(decision.message, decision.reply, secrets.botToken!, context).catch((error: unknown) => {
         context.logger.warn(
           { eventId: decision.eventId, reason: describeSlackFailure(error) },
           'slack event not answered',
