@@ -105,6 +105,10 @@ export interface PlatformSettings {
   publicBaseUrl: string | null;
   /** The Telegram Bot API base URL (tests point it at a fake on loopback); null: Telegram's own. */
   telegramApiUrl: string | null;
+  /** The Slack Web API base URL; null: Slack's own. */
+  slackApiUrl: string | null;
+  /** The Discord REST API base URL (the gateway address is the one it returns); null: Discord's own. */
+  discordApiUrl: string | null;
   /** Time to live of a polling connector's lease: another instance takes over within about this long. */
   leaseMs: number;
   /** How often the trail is read for agents changed on any instance. */
@@ -346,6 +350,8 @@ function platformSettings(env: Environment): PlatformSettings {
   return {
     publicBaseUrl: httpUrl(env, 'AGENTD_PUBLIC_BASE_URL'),
     telegramApiUrl: httpUrl(env, 'AGENTD_TELEGRAM_API_URL'),
+    slackApiUrl: httpUrl(env, 'AGENTD_SLACK_API_URL'),
+    discordApiUrl: httpUrl(env, 'AGENTD_DISCORD_API_URL'),
     leaseMs: integer(env, 'AGENTD_PLATFORM_LEASE_MS', 15_000, 1000, 600_000),
     changePollMs: integer(env, 'AGENTD_PLATFORM_CHANGE_POLL_MS', 250, 50, 60_000),
     reconcileMs: integer(env, 'AGENTD_PLATFORM_RECONCILE_MS', 30_000, 1000, 3_600_000),

@@ -92,7 +92,10 @@ for (const backend of backends) {
 
     it('keeps secrets encrypted at rest', async () => {
       const created = (
-        await create({ name: 'Sealed', platforms: [{ type: 'discord', secrets: { token: 'plain-text-token-9876' } }] })
+        await create({
+          name: 'Sealed',
+          platforms: [{ type: 'discord', secrets: { botToken: 'plain-text-token-9876' } }],
+        })
       ).json();
       const row = await t.deps.database.db
         .selectFrom('agents')
@@ -238,7 +241,7 @@ for (const backend of backends) {
 
       it('keeps a stored secret when its mask is sent back and replaces it otherwise', async () => {
         const created = (
-          await create({ name: 'S', platforms: [{ type: 'slack', secrets: { token: 'xoxb-000000001111' } }] })
+          await create({ name: 'S', platforms: [{ type: 'slack', secrets: { botToken: 'xoxb-000000001111' } }] })
         ).json();
         const echoBack = await t.inject({
           method: 'PATCH',
@@ -251,20 +254,20 @@ for (const backend of backends) {
           .select('profile')
           .where('id', '=', created.id)
           .executeTakeFirstOrThrow();
-        const secretBefore = JSON.parse(kept.profile).platforms[0].secrets.token.sealed;
+        const secretBefore = JSON.parse(kept.profile).platforms[0].secrets.botToken.sealed;
         const replaced = await t.inject({
           method: 'PATCH',
           url: `/v1/agents/${created.id}`,
-          payload: { platforms: [{ type: 'slack', secrets: { token: 'xoxb-999999992222' } }] },
+          payload: { platforms: [{ type: 'slack', secrets: { botToken: 'xoxb-999999992222' } }] },
         });
-        assert.deepEqual(replaced.json().platforms[0].secrets, { token: '••••2222' });
+        assert.deepEqual(replaced.json().platforms[0].secrets, { botToken: '••••2222' });
         const after = await t.deps.database.db
           .selectFrom('agents')
           .select('profile')
           .where('id', '=', created.id)
           .executeTakeFirstOrThrow();
-        assert.notEqual(JSON.parse(after.profile).platforms[0].secrets.token.sealed, secretBefore);
-        const sealed = JSON.parse(after.profile).platforms[0].secrets.token.sealed;
+        assert.notEqual(JSON.parse(after.profile).platforms[0].secrets.botToken.sealed, secretBefore);
+        const sealed = JSON.parse(after.profile).platforms[0].secrets.botToken.sealed;
         assert.equal(t.deps.services.secretBox.open(sealed, created.id), 'xoxb-999999992222');
       });
 

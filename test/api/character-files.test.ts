@@ -107,7 +107,11 @@ for (const backend of backends) {
         knowledge: ['Gas is paid in ETH.', { title: 'Fees', content: 'Fees rise with demand.' }],
         goals: { objectives: ['explain risks'], motivations: ['protect users'] },
         platforms: [
-          { type: 'discord', settings: { guild: 'g1' }, secrets: { botToken: 'discord-token-secret-1a2b' } },
+          {
+            type: 'discord',
+            settings: { guildIds: ['100000000000000001'] },
+            secrets: { botToken: 'discord-token-secret-1a2b' },
+          },
           { type: 'matrix', enabled: false },
         ],
         plugins: [

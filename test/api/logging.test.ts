@@ -14,7 +14,7 @@ describe('logs', () => {
         headers: { 'x-request-id': 'log-test-1' },
         payload: {
           name: 'Logged',
-          platforms: [{ type: 'slack', secrets: { token: platformSecret } }],
+          platforms: [{ type: 'slack', secrets: { botToken: platformSecret } }],
           plugins: [{ name: 'mcp', config: { url: 'http://127.0.0.1:9/mcp' }, secrets: { apiKey: pluginSecret } }],
         },
       });

@@ -41,6 +41,12 @@ export const knownSecrets: readonly string[] = [
   '424246:telegram-takeover-secret-i9j0',
   '424247:telegram-outage-secret-ab12',
   'whsec_cGxhdGZvcm0td2ViaG9vay1zZWNyZXQtMDE=',
+  // test/integration/platform-slack.test.ts, platform-discord.test.ts
+  'xoxb-slack-test-token-5e1a',
+  'slack-signing-secret-7c3d',
+  'xoxb-slack-wrong-token-0d9e',
+  'MTk4NjIyNDgzNDcxOTI1MjQ4.discord-test-token-8b2f',
+  'MTk4NjIyNDgzNDcxOTI1MjQ4.discord-wrong-token-3c1d',
   // test/unit/*
   'db-secret',
   'xoxb-very-secret',

@@ -30,8 +30,14 @@ export function assertBuilt(): void {
 
 /** Only what the command needs: the environment of the test run (DATABASE_URL…) never leaks in. */
 function processEnvironment(env: Record<string, string>): NodeJS.ProcessEnv {
-  // Connectors of agents created by tests never reach the real Telegram: a closed loopback port unless a test says.
-  return { PATH: process.env.PATH, AGENTD_TELEGRAM_API_URL: 'http://127.0.0.1:9', ...env };
+  // Connectors of agents created by tests never reach the real platforms: a closed loopback port unless a test says.
+  return {
+    PATH: process.env.PATH,
+    AGENTD_TELEGRAM_API_URL: 'http://127.0.0.1:9',
+    AGENTD_SLACK_API_URL: 'http://127.0.0.1:9/api/',
+    AGENTD_DISCORD_API_URL: 'http://127.0.0.1:9/api',
+    ...env,
+  };
 }
 
 export interface CommandResult {

@@ -129,8 +129,10 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     AGENTD_RATE_LIMITS: generousRateLimits,
     LOG_LEVEL: 'silent',
     AGENTD_BUILTIN_WORD_DELAY_MS: '0',
-    // Connectors never reach the real Telegram from a test: a closed loopback port unless the test says.
+    // Connectors never reach the real platforms from a test: a closed loopback port unless the test says.
     AGENTD_TELEGRAM_API_URL: 'http://127.0.0.1:9',
+    AGENTD_SLACK_API_URL: 'http://127.0.0.1:9/api/',
+    AGENTD_DISCORD_API_URL: 'http://127.0.0.1:9/api',
     ...(backend === 'postgres' ? { DATABASE_URL: databaseUrl as string, AGENTD_DATABASE_POOL_SIZE: '5' } : {}),
     ...(redisPrefix ? { REDIS_URL: redisUrl as string, AGENTD_REDIS_PREFIX: redisPrefix } : {}),
     ...options.env,

@@ -46,7 +46,11 @@ export function newInstanceId(): string {
 export function createPlatformRuntime(options: PlatformRuntimeOptions): PlatformRuntime {
   const { deps, settings } = options;
   const { repositories, clock, logger } = deps;
-  const apiBaseUrls: Record<string, string | null> = { telegram: settings.telegramApiUrl };
+  const apiBaseUrls: Record<string, string | null> = {
+    telegram: settings.telegramApiUrl,
+    slack: settings.slackApiUrl,
+    discord: settings.discordApiUrl,
+  };
 
   const contextFor: PlatformRuntime['contextFor'] = (agent, type, signal, reportFailure) => {
     let markedAt = Number.NEGATIVE_INFINITY;

@@ -1,0 +1,87 @@
+import type { Client, Message } from 'discord.js';
+import { messageLimits } from '../../schemas/messages.js';
+import type { InboundMessage, PlatformContext } from '../platform.js';
+import { describeDiscordFailure } from './client.js';
+import type { DiscordSettings } from './settings.js';
+import { splitMessage } from './split-message.js';
+
+/** Discord shows "typing…" for 10 s after each call; renewed a little before it runs out. */
+const typingRenewMs = 8_000;
+
+/** The bot's mention (`<@id>`, or `<@!id>` as older clients wrote a nickname mention) removed from the text. */
+export function withoutBotMention(content: string, botUserId: string): string {
+  return content.replaceAll(`<@${botUserId}>`, ' ').replaceAll(`<@!${botUserId}>`, ' ').replace(/\s+/g, ' ').trim();
+}
+
+/** What the core is asked for a Discord message, or null when the message is not for this bot. */
+export function inboundFrom(message: Message, botUserId: string, settings: DiscordSettings): InboundMessage | null {
+  // Bots (this one included), system messages (joins, pins) and webhooks are never answered.
+  if (message.author.bot || message.system || message.webhookId) return null;
+  const direct = !message.inGuild();
+  if (direct) {
+    if (settings.answerDirectMessages === false) return null;
+  } else {
+    if (!message.mentions.users.has(botUserId)) return null;
+    if (settings.guildIds && !settings.guildIds.includes(message.guildId)) return null;
+  }
+  const content = withoutBotMention(message.content, botUserId).slice(0, messageLimits.text);
+  if (content === '') return null;
+  const inbound: InboundMessage = { userId: `discord:${message.author.id}`, content };
+  if (!direct) inbound.roomId = `discord:${message.channelId}`;
+  return inbound;
+}
+
+/** Shows "typing…" in the message's channel until the returned function is called. */
+function keepTyping(message: Message, context: PlatformContext): () => void {
+  const send = () => {
+    if (!('sendTyping' in message.channel)) return;
+    message.channel.sendTyping().catch((error: unknown) => {
+      context.logger.debug({ reason: describeDiscordFailure(error) }, 'discord typing indicator not shown');
+    });
+  };
+  send();
+  const timer = setInterval(send, typingRenewMs);
+  return () => clearInterval(timer);
+}
+
+async function answer(message: Message, inbound: InboundMessage, context: PlatformContext, signal: AbortSignal) {
+  const stopTyping = keepTyping(message, context);
+  let text: string;
+  try {
+    // A message refused by the limits resolves too, with its short polite text: it is sent like any answer.
+    text = (await context.handleMessage(inbound, { signal })).text;
+  } finally {
+    stopTyping();
+  }
+  for (const piece of splitMessage(text)) {
+    if (signal.aborted) return;
+    if (piece.trim() === '') continue;
+    await message.reply({ content: piece, allowedMentions: { parse: [], repliedUser: true } });
+  }
+  context.markEvent();
+}
+
+/** Answers the client's messages until `stop`; each message is handled on its own, as the core's limits allow. */
+export function answerMessages(
+  client: Client,
+  settings: DiscordSettings,
+  context: PlatformContext,
+  signal: AbortSignal,
+): { stop(): void } {
+  const onMessage = (message: Message) => {
+    const botUserId = client.user?.id;
+    if (!botUserId || signal.aborted) return;
+    const inbound = inboundFrom(message, botUserId, settings);
+    if (inbound === null) return;
+    context.markEvent();
+    answer(message, inbound, context, signal).catch((error: unknown) => {
+      if (signal.aborted) return;
+      context.logger.warn(
+        { messageId: message.id, reason: describeDiscordFailure(error) },
+        'discord message not answered',
+      );
+    });
+  };
+  client.on('messageCreate', onMessage);
+  return { stop: () => client.off('messageCreate', onMessage) };
+}

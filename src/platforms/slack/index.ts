@@ -1,0 +1,148 @@
+import {
+  PlatformCredentialsRejected,
+  type PlatformContext,
+  type PlatformDefinition,
+  type PlatformInboundRequest,
+  type PlatformInboundResponse,
+} from '../platform.js';
+import { decideSlackEvent, escapeSlackText, type SlackReplyTarget } from './events.js';
+import { RecentEvents } from './recent-events.js';
+import { slackSecretsSchema, slackSettingsSchema, type SlackSecrets, type SlackSettings } from './settings.js';
+import { verifySlackSignature } from './signature.js';
+import { createSlackWebClient, describeSlackFailure, isRejectedToken } from './web-client.js';
+
+/**
+ * Slack over the Events API: Slack posts each event to
+ * /v1/platforms/slack/{agentId}/events, any instance serves it. The request is
+ * acknowledged at once (Slack retries what is not acknowledged within three
+ * seconds) and answered in the background with chat.postMessage.
+ *
+ * Bolt's App is not used for dispatch: it is built around one process serving
+ * one app through its own receiver, while here the core routes each request to
+ * the agent it belongs to. Bolt's request verification and the Web API client
+ * it ships are used as they are.
+ */
+
+function problem(status: number, title: string, detail: string): PlatformInboundResponse {
+  return {
+    status,
+    headers: { 'content-type': 'application/problem+json' },
+    body: { type: 'about:blank', title, status, detail },
+  };
+}
+
+async function answer(
+  message: Parameters<PlatformContext['handleMessage']>[0],
+  target: SlackReplyTarget,
+  botToken: string,
+  context: PlatformContext,
+): Promise<void> {
+  // A limited message resolves too, with the short polite text: it is posted like any answer.
+  const reply = await context.handleMessage(message, { signal: context.signal });
+  if (context.signal.aborted || reply.text.trim() === '') return;
+  const client = await createSlackWebClient(botToken, context.apiBaseUrl, context.logger);
+  await client.chat.postMessage({
+    channel: target.channel,
+    text: escapeSlackText(reply.text),
+    ...(target.threadTs ? { thread_ts: target.threadTs } : {}),
+  });
+  context.markEvent();
+}
+
+function missingSecrets(secrets: SlackSecrets): string[] {
+  return (['botToken', 'signingSecret'] as const).filter((name) => !secrets[name]);
+}
+
+export function createSlackPlatform(): PlatformDefinition<typeof slackSettingsSchema, typeof slackSecretsSchema> {
+  const recentEvents = new RecentEvents();
+
+  return {
+    type: 'slack',
+    description:
+      "A Slack app over the Events API: answers mentions in channels (in a thread) and direct messages. Point the app's Event Subscriptions Request URL at /v1/platforms/slack/{agentId}/events.",
+    settingsSchema: slackSettingsSchema,
+    secretsSchema: slackSecretsSchema,
+
+    runsOnLease: () => false,
+
+    async start(_settings: SlackSettings, secrets: SlackSecrets, context: PlatformContext) {
+      const missing = missingSecrets(secrets);
+      if (missing.length > 0) {
+        throw new PlatformCredentialsRejected(`Slack needs ${missing.map((name) => `secrets.${name}`).join(' and ')}`);
+      }
+      const client = await createSlackWebClient(secrets.botToken!, context.apiBaseUrl, context.logger);
+      try {
+        await client.auth.test();
+      } catch (error) {
+        if (isRejectedToken(error)) {
+          throw new PlatformCredentialsRejected(`Slack rejected the bot token: ${describeSlackFailure(error)}`);
+        }
+        throw new Error(`Slack auth.test failed: ${describeSlackFailure(error)}`);
+      }
+      // Nothing is held open: events arrive as requests, served by handleInbound.
+      return { stop: async () => undefined };
+    },
+
+    async handleInbound(
+      request: PlatformInboundRequest,
+      settings: SlackSettings,
+      secrets: SlackSecrets,
+      context: PlatformContext,
+    ): Promise<PlatformInboundResponse> {
+      if (request.path !== '/events') return problem(404, 'Not found', 'Slack events are posted to /events.');
+      if (missingSecrets(secrets).length > 0) {
+        return problem(
+          401,
+          'Unauthorized',
+          'This agent has no Slack signing secret and bot token to check requests with.',
+        );
+      }
+      const verified = verifySlackSignature(request, secrets.signingSecret!, context.clock.now());
+      if (!verified.ok) {
+        context.logger.warn({ reason: verified.reason }, 'slack request refused');
+        return problem(401, 'Unauthorized', verified.reason);
+      }
+
+      let body: unknown;
+      try {
+        body = JSON.parse(request.rawBody.toString('utf8'));
+      } catch {
+        return problem(400, 'Malformed JSON body', 'The request body is not valid JSON.');
+      }
+      const decision = decideSlackEvent(body, { replyInThread: settings.replyInThread ?? true });
+      switch (decision.kind) {
+        case 'invalid': {
+          // `problems` (JSON pointers into the body) are what the core turns into validation_failed errors.
+          const refused = problem(400, 'Request validation failed', decision.detail);
+          return {
+            ...refused,
+            body: { ...(refused.body as object), problems: [{ path: decision.path, message: decision.detail }] },
+          };
+        }
+        case 'challenge':
+          return { status: 200, headers: { 'content-type': 'text/plain' }, body: decision.challenge };
+        case 'ignore':
+          if (decision.eventId) context.markEvent();
+          context.logger.debug({ reason: decision.reason }, 'slack event ignored');
+          return { status: 200 };
+      }
+
+      const retry = request.headers['x-slack-retry-num'];
+      if (!recentEvents.take(`${context.agentId}:${decision.eventId}`, context.clock.now())) {
+        context.logger.info({ eventId: decision.eventId, retry }, 'slack event already taken');
+        return { status: 200 };
+      }
+      context.markEvent();
+      answer(decision.message, decision.reply, secrets.botToken!, context).catch((error: unknown) => {
+        context.logger.warn(
+          { eventId: decision.eventId, reason: describeSlackFailure(error) },
+          'slack event not answered',
+        );
+      });
+      return { status: 200 };
+    },
+  };
+}
+
+/** The Slack connector the platform catalog lists. */
+export const slackPlatform = createSlackPlatform();

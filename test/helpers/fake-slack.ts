@@ -1,0 +1,100 @@
+import { createHmac } from 'node:crypto';
+import { startLoopbackHttpServer, type LoopbackHttpServer } from './loopback-http-server.js';
+
+/**
+ * A fake Slack Web API on loopback, for the Slack connector's tests: it
+ * answers `auth.test` (a token other than the one it was given gets
+ * `invalid_auth`, as Slack answers) and `chat.postMessage`, and records every
+ * message posted. Slack's Web API answers HTTP 200 with `ok: false` for
+ * refused calls; this one does the same.
+ */
+
+export interface PostedSlackMessage {
+  channel: string;
+  text: string;
+  thread_ts?: string;
+  /** The bearer token the call carried. */
+  token: string | undefined;
+}
+
+export interface FakeSlack {
+  /** The Web API base to configure (`AGENTD_SLACK_API_URL`), ending in `/api/`. */
+  apiUrl: string;
+  posted: PostedSlackMessage[];
+  /** How many times auth.test was called. */
+  authTests(): number;
+  server: LoopbackHttpServer;
+  close(): Promise<void>;
+}
+
+export const fakeSlackTeam = 'T0TEAM1';
+export const fakeSlackBotUserId = 'U0BOT01';
+
+function parameters(contentType: string | undefined, body: string): Record<string, string> {
+  if (contentType?.includes('application/json')) return JSON.parse(body) as Record<string, string>;
+  return Object.fromEntries(new URLSearchParams(body));
+}
+
+export async function startFakeSlack(options: { botToken: string }): Promise<FakeSlack> {
+  const posted: PostedSlackMessage[] = [];
+  let authTests = 0;
+  const server = await startLoopbackHttpServer((request, response) => {
+    const token = request.headers.authorization?.replace(/^Bearer /, '');
+    const respond = (body: Record<string, unknown>) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify(body));
+    };
+    const method = request.path.replace(/^\/api\//, '').split('?')[0];
+    if (token !== options.botToken) return respond({ ok: false, error: 'invalid_auth' });
+    if (method === 'auth.test') {
+      authTests += 1;
+      return respond({ ok: true, team_id: fakeSlackTeam, user_id: fakeSlackBotUserId, bot_id: 'B0BOT01' });
+    }
+    if (method === 'chat.postMessage') {
+      const params = parameters(request.headers['content-type'], request.body);
+      posted.push({
+        channel: params.channel ?? '',
+        text: params.text ?? '',
+        ...(params.thread_ts ? { thread_ts: params.thread_ts } : {}),
+        token,
+      });
+      return respond({ ok: true, channel: params.channel, ts: `${Date.now() / 1000}` });
+    }
+    respond({ ok: false, error: 'unknown_method' });
+  });
+  return {
+    apiUrl: `${server.origin}/api/`,
+    posted,
+    authTests: () => authTests,
+    server,
+    close: () => server.close(),
+  };
+}
+
+/** Signs a request body as Slack does: `v0=` HMAC-SHA256 of `v0:<timestamp>:<body>` with the signing secret. */
+export function slackSignatureHeaders(
+  signingSecret: string,
+  body: string,
+  timestampSeconds = Math.floor(Date.now() / 1000),
+): Record<string, string> {
+  const signature = createHmac('sha256', signingSecret).update(`v0:${timestampSeconds}:${body}`).digest('hex');
+  return {
+    'content-type': 'application/json',
+    'x-slack-request-timestamp': String(timestampSeconds),
+    'x-slack-signature': `v0=${signature}`,
+  };
+}
+
+/** An Events API envelope around `event`, as Slack posts it. */
+export function slackEventEnvelope(eventId: string, event: Record<string, unknown>): Record<string, unknown> {
+  return {
+    token: 'deprecated-verification-token',
+    team_id: fakeSlackTeam,
+    api_app_id: 'A0APP01',
+    type: 'event_callback',
+    event_id: eventId,
+    event_time: Math.floor(Date.now() / 1000),
+    authorizations: [{ team_id: fakeSlackTeam, user_id: fakeSlackBotUserId, is_bot: true }],
+    event,
+  };
+}

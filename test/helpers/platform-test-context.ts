@@ -1,0 +1,65 @@
+import type { Logger } from 'pino';
+import type { InboundMessage, InboundReply, PlatformContext } from '../../src/platforms/platform.js';
+import { captureLog, type CapturedLog } from './log-capture.js';
+
+/**
+ * A PlatformContext for driving one connector directly in tests: it records
+ * every message the connector hands to the core and answers with the test's
+ * function (by default an echo), counts `markEvent` calls and stops the
+ * connector through its AbortController. Its logger keeps every line for
+ * the test to read and writes it to the run's log for the secrets check.
+ */
+export interface TestPlatformContext {
+  context: PlatformContext;
+  received: InboundMessage[];
+  events(): number;
+  /** What the connector reported through `reportFailure` after it started. */
+  failures: unknown[];
+  log: CapturedLog;
+  abort(): void;
+}
+
+export function createTestPlatformContext(options: {
+  apiBaseUrl?: string;
+  answer?: (message: InboundMessage) => InboundReply | Promise<InboundReply>;
+  logger?: Logger;
+}): TestPlatformContext {
+  const received: InboundMessage[] = [];
+  let events = 0;
+  const controller = new AbortController();
+  const log = captureLog();
+  const answer = options.answer ?? ((message) => ({ text: `echo: ${message.content}`, limited: false }));
+  const failures: unknown[] = [];
+  let position: number | null = null;
+  // Built untyped and then assigned, so that members the core's PlatformContext gains
+  // (a durable position, reportFailure) can be given here before and after they exist.
+  const fields = {
+    agentId: `agt_test${Math.random().toString(36).slice(2, 10)}`,
+    accountId: 'acc_test',
+    ...(options.apiBaseUrl ? { apiBaseUrl: options.apiBaseUrl } : {}),
+    fetch: () => Promise.reject(new Error('no outgoing calls by user-given URL in this test')),
+    clock: { now: () => Date.now() },
+    logger: options.logger ?? log.logger,
+    signal: controller.signal,
+    async handleMessage(message: InboundMessage) {
+      received.push(message);
+      return answer(message);
+    },
+    markEvent() {
+      events += 1;
+    },
+    positions: {
+      last: async () => position,
+      async claim(next: number) {
+        if (position !== null && next <= position) return false;
+        position = next;
+        return true;
+      },
+    },
+    reportFailure(error: unknown) {
+      failures.push(error);
+    },
+  };
+  const context: PlatformContext = fields;
+  return { context, received, events: () => events, failures, log, abort: () => controller.abort() };
+}
