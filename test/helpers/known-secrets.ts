@@ -33,6 +33,9 @@ export const knownSecrets: readonly string[] = [
   'sk-ant-test-key-0123456789',
   'sk-test-compatible',
   'hunter2-secret',
+  // test/browser/dashboard.test.ts
+  'dashboard-secret-7d3e9a1c',
+  'dashboard-secret-0000b2c4',
   // test/unit/*
   'db-secret',
   'xoxb-very-secret',
