@@ -19,11 +19,11 @@ export interface DashboardServer {
 export async function startDashboardServer(): Promise<DashboardServer> {
   const dataDirectory = fs.mkdtempSync(path.join(os.tmpdir(), 'agentd-dashboard-'));
   const key = generateApiKey();
-  const server = await startServer({
-    AGENTD_DATA_DIR: dataDirectory,
-    AGENTD_BOOTSTRAP_KEY: key,
-    AGENTD_BUILTIN_WORD_DELAY_MS: '5',
-  });
+  // A minute to start: on a machine busy with other work, starting the process alone took 17 s.
+  const server = await startServer(
+    { AGENTD_DATA_DIR: dataDirectory, AGENTD_BOOTSTRAP_KEY: key, AGENTD_BUILTIN_WORD_DELAY_MS: '5' },
+    60_000,
+  );
   return {
     server,
     url: server.url,

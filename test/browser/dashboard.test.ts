@@ -452,11 +452,15 @@ describe('the web dashboard', { skip: chromiumMissing ?? false }, () => {
 
     assert.ok(transferred < 200 * 1024, `${transferred} bytes transferred`);
     assert.ok(readyMs < 1000, `the sign-in form was ready after ${readyMs} ms`);
-    // Scripts and styles came pre-compressed; the charts' code waits until metrics are opened.
+    // Scripts and styles came pre-compressed; the views behind sign-in and the charts' code come later.
     for (const response of result.responses.filter(({ path }) => /\.(?:js|css)$/.test(path))) {
       assert.equal(response.encoding, 'br', `${response.path} was sent with brotli`);
     }
     assert.ok(!result.responses.some(({ path }) => /uPlot/i.test(path)), 'uPlot is not part of the first load');
+    assert.ok(
+      !result.responses.some(({ path }) => /signed-in/.test(path)),
+      'the views behind sign-in are not part of the first load',
+    );
     assertNoConsoleErrors(browser.consoleErrors);
   });
 

@@ -1,16 +1,20 @@
+import type { ComponentType } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { onUnauthorized } from './api.js';
-import { AgentForm } from './agent-form.js';
-import { AgentPage } from './agent-page.js';
-import { AgentsList } from './agents-list.js';
-import { hrefOf, navigate, useRoute } from './route.js';
 import { forgetKey, readKey } from './session.js';
 import { SignIn } from './sign-in.js';
+import type { SignedInProps } from './signed-in.js';
+
+/**
+ * The views behind sign-in are a chunk of their own, fetched once a key is
+ * given: the first load carries only what the sign-in form needs.
+ */
+const loadSignedIn = () => import('./signed-in.js').then((module) => module.SignedIn);
 
 export function App() {
   const [signedIn, setSignedIn] = useState(() => readKey() !== null);
   const [notice, setNotice] = useState<string | null>(null);
-  const route = useRoute();
+  const [SignedIn, setSignedInView] = useState<ComponentType<SignedInProps> | null>(null);
   const main = useRef<HTMLElement>(null);
 
   const signOut = (message: string | null) => {
@@ -21,10 +25,18 @@ export function App() {
 
   useEffect(() => onUnauthorized(() => signOut('Your API key is no longer accepted. Sign in again.')), []);
 
-  // A new view moves focus to its heading, so keyboard and screen reader users land on it.
   useEffect(() => {
-    main.current?.querySelector<HTMLElement>('h1, h2')?.focus();
-  }, [route.name, route.name === 'agent' ? route.agentId : '', signedIn]);
+    if (signedIn && SignedIn === null) {
+      loadSignedIn().then(
+        (view) => setSignedInView(() => view),
+        () => signOut('The dashboard could not be loaded; reload the page.'),
+      );
+    }
+  }, [signedIn]);
+
+  useEffect(() => {
+    if (!signedIn) main.current?.querySelector<HTMLElement>('h1')?.focus();
+  }, [signedIn]);
 
   if (!signedIn) {
     return (
@@ -39,36 +51,6 @@ export function App() {
       </main>
     );
   }
-
-  return (
-    <>
-      <a class="skip-link" href="#main">
-        Skip to content
-      </a>
-      <header class="top-bar">
-        <a class="brand" href={hrefOf({ name: 'agents' })}>
-          agentd
-        </a>
-        <nav aria-label="Main">
-          <a href={hrefOf({ name: 'agents' })} aria-current={route.name === 'agents' ? 'page' : undefined}>
-            Agents
-          </a>
-          <a href={hrefOf({ name: 'new' })} aria-current={route.name === 'new' ? 'page' : undefined}>
-            New agent
-          </a>
-          <a href="/docs">API docs</a>
-        </nav>
-        <button type="button" class="secondary" onClick={() => signOut('Signed out.')}>
-          Sign out
-        </button>
-      </header>
-      <main id="main" ref={main}>
-        {route.name === 'agents' && <AgentsList />}
-        {route.name === 'new' && (
-          <AgentForm agent={null} onSaved={(agent) => navigate({ name: 'agent', agentId: agent.id, tab: 'chat' })} />
-        )}
-        {route.name === 'agent' && <AgentPage agentId={route.agentId} tab={route.tab} />}
-      </main>
-    </>
-  );
+  if (SignedIn === null) return <p role="status">Loading…</p>;
+  return <SignedIn onSignOut={() => signOut('Signed out.')} />;
 }
