@@ -36,6 +36,11 @@ describe('the dashboard assets', () => {
     }
     const head = await t.app.inject({ method: 'HEAD', url: '/' });
     assert.equal(head.statusCode, 200);
+    // Revalidation: an unchanged page is not sent again.
+    const etag = String(head.headers.etag);
+    const unchanged = await t.app.inject({ method: 'GET', url: '/', headers: { 'if-none-match': etag } });
+    assert.equal(unchanged.statusCode, 304);
+    assert.equal(unchanged.body, '');
   });
 
   it('sends hashed assets pre-compressed and marked immutable', async () => {
