@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
+import { afterEach, before, beforeEach, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import {
   artifactsDirectory,
@@ -48,7 +48,6 @@ describe('the web dashboard', { skip: chromiumMissing ?? false }, () => {
     await browser?.close();
     await server?.stop();
   });
-  after(() => undefined);
 
   it('signs in with a key kept in session storage only, refuses a wrong one, and signs out', async () => {
     await page.goto(`${server.url}/`);
