@@ -7,6 +7,9 @@ RUN apt-get update \
 WORKDIR /app
 COPY package.json package-lock.json .prebuild-installrc tsconfig.json tsconfig.build.json ./
 COPY src ./src
+# The dashboard is built with the rest (npm run build: Vite into dist/web, then its .br/.gz copies).
+COPY web ./web
+COPY scripts/compress-web.mjs ./scripts/
 # `npm ci` builds dist/ (the prepare script); the development tools are dropped after.
 RUN npm ci --no-audit --no-fund && npm prune --omit=dev --no-audit --no-fund
 

@@ -11,6 +11,7 @@ import type { AppDeps } from './dependencies.js';
 import type { App } from './http/app-instance.js';
 import { registerAuthentication } from './http/authentication.js';
 import { createClientErrorHandler } from './http/client-errors.js';
+import { registerDashboard } from './http/dashboard.js';
 import { registerJsonBodyParsers } from './http/json-body.js';
 import { memoizingSerializerFactory } from './http/memoized-serializer.js';
 import { createMetrics, registerRequestObservation } from './http/metrics.js';
@@ -204,6 +205,9 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
   registerMetricsRoute(app, metrics);
   registerOpenApiRoute(app);
   registerErrorDocs(app);
+  if (!(await registerDashboard(app))) {
+    deps.services.logger.debug('no dashboard: dist/web was not built (npm run build builds it)');
+  }
 
   await app.ready();
   return app;

@@ -47,6 +47,9 @@ export const knownSecrets: readonly string[] = [
   'xoxb-slack-wrong-token-0d9e',
   'MTk4NjIyNDgzNDcxOTI1MjQ4.discord-test-token-8b2f',
   'MTk4NjIyNDgzNDcxOTI1MjQ4.discord-wrong-token-3c1d',
+  // test/browser/dashboard.test.ts
+  'dashboard-secret-7d3e9a1c',
+  'dashboard-secret-0000b2c4',
   // test/unit/*
   'db-secret',
   'xoxb-very-secret',

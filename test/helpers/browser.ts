@@ -1,0 +1,94 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+
+/**
+ * Debian's Chromium driven by playwright-core, for the dashboard's browser
+ * tests (test/browser). Each browser gets a new empty profile, so every test
+ * starts with no cache, cookies or session storage.
+ */
+export const chromiumPath = '/usr/bin/chromium';
+
+/** Why the browser tests cannot run here, or null when they can. */
+export const chromiumMissing: string | null = fs.existsSync(chromiumPath)
+  ? null
+  : `${chromiumPath} is missing (Debian: apt-get install chromium): the dashboard's browser tests are skipped`;
+
+/** No sandbox (containers), no GPU, and nothing the browser would fetch on its own during a measurement. */
+export const chromiumFlags = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-quic',
+];
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+/** Screenshots and other artifacts of the browser tests: $AGENTD_TEST_ARTIFACTS, else test-artifacts/ (ignored by git). */
+export const artifactsDirectory = path.join(
+  process.env.AGENTD_TEST_ARTIFACTS || path.join(root, 'test-artifacts'),
+  'browser',
+);
+
+export interface OpenBrowser {
+  context: BrowserContext;
+  page: Page;
+  /** Console errors of the pages (a Content-Security-Policy violation is one). */
+  consoleErrors: string[];
+  close(): Promise<void>;
+}
+
+export async function openBrowser(viewport = { width: 1280, height: 900 }): Promise<OpenBrowser> {
+  const userDataDirectory = fs.mkdtempSync(path.join(os.tmpdir(), 'agentd-chromium-'));
+  const context = await chromium.launchPersistentContext(userDataDirectory, {
+    executablePath: chromiumPath,
+    headless: true,
+    args: chromiumFlags,
+    viewport,
+    timeout: 60_000,
+  });
+  context.setDefaultTimeout(20_000);
+  const consoleErrors: string[] = [];
+  const page = context.pages()[0] ?? (await context.newPage());
+  page.on('console', (message) => {
+    if (message.type() === 'error') consoleErrors.push(message.text());
+  });
+  page.on('pageerror', (error) => consoleErrors.push(error.message));
+  return {
+    context,
+    page,
+    consoleErrors,
+    async close() {
+      await context.close().catch(() => undefined);
+      fs.rmSync(userDataDirectory, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Saves a full-page screenshot as a test artifact; the path is returned for the test's message. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  fs.mkdirSync(artifactsDirectory, { recursive: true });
+  const file = path.join(artifactsDirectory, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}
+
+/** The built dashboard must be newer than its sources, as dist/ must be newer than src/. */
+export function assertDashboardBuilt(): void {
+  const index = path.join(root, 'dist', 'web', 'index.html');
+  if (!fs.existsSync(index)) throw new Error('dist/web is missing: run `npm run build` first');
+  const newest = (directory: string): number =>
+    fs.readdirSync(directory, { withFileTypes: true }).reduce((latest, entry) => {
+      const full = path.join(directory, entry.name);
+      return Math.max(latest, entry.isDirectory() ? newest(full) : fs.statSync(full).mtimeMs);
+    }, 0);
+  if (fs.statSync(index).mtimeMs < newest(path.join(root, 'web', 'src'))) {
+    throw new Error('dist/web is older than web/src: run `npm run build` first');
+  }
+}
