@@ -43,6 +43,15 @@ import { registerMetricsRoute } from './routes/ops/metrics.js';
 import { registerOpenApiRoute } from './routes/ops/openapi.js';
 import { registerChatCompletions } from './routes/openai/chat-completions.js';
 import { registerListModels } from './routes/openai/list-models.js';
+import { registerCreateWebhook } from './routes/webhooks/create-webhook.js';
+import { registerDeleteWebhook } from './routes/webhooks/delete-webhook.js';
+import { registerGetWebhook } from './routes/webhooks/get-webhook.js';
+import { registerListDeliveries } from './routes/webhooks/list-deliveries.js';
+import { registerListWebhooks } from './routes/webhooks/list-webhooks.js';
+import { registerRedeliver } from './routes/webhooks/redeliver.js';
+import { registerRotateWebhookSecret } from './routes/webhooks/rotate-webhook-secret.js';
+import { registerUpdateWebhook } from './routes/webhooks/update-webhook.js';
+import { webhookDocumentation } from './routes/webhooks/webhook-documentation.js';
 
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 
@@ -141,10 +150,13 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
       },
       components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'agd_…' } } },
       security: [{ bearerAuth: [] }],
+      // OpenAPI 3.1 `webhooks`: the requests agentd makes to subscribed URLs, one per event type.
+      webhooks: webhookDocumentation(),
       tags: [
         { name: 'agents', description: 'Agents of the account' },
         { name: 'messages', description: 'Talking to agents, and their conversation history' },
         { name: 'api-keys', description: 'API keys of the account' },
+        { name: 'webhooks', description: 'Signed event notifications to URLs of the account, and their delivery log' },
         { name: 'plugins', description: 'Plugins the server offers: the tools agents can use' },
         { name: 'openai', description: 'The OpenAI-compatible door: agents as models, for the openai client' },
         { name: 'operations', description: 'Health, readiness and metrics (no key, no rate limit)' },
@@ -187,6 +199,14 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
   registerListMessages(app);
   registerForgetConversation(app);
   registerListEvents(app);
+  registerCreateWebhook(app);
+  registerListWebhooks(app);
+  registerGetWebhook(app);
+  registerUpdateWebhook(app);
+  registerDeleteWebhook(app);
+  registerRotateWebhookSecret(app);
+  registerListDeliveries(app);
+  registerRedeliver(app);
   registerCreateApiKey(app);
   registerListApiKeys(app);
   registerRevokeApiKey(app);

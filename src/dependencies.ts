@@ -22,6 +22,8 @@ import type { ServiceDeps } from './services/context.js';
 import { openDatabase, type DatabaseHandle, type OpenDatabaseOptions } from './storage/database.js';
 import { migrateToLatest } from './storage/migrate.js';
 import { createRepositories } from './storage/repositories/index.js';
+import { WebhookDispatcher } from './events/webhook-dispatcher.js';
+import { WebhookOutbox } from './events/webhook-outbox.js';
 
 /** Everything the app is built from; tests build their own with fakes where they need them. */
 export interface AppDeps {
@@ -43,6 +45,8 @@ export interface CreateDepsOptions {
   limits?: Pick<CreateLimitsOptions, 'redis' | 'connectWaitMs'>;
   /** Plugins offered besides the built-in ones (tests add plugins of their own). */
   extraPlugins?: readonly AnyPluginDefinition[];
+  /** false for one-off commands: they write no events and must not take deliveries over. Default true. */
+  dispatchWebhooks?: boolean;
 }
 
 export async function createDependencies(config: Config, options: CreateDepsOptions): Promise<AppDeps> {
@@ -91,6 +95,24 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
       logger: options.logger,
     }),
   });
+  const outbox = new WebhookOutbox(repositories, config.webhooks.enabled);
+  const dispatcher =
+    config.webhooks.enabled && options.dispatchWebhooks !== false
+      ? new WebhookDispatcher({
+          webhooks: repositories.webhooks,
+          deliveries: repositories.webhookDeliveries,
+          secretBox,
+          // Its own client: webhook targets are user-given URLs, checked like every other such call.
+          fetch: createOutboundFetch({ allowPrivateAddresses: config.outbound.allowPrivateAddresses }),
+          clock,
+          logger: options.logger,
+          settings: config.webhooks,
+        })
+      : null;
+  if (dispatcher !== null) {
+    outbox.onCommitted = () => dispatcher.wake();
+    dispatcher.start();
+  }
   const services: ServiceDeps = {
     repositories,
     secretBox,
@@ -114,6 +136,7 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
     openStreamsPerAccount: config.maxOpenStreamsPerAccount,
     plugins: { catalog, toolsets, limits: config.tools },
     eventRetentionDays: config.eventRetentionDays,
+    webhooks: { outbox, allowPrivateTargets: config.outbound.allowPrivateAddresses },
   };
 
   return {
@@ -124,6 +147,7 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
     readiness: readinessChecks(database, limits.redis),
     shutdown: new GracefulShutdown(options.logger),
     async close() {
+      await dispatcher?.stop();
       await toolsets.close();
       await limits.close();
       await database.close();

@@ -9,6 +9,8 @@ import { IdempotencyRepository } from './idempotency.js';
 import { KnowledgeRepository } from './knowledge.js';
 import { MessageRepository } from './messages.js';
 import { ServiceStateRepository } from './service-state.js';
+import { WebhookDeliveryRepository } from './webhook-deliveries.js';
+import { WebhookRepository } from './webhooks.js';
 
 export interface Repositories {
   db: Kysely<Database>;
@@ -20,6 +22,8 @@ export interface Repositories {
   messages: MessageRepository;
   knowledge: KnowledgeRepository;
   serviceState: ServiceStateRepository;
+  webhooks: WebhookRepository;
+  webhookDeliveries: WebhookDeliveryRepository;
 }
 
 export function createRepositories({ db, dialect, committedReader }: DatabaseHandle): Repositories {
@@ -33,5 +37,7 @@ export function createRepositories({ db, dialect, committedReader }: DatabaseHan
     messages: new MessageRepository(db, dialect, committedReader),
     knowledge: new KnowledgeRepository(db, dialect, committedReader),
     serviceState: new ServiceStateRepository(db),
+    webhooks: new WebhookRepository(db),
+    webhookDeliveries: new WebhookDeliveryRepository(db, dialect),
   };
 }
