@@ -18,6 +18,7 @@ import { withPublishedScope } from './http/openapi-scopes.js';
 import { registerProblemHandlers, sendProblem, toAppError } from './http/problem.js';
 import { registerQueryLimit } from './http/query-limit.js';
 import { registerRateLimits } from './http/rate-limit.js';
+import { registerRequestTracing } from './http/request-tracing.js';
 import { serverBoundsOptions } from './http/server-bounds.js';
 import { registerCreateAgent } from './routes/agents/create-agent.js';
 import { registerDeleteAgent } from './routes/agents/delete-agent.js';
@@ -181,6 +182,8 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
     if (deps.shutdown.draining) reply.header('connection', 'close');
     done(null, payload);
   });
+  // First of the request hooks, so that key lookups and limits are inside the request's span.
+  if (deps.tracing !== null) registerRequestTracing(app, deps.tracing);
   registerProblemHandlers(app);
   registerQueryLimit(app, config.http.maxQueryBytes);
   registerAuthentication(app, deps.services);

@@ -120,6 +120,8 @@ export interface TracingSettings {
   /** OTLP/HTTP base URL; spans go to `<endpoint>/v1/traces`. */
   endpoint: string;
   serviceName: string;
+  /** How long finished spans are batched before they are sent (OTEL_BSP_SCHEDULE_DELAY). */
+  exportDelayMs: number;
 }
 
 export interface HttpBounds {
@@ -233,7 +235,11 @@ function httpBounds(env: Environment): HttpBounds {
 function tracingSettings(env: Environment): TracingSettings | null {
   const endpoint = httpUrl(env, 'OTEL_EXPORTER_OTLP_ENDPOINT');
   if (endpoint === null) return null;
-  return { endpoint, serviceName: read(env, 'OTEL_SERVICE_NAME') ?? 'agentd' };
+  return {
+    endpoint,
+    serviceName: read(env, 'OTEL_SERVICE_NAME') ?? 'agentd',
+    exportDelayMs: integer(env, 'OTEL_BSP_SCHEDULE_DELAY', 5_000, 10, 600_000),
+  };
 }
 
 export function parseModelReference(raw: string): { provider: string; name: string } | null {

@@ -8,6 +8,7 @@ import type { RedisLink } from './limits/redis-link.js';
 import type { RateLimiter } from './limits/rate-limiter.js';
 import { ProviderCatalog } from './providers/catalog.js';
 import { ModelGateway } from './providers/model-gateway.js';
+import type { ModelAdapter } from './providers/model-adapter.js';
 import { createModelAdapters } from './providers/registry.js';
 import { findKnowledge } from './conversation/build-prompt.js';
 import { builtinPlugins } from './plugins/builtin.js';
@@ -24,6 +25,8 @@ import { migrateToLatest } from './storage/migrate.js';
 import { createRepositories } from './storage/repositories/index.js';
 import { WebhookDispatcher } from './events/webhook-dispatcher.js';
 import { WebhookOutbox } from './events/webhook-outbox.js';
+import { tracedModelAdapter } from './tracing/model-spans.js';
+import type { Tracing } from './tracing/tracing.js';
 
 /** Everything the app is built from; tests build their own with fakes where they need them. */
 export interface AppDeps {
@@ -34,6 +37,8 @@ export interface AppDeps {
   readiness: ReadinessCheck[];
   /** The drain on SIGTERM; long-running responses register their streams with it. */
   shutdown: GracefulShutdown;
+  /** OpenTelemetry tracing, when OTEL_EXPORTER_OTLP_ENDPOINT is set. */
+  tracing: Tracing | null;
   close(): Promise<void>;
 }
 
@@ -60,7 +65,12 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
     );
   }
 
-  const database = openDatabase(config.database, { logger: options.logger, ...options.database });
+  // Loaded only when configured: without an endpoint no OpenTelemetry module is even imported.
+  const tracing =
+    config.tracing === null
+      ? null
+      : await import('./tracing/tracing.js').then(({ startTracing }) => startTracing(config.tracing!, options.logger));
+  const database = openDatabase(config.database, { logger: options.logger, ...options.database, tracing });
   try {
     const applied = await migrateToLatest(database);
     if (applied.length > 0) options.logger.info({ migrations: applied }, 'database migrated');
@@ -121,7 +131,7 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
     logger: options.logger,
     allowAgentModelKeys: config.allowAgentModelKeys,
     models: new ModelGateway(
-      createModelAdapters(config.providers, { builtinWordDelayMs: config.builtinWordDelayMs }),
+      tracedAdapters(createModelAdapters(config.providers, { builtinWordDelayMs: config.builtinWordDelayMs }), tracing),
       {
         timeoutMs: config.providerTimeoutMs,
         maxRetries: 2,
@@ -146,13 +156,20 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
     concurrencyLimiter: limits.concurrencyLimiter,
     readiness: readinessChecks(database, limits.redis),
     shutdown: new GracefulShutdown(options.logger),
+    tracing,
     async close() {
       await dispatcher?.stop();
       await toolsets.close();
       await limits.close();
       await database.close();
+      await tracing?.shutdown();
     },
   };
+}
+
+function tracedAdapters<Name>(adapters: Map<Name, ModelAdapter>, tracing: Tracing | null): Map<Name, ModelAdapter> {
+  if (tracing === null) return adapters;
+  return new Map([...adapters].map(([name, adapter]) => [name, tracedModelAdapter(adapter, String(name), tracing)]));
 }
 
 function readinessChecks(database: DatabaseHandle, redis: RedisLink | null): ReadinessCheck[] {
