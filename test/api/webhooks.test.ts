@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { startFakeOpenAiServer } from '../helpers/fake-openai-server.js';
+import type { FakeProviderServer } from '../helpers/fake-provider-server.js';
 import { recordSecrets } from '../helpers/known-secrets.js';
 import { startFakeWebhookReceiver, type FakeWebhookReceiver } from '../helpers/fake-webhook-receiver.js';
 import { backends, createTestApp, type TestApp } from '../helpers/test-app.js';
@@ -352,5 +354,69 @@ describe('webhook targets and the outbound rules', () => {
       (await t.inject({ method: 'GET', url: `/v1/webhooks/${created.json().id}` })).json().url,
       'https://hooks.invalid/agentd',
     );
+  });
+});
+
+describe('webhooks for failed replies', () => {
+  let t: TestApp;
+  let provider: FakeProviderServer;
+  let receiver: FakeWebhookReceiver;
+  before(async () => {
+    provider = await startFakeOpenAiServer();
+    receiver = await startFakeWebhookReceiver();
+    t = await createTestApp({
+      env: {
+        ...fastDelivery,
+        AGENTD_OPENAI_COMPATIBLE_BASE_URL: provider.baseUrl,
+        AGENTD_DEFAULT_MODEL: 'openai-compatible/fake-model',
+        AGENTD_PROVIDER_RETRY_DELAY_MS: '1',
+      },
+    });
+  });
+  after(async () => {
+    await t?.close();
+    await provider?.close();
+    await receiver?.close();
+  });
+
+  it('sends message.failed for a provider failure, and the status change when the provider rejects the key', async () => {
+    const response = await t.inject({
+      method: 'POST',
+      url: '/v1/webhooks',
+      payload: { url: receiver.url, events: ['message.failed', 'agent.status_changed', 'message.completed'] },
+    });
+    const webhook = response.json();
+    recordSecrets(webhook.secret);
+    const agent = await t.newAgent({ name: 'Failing' });
+    const events = () => receiver.received.map((request) => receiver.verify(request, webhook.secret));
+
+    provider.setDefault({ status: 500 });
+    const unavailable = await t.inject({
+      method: 'POST',
+      url: `/v1/agents/${agent.id}/messages`,
+      payload: { text: 'hello', userId: 'u1' },
+    });
+    assert.equal(unavailable.statusCode, 503);
+    const [failed] = await eventually(async () => (events().length >= 1 ? events() : null), 'message.failed');
+    assert.equal(failed.type, 'message.failed');
+    assert.equal(failed.data.agentId, agent.id);
+    assert.equal(failed.data.userId, 'u1');
+    assert.equal(failed.data.error.code, 'provider_unavailable');
+    assert.equal(failed.data.error.status, 503);
+
+    provider.setDefault({ status: 401, errorMessage: 'invalid api key' });
+    const rejected = await t.inject({
+      method: 'POST',
+      url: `/v1/agents/${agent.id}/messages`,
+      payload: { text: 'hello again', userId: 'u1' },
+    });
+    assert.equal(rejected.statusCode, 503);
+    assert.equal(rejected.json().code, 'agent_unavailable');
+    const all = await eventually(async () => (events().length >= 3 ? events() : null), 'the status change');
+    const statusChange = all.find((event) => event.type === 'agent.status_changed');
+    assert.equal(statusChange.data.to, 'error');
+    assert.equal(statusChange.data.by, 'service');
+    assert.equal(all.filter((event) => event.type === 'message.failed').at(-1).data.error.code, 'agent_unavailable');
+    assert.ok(!all.some((event) => event.type === 'message.completed'), 'a failed reply is not reported completed');
   });
 });
