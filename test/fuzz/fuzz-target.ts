@@ -72,12 +72,33 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
     const spareKeys: string[] = [];
     while (spareKeys.length < poolSize) spareKeys.push((await call(baseUrl, owner, 'POST', '/v1/api-keys', {})).id);
 
+    // Webhooks to a name that never resolves (RFC 2606), each with one delivery: a status change it subscribes to.
+    const newWebhook = async (key: string) =>
+      (
+        await call(baseUrl, key, 'POST', '/v1/webhooks', {
+          url: 'https://hooks.invalid/fuzz',
+          events: ['agent.status_changed'],
+        })
+      ).id as string;
+    const ownWebhooks: string[] = [];
+    while (ownWebhooks.length < poolSize) ownWebhooks.push(await newWebhook(owner));
+    const paused = await newAgent({ name: 'Paused' });
+    await call(baseUrl, owner, 'PATCH', `/v1/agents/${paused}`, { status: 'inactive' });
+    const ownDeliveries: string[] = [];
+    for (const webhook of ownWebhooks) {
+      ownDeliveries.push((await call(baseUrl, owner, 'GET', `/v1/webhooks/${webhook}/deliveries`)).data[0].id);
+    }
+    const otherWebhook = await newWebhook(otherKey.key);
+
     const pools: Record<IdPool, string[]> = {
       ownAgent: ownAgents,
       otherAccountAgent: [otherAgent],
       deletedAgent: [deleted],
       spareKey: spareKeys,
       otherAccountKey: [otherKey.id],
+      ownWebhook: ownWebhooks,
+      otherAccountWebhook: [otherWebhook],
+      ownDelivery: ownDeliveries,
     };
     return {
       server,

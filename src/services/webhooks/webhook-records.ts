@@ -48,7 +48,15 @@ export async function findOwnWebhook(ctx: ServiceContext, webhookId: string): Pr
 
 /** A 400 unless outbound calls may reach the URL (the SSRF rules of src/outbound). */
 export async function ensureAllowedTarget(ctx: ServiceContext, url: string): Promise<void> {
-  const refusal = await targetRefusal(new URL(url), ctx.deps.webhooks.allowPrivateTargets);
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    // JSON Schema's `uri` format accepts forms the URL parser does not (`http://` with no host).
+    throw validationError('/body/url', 'must be an absolute http(s) URL with a host');
+  }
+  if (parsed.hostname === '') throw validationError('/body/url', 'must be an absolute http(s) URL with a host');
+  const refusal = await targetRefusal(parsed, ctx.deps.webhooks.allowPrivateTargets);
   if (refusal !== null) {
     throw validationError(
       '/body/url',
