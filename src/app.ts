@@ -19,6 +19,7 @@ import { withPublishedScope } from './http/openapi-scopes.js';
 import { registerProblemHandlers, sendProblem, toAppError } from './http/problem.js';
 import { registerQueryLimit } from './http/query-limit.js';
 import { registerRateLimits } from './http/rate-limit.js';
+import { registerRequestTracing } from './http/request-tracing.js';
 import { serverBoundsOptions } from './http/server-bounds.js';
 import { registerCreateAgent } from './routes/agents/create-agent.js';
 import { registerDeleteAgent } from './routes/agents/delete-agent.js';
@@ -47,6 +48,15 @@ import { registerMetricsRoute } from './routes/ops/metrics.js';
 import { registerOpenApiRoute } from './routes/ops/openapi.js';
 import { registerChatCompletions } from './routes/openai/chat-completions.js';
 import { registerListModels } from './routes/openai/list-models.js';
+import { registerCreateWebhook } from './routes/webhooks/create-webhook.js';
+import { registerDeleteWebhook } from './routes/webhooks/delete-webhook.js';
+import { registerGetWebhook } from './routes/webhooks/get-webhook.js';
+import { registerListDeliveries } from './routes/webhooks/list-deliveries.js';
+import { registerListWebhooks } from './routes/webhooks/list-webhooks.js';
+import { registerRedeliver } from './routes/webhooks/redeliver.js';
+import { registerRotateWebhookSecret } from './routes/webhooks/rotate-webhook-secret.js';
+import { registerUpdateWebhook } from './routes/webhooks/update-webhook.js';
+import { webhookDocumentation } from './routes/webhooks/webhook-documentation.js';
 
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 
@@ -145,10 +155,13 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
       },
       components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'agd_…' } } },
       security: [{ bearerAuth: [] }],
+      // OpenAPI 3.1 `webhooks`: the requests agentd makes to subscribed URLs, one per event type.
+      webhooks: webhookDocumentation(),
       tags: [
         { name: 'agents', description: 'Agents of the account' },
         { name: 'messages', description: 'Talking to agents, and their conversation history' },
         { name: 'api-keys', description: 'API keys of the account' },
+        { name: 'webhooks', description: 'Signed event notifications to URLs of the account, and their delivery log' },
         { name: 'plugins', description: 'Plugins the server offers: the tools agents can use' },
         { name: 'platforms', description: 'Platform connectors: agents answering on Telegram, webhooks and more' },
         { name: 'openai', description: 'The OpenAI-compatible door: agents as models, for the openai client' },
@@ -174,6 +187,8 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
     if (deps.shutdown.draining) reply.header('connection', 'close');
     done(null, payload);
   });
+  // First of the request hooks, so that key lookups and limits are inside the request's span.
+  if (deps.tracing !== null) registerRequestTracing(app, deps.tracing);
   registerProblemHandlers(app);
   registerQueryLimit(app, config.http.maxQueryBytes);
   registerAuthentication(app, deps.services);
@@ -192,6 +207,14 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
   registerListMessages(app);
   registerForgetConversation(app);
   registerListEvents(app);
+  registerCreateWebhook(app);
+  registerListWebhooks(app);
+  registerGetWebhook(app);
+  registerUpdateWebhook(app);
+  registerDeleteWebhook(app);
+  registerRotateWebhookSecret(app);
+  registerListDeliveries(app);
+  registerRedeliver(app);
   registerCreateApiKey(app);
   registerListApiKeys(app);
   registerRevokeApiKey(app);

@@ -19,6 +19,7 @@ export const rateLimitNames = [
   'manageKeys',
   'listPlugins',
   'listEvents',
+  'manageWebhooks',
 ] as const;
 export type RateLimitName = (typeof rateLimitNames)[number];
 
@@ -42,6 +43,7 @@ export const defaultRateLimits: RateLimitSettings = {
     manageKeys: 30,
     listPlugins: 60,
     listEvents: 60,
+    manageWebhooks: 60,
   },
   sendMessageConcurrency: 10,
 };
@@ -96,6 +98,9 @@ export interface Config {
   /** Days the event trail of a deleted agent stays readable by its account before it is removed. */
   eventRetentionDays: number;
   platforms: PlatformSettings;
+  webhooks: WebhookSettings;
+  /** OpenTelemetry tracing; null (no cost at all) unless OTEL_EXPORTER_OTLP_ENDPOINT is set. */
+  tracing: TracingSettings | null;
   logLevel: LogLevel;
 }
 
@@ -117,6 +122,27 @@ export interface PlatformSettings {
   reconcileMs: number;
   /** Names this instance in platform reports; a random id when unset. */
   instanceId: string | null;
+}
+
+export interface WebhookSettings {
+  /** AGENTD_WEBHOOKS=off: no outbox rows are written and no dispatcher runs (webhooks can still be managed). */
+  enabled: boolean;
+  /** Time for a receiver to answer one delivery attempt. */
+  timeoutMs: number;
+  /** The unit of the retry schedule (events/retry-schedule.ts): 5 s gives retries over about 24 h. */
+  retryBaseMs: number;
+  /** How often an idle dispatcher looks for deliveries other instances wrote or that fell due. */
+  pollMs: number;
+  /** Days finished deliveries stay in the log before they are pruned. */
+  retentionDays: number;
+}
+
+export interface TracingSettings {
+  /** OTLP/HTTP base URL; spans go to `<endpoint>/v1/traces`. */
+  endpoint: string;
+  serviceName: string;
+  /** How long finished spans are batched before they are sent (OTEL_BSP_SCHEDULE_DELAY). */
+  exportDelayMs: number;
 }
 
 export interface HttpBounds {
@@ -224,6 +250,16 @@ function httpBounds(env: Environment): HttpBounds {
     keepAliveTimeoutMs: integer(env, 'AGENTD_KEEP_ALIVE_TIMEOUT_MS', 72_000, 100, 600_000),
     maxHeaderBytes: integer(env, 'AGENTD_MAX_HEADER_BYTES', 16_384, 1024, 1_048_576),
     maxQueryBytes: integer(env, 'AGENTD_MAX_QUERY_BYTES', 4096, 256, 65_536),
+  };
+}
+
+function tracingSettings(env: Environment): TracingSettings | null {
+  const endpoint = httpUrl(env, 'OTEL_EXPORTER_OTLP_ENDPOINT');
+  if (endpoint === null) return null;
+  return {
+    endpoint,
+    serviceName: read(env, 'OTEL_SERVICE_NAME') ?? 'agentd',
+    exportDelayMs: integer(env, 'OTEL_BSP_SCHEDULE_DELAY', 5_000, 10, 600_000),
   };
 }
 
@@ -338,6 +374,14 @@ export function loadConfig(env: Environment, cwd: string = process.cwd()): Confi
     },
     eventRetentionDays: integer(env, 'AGENTD_EVENT_RETENTION_DAYS', 30, 1, 3650),
     platforms: platformSettings(env),
+    webhooks: {
+      enabled: boolean(env, 'AGENTD_WEBHOOKS', true),
+      timeoutMs: integer(env, 'AGENTD_WEBHOOK_TIMEOUT_MS', 10_000, 50, 120_000),
+      retryBaseMs: integer(env, 'AGENTD_WEBHOOK_RETRY_BASE_MS', 5_000, 1, 600_000),
+      pollMs: integer(env, 'AGENTD_WEBHOOK_POLL_MS', 1_000, 10, 600_000),
+      retentionDays: integer(env, 'AGENTD_WEBHOOK_RETENTION_DAYS', 7, 1, 3650),
+    },
+    tracing: tracingSettings(env),
     logLevel: logLevel as LogLevel,
   };
 }

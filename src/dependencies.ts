@@ -8,6 +8,7 @@ import type { RedisLink } from './limits/redis-link.js';
 import type { RateLimiter } from './limits/rate-limiter.js';
 import { ProviderCatalog } from './providers/catalog.js';
 import { ModelGateway } from './providers/model-gateway.js';
+import type { ModelAdapter } from './providers/model-adapter.js';
 import { createModelAdapters } from './providers/registry.js';
 import { findKnowledge } from './conversation/build-prompt.js';
 import { builtinPlatforms } from './platforms/builtin.js';
@@ -32,6 +33,10 @@ import type { ServiceDeps } from './services/context.js';
 import { openDatabase, type DatabaseHandle, type OpenDatabaseOptions } from './storage/database.js';
 import { migrateToLatest } from './storage/migrate.js';
 import { createRepositories } from './storage/repositories/index.js';
+import { WebhookDispatcher } from './events/webhook-dispatcher.js';
+import { WebhookOutbox } from './events/webhook-outbox.js';
+import { tracedModelAdapter } from './tracing/model-spans.js';
+import type { Tracing } from './tracing/tracing.js';
 
 /** Everything the app is built from; tests build their own with fakes where they need them. */
 export interface AppDeps {
@@ -44,6 +49,8 @@ export interface AppDeps {
   shutdown: GracefulShutdown;
   /** Platform connectors: started by `serve` (and tests that want them) with `platforms.supervisor.start()`. */
   platforms: PlatformRuntime;
+  /** OpenTelemetry tracing, when OTEL_EXPORTER_OTLP_ENDPOINT is set. */
+  tracing: Tracing | null;
   close(): Promise<void>;
 }
 
@@ -57,6 +64,8 @@ export interface CreateDepsOptions {
   extraPlugins?: readonly AnyPluginDefinition[];
   /** Platform connectors offered besides the built-in ones. */
   extraPlatforms?: readonly AnyPlatformDefinition[];
+  /** false for one-off commands: they write no events and must not take deliveries over. Default true. */
+  dispatchWebhooks?: boolean;
 }
 
 export async function createDependencies(config: Config, options: CreateDepsOptions): Promise<AppDeps> {
@@ -70,7 +79,12 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
     );
   }
 
-  const database = openDatabase(config.database, { logger: options.logger, ...options.database });
+  // Loaded only when configured: without an endpoint no OpenTelemetry module is even imported.
+  const tracing =
+    config.tracing === null
+      ? null
+      : await import('./tracing/tracing.js').then(({ startTracing }) => startTracing(config.tracing!, options.logger));
+  const database = openDatabase(config.database, { logger: options.logger, ...options.database, tracing });
   try {
     const applied = await migrateToLatest(database);
     if (applied.length > 0) options.logger.info({ migrations: applied }, 'database migrated');
@@ -105,6 +119,24 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
       logger: options.logger,
     }),
   });
+  const outbox = new WebhookOutbox(repositories, config.webhooks.enabled);
+  const dispatcher =
+    config.webhooks.enabled && options.dispatchWebhooks !== false
+      ? new WebhookDispatcher({
+          webhooks: repositories.webhooks,
+          deliveries: repositories.webhookDeliveries,
+          secretBox,
+          // Its own client: webhook targets are user-given URLs, checked like every other such call.
+          fetch: createOutboundFetch({ allowPrivateAddresses: config.outbound.allowPrivateAddresses }),
+          clock,
+          logger: options.logger,
+          settings: config.webhooks,
+        })
+      : null;
+  if (dispatcher !== null) {
+    outbox.onCommitted = () => dispatcher.wake();
+    dispatcher.start();
+  }
   const services: ServiceDeps = {
     repositories,
     secretBox,
@@ -113,7 +145,7 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
     logger: options.logger,
     allowAgentModelKeys: config.allowAgentModelKeys,
     models: new ModelGateway(
-      createModelAdapters(config.providers, { builtinWordDelayMs: config.builtinWordDelayMs }),
+      tracedAdapters(createModelAdapters(config.providers, { builtinWordDelayMs: config.builtinWordDelayMs }), tracing),
       {
         timeoutMs: config.providerTimeoutMs,
         maxRetries: 2,
@@ -132,6 +164,7 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
       instanceId: config.platforms.instanceId ?? newInstanceId(),
     },
     eventRetentionDays: config.eventRetentionDays,
+    webhooks: { outbox, allowPrivateTargets: config.outbound.allowPrivateAddresses },
   };
   const platforms = createPlatformRuntime({
     deps: services,
@@ -150,11 +183,14 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
     readiness: readinessChecks(database, limits.redis),
     shutdown: new GracefulShutdown(options.logger),
     platforms,
+    tracing,
     async close() {
       await platforms.close();
+      await dispatcher?.stop();
       await toolsets.close();
       await limits.close();
       await database.close();
+      await tracing?.shutdown();
     },
   };
 }
@@ -175,6 +211,11 @@ function platformLeases(config: Config, redis: RedisLink | null, logger: Logger)
     );
   }
   return new LocalPlatformLeases();
+}
+
+function tracedAdapters<Name>(adapters: Map<Name, ModelAdapter>, tracing: Tracing | null): Map<Name, ModelAdapter> {
+  if (tracing === null) return adapters;
+  return new Map([...adapters].map(([name, adapter]) => [name, tracedModelAdapter(adapter, String(name), tracing)]));
 }
 
 function readinessChecks(database: DatabaseHandle, redis: RedisLink | null): ReadinessCheck[] {

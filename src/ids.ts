@@ -13,6 +13,8 @@ export const idPrefixes = {
   apiKey: 'key',
   request: 'req',
   event: 'evt',
+  webhook: 'whk',
+  delivery: 'dlv',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

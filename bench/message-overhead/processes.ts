@@ -81,7 +81,11 @@ export async function startAgentd(
     try {
       if ((await fetch(`${url}/healthz`)).ok) break;
     } catch {
-      if (attempt > 200) throw new Error('agentd did not start');
+      // 30 s: a loaded machine starts slowly; a process that never answers is not left behind.
+      if (attempt > 600) {
+        child.kill('SIGKILL');
+        throw new Error('agentd did not start');
+      }
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

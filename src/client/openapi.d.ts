@@ -422,8 +422,520 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/webhooks': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List webhooks
+     * @description The account's webhooks, newest first, by `page` or by following `nextCursor`; never their secrets. Scope: `agents:read`.
+     */
+    get: operations['listWebhooks'];
+    put?: never;
+    /**
+     * Subscribe a URL to events
+     * @description Events of the account are POSTed to `url`, signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`) with the `secret` of this response, which is never shown again. The URL must reach a public address unless the operator allows private ones. Scope: `agents:write`.
+     */
+    post: operations['createWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/webhooks/{webhookId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get a webhook
+     * @description The webhook without its secret. Scope: `agents:read`.
+     */
+    get: operations['getWebhook'];
+    put?: never;
+    post?: never;
+    /**
+     * Delete a webhook
+     * @description Removes the webhook and its delivery log; nothing more is sent to it. Scope: `agents:write`.
+     */
+    delete: operations['deleteWebhook'];
+    options?: never;
+    head?: never;
+    /**
+     * Change a webhook
+     * @description Fields sent replace the stored ones; `description: null` clears it. `enabled: false` stops deliveries, including retries already scheduled. Scope: `agents:write`.
+     */
+    patch: operations['updateWebhook'];
+    trace?: never;
+  };
+  '/v1/webhooks/{webhookId}/deliveries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read a webhook's delivery log
+     * @description Deliveries newest first, each with its state and every attempt (status code, duration, error). Finished deliveries are kept for AGENTD_WEBHOOK_RETENTION_DAYS (7). Scope: `agents:read`.
+     */
+    get: operations['listWebhookDeliveries'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send an event again
+     * @description Queues a new delivery of the same event (same `webhook-id` and body) with a fresh retry schedule; answers 202 with it. The webhook must be enabled. Scope: `agents:write`.
+     */
+    post: operations['redeliverWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/webhooks/{webhookId}/rotate-secret': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Replace a webhook's signing secret
+     * @description A new `secret`, shown only in this response; every attempt from now on is signed with it. Scope: `agents:write`.
+     */
+    post: operations['rotateWebhookSecret'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+  'agent.created': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** An agent was created. */
+    post: {
+      parameters: {
+        query?: never;
+        header: {
+          /** @description The event id (`evt_…`): the same on every attempt and redelivery; dedupe on it. */
+          'webhook-id': string;
+          /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body` with the secret (Standard Webhooks). */
+          'webhook-signature': string;
+          /** @description Unix seconds when this attempt was signed. */
+          'webhook-timestamp': string;
+        };
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            data: {
+              /** @description The API key id that made the change, or `service`. */
+              actor: string;
+              agentId: string;
+              name: string;
+              requestId: string | null;
+              status: string;
+            };
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC time with milliseconds.
+             */
+            timestamp: string;
+            /** @constant */
+            type: 'agent.created';
+          };
+        };
+      };
+      responses: {
+        /** @description Received. Any other answer, or none within the time-out, is retried. */
+        '2XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'agent.deleted': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** An agent was deleted. */
+    post: {
+      parameters: {
+        query?: never;
+        header: {
+          /** @description The event id (`evt_…`): the same on every attempt and redelivery; dedupe on it. */
+          'webhook-id': string;
+          /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body` with the secret (Standard Webhooks). */
+          'webhook-signature': string;
+          /** @description Unix seconds when this attempt was signed. */
+          'webhook-timestamp': string;
+        };
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            data: {
+              /** @description The API key id that made the change, or `service`. */
+              actor: string;
+              agentId: string;
+              name: string;
+              requestId: string | null;
+            };
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC time with milliseconds.
+             */
+            timestamp: string;
+            /** @constant */
+            type: 'agent.deleted';
+          };
+        };
+      };
+      responses: {
+        /** @description Received. Any other answer, or none within the time-out, is retried. */
+        '2XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'agent.status_changed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** An agent's status changed, by its owner or by the service (e.g. the provider rejected its credentials). */
+    post: {
+      parameters: {
+        query?: never;
+        header: {
+          /** @description The event id (`evt_…`): the same on every attempt and redelivery; dedupe on it. */
+          'webhook-id': string;
+          /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body` with the secret (Standard Webhooks). */
+          'webhook-signature': string;
+          /** @description Unix seconds when this attempt was signed. */
+          'webhook-timestamp': string;
+        };
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            data: {
+              /** @description The API key id that made the change, or `service`. */
+              actor: string;
+              agentId: string;
+              /** @enum {string} */
+              by: 'owner' | 'service';
+              from: string;
+              reason: string;
+              requestId: string | null;
+              to: string;
+            };
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC time with milliseconds.
+             */
+            timestamp: string;
+            /** @constant */
+            type: 'agent.status_changed';
+          };
+        };
+      };
+      responses: {
+        /** @description Received. Any other answer, or none within the time-out, is retried. */
+        '2XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'agent.updated': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** An agent was changed: which fields (and which plugin or platform entries, and secret names) changed. */
+    post: {
+      parameters: {
+        query?: never;
+        header: {
+          /** @description The event id (`evt_…`): the same on every attempt and redelivery; dedupe on it. */
+          'webhook-id': string;
+          /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body` with the secret (Standard Webhooks). */
+          'webhook-signature': string;
+          /** @description Unix seconds when this attempt was signed. */
+          'webhook-timestamp': string;
+        };
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            data: {
+              /** @description The API key id that made the change, or `service`. */
+              actor: string;
+              agentId: string;
+              /** @description Names of the fields that changed; never their values. */
+              fields: string[];
+              model?: {
+                fields: string[];
+              };
+              platforms?: {
+                change: string;
+                entry: string;
+              }[];
+              plugins?: {
+                change: string;
+                entry: string;
+              }[];
+              requestId: string | null;
+            };
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC time with milliseconds.
+             */
+            timestamp: string;
+            /** @constant */
+            type: 'agent.updated';
+          };
+        };
+      };
+      responses: {
+        /** @description Received. Any other answer, or none within the time-out, is retried. */
+        '2XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'message.completed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** An agent answered a message. The texts are not included; read them from the conversation history. */
+    post: {
+      parameters: {
+        query?: never;
+        header: {
+          /** @description The event id (`evt_…`): the same on every attempt and redelivery; dedupe on it. */
+          'webhook-id': string;
+          /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body` with the secret (Standard Webhooks). */
+          'webhook-signature': string;
+          /** @description Unix seconds when this attempt was signed. */
+          'webhook-timestamp': string;
+        };
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            data: {
+              agentId: string;
+              /**
+               * Format: date-time
+               * @description RFC 3339 UTC time with milliseconds.
+               */
+              createdAt: string;
+              finishReason: string;
+              latencyMs: number;
+              /** @description The id of the reply. */
+              messageId: string;
+              model: {
+                name: string;
+                provider: string;
+              };
+              roomId: string | null;
+              /** @description How many tool calls the reply made. */
+              toolCalls: number;
+              usage: {
+                inputTokens: number;
+                outputTokens: number;
+                totalTokens: number;
+              };
+              userId: string | null;
+            };
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC time with milliseconds.
+             */
+            timestamp: string;
+            /** @constant */
+            type: 'message.completed';
+          };
+        };
+      };
+      responses: {
+        /** @description Received. Any other answer, or none within the time-out, is retried. */
+        '2XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'message.failed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** A reply failed: the model provider failed or rejected the agent's credentials. */
+    post: {
+      parameters: {
+        query?: never;
+        header: {
+          /** @description The event id (`evt_…`): the same on every attempt and redelivery; dedupe on it. */
+          'webhook-id': string;
+          /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body` with the secret (Standard Webhooks). */
+          'webhook-signature': string;
+          /** @description Unix seconds when this attempt was signed. */
+          'webhook-timestamp': string;
+        };
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            data: {
+              agentId: string;
+              error: {
+                code: string;
+                detail: string;
+                status: number;
+              };
+              messageId: string;
+              roomId: string | null;
+              userId: string | null;
+            };
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC time with milliseconds.
+             */
+            timestamp: string;
+            /** @constant */
+            type: 'message.failed';
+          };
+        };
+      };
+      responses: {
+        /** @description Received. Any other answer, or none within the time-out, is retried. */
+        '2XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+}
 export interface components {
   schemas: {
     /** Agent */
@@ -3122,6 +3634,840 @@ export interface operations {
       };
       /** @description The key lacks the scope this operation needs (`insufficient_scope`). */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The database cannot be reached (`service_unavailable`), or for messages the agent or its model provider cannot answer now (`agent_unavailable`, `provider_unavailable`); see Retry-After. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  listWebhooks: {
+    parameters: {
+      query?: {
+        /** @description The `nextCursor` of the previous page. */
+        cursor?: string;
+        /** @description Webhooks per page, 1–100 (20). */
+        limit?: number;
+        /** @description Page number (default 1). */
+        page?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              /**
+               * Format: date-time
+               * @description RFC 3339 UTC time with milliseconds.
+               */
+              createdAt: string;
+              description: string | null;
+              enabled: boolean;
+              events: string[];
+              id: string;
+              /**
+               * Format: date-time
+               * @description RFC 3339 UTC time with milliseconds.
+               */
+              updatedAt: string;
+              url: string;
+            }[];
+            pagination: {
+              hasMore: boolean;
+              limit: number;
+              nextCursor: string | null;
+              page: number;
+              total: number;
+              totalPages: number;
+            };
+          };
+        };
+      };
+      /** @description Invalid JSON or a request that does not match the schema (`invalid_json`, `validation_failed`). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key lacks the scope this operation needs (`insufficient_scope`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The database cannot be reached (`service_unavailable`), or for messages the agent or its model provider cannot answer now (`agent_unavailable`, `provider_unavailable`); see Retry-After. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  createWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          description?: string | null;
+          /** @default true */
+          enabled?: boolean;
+          events: (
+            | 'agent.created'
+            | 'agent.updated'
+            | 'agent.deleted'
+            | 'agent.status_changed'
+            | 'message.completed'
+            | 'message.failed'
+          )[];
+          /**
+           * Format: uri
+           * @description Where events are POSTed: an http(s) URL. Loopback, private and link-local addresses are refused unless the operator set AGENTD_OUTBOUND_ALLOW_PRIVATE.
+           */
+          url: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC time with milliseconds.
+             */
+            createdAt: string;
+            description: string | null;
+            enabled: boolean;
+            events: string[];
+            id: string;
+            /** @description The signing secret (`whsec_…`, Standard Webhooks). Shown only in this response: store it now to verify the `webhook-signature` header. */
+            secret: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC time with milliseconds.
+             */
+            updatedAt: string;
+            url: string;
+          };
+        };
+      };
+      /** @description Invalid JSON or a request that does not match the schema (`invalid_json`, `validation_failed`). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key lacks the scope this operation needs (`insufficient_scope`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than the limit (`payload_too_large`). */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (`unsupported_media_type`). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The database cannot be reached (`service_unavailable`), or for messages the agent or its model provider cannot answer now (`agent_unavailable`, `provider_unavailable`); see Retry-After. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        webhookId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC time with milliseconds.
+             */
+            createdAt: string;
+            description: string | null;
+            enabled: boolean;
+            events: string[];
+            id: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC time with milliseconds.
+             */
+            updatedAt: string;
+            url: string;
+          };
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key lacks the scope this operation needs (`insufficient_scope`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this account (`not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The database cannot be reached (`service_unavailable`), or for messages the agent or its model provider cannot answer now (`agent_unavailable`, `provider_unavailable`); see Retry-After. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  deleteWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        webhookId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            deleted: true;
+            id: string;
+          };
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key lacks the scope this operation needs (`insufficient_scope`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this account (`not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The database cannot be reached (`service_unavailable`), or for messages the agent or its model provider cannot answer now (`agent_unavailable`, `provider_unavailable`); see Retry-After. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  updateWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        webhookId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          description?: string | null;
+          enabled?: boolean;
+          events?: (
+            | 'agent.created'
+            | 'agent.updated'
+            | 'agent.deleted'
+            | 'agent.status_changed'
+            | 'message.completed'
+            | 'message.failed'
+          )[];
+          /**
+           * Format: uri
+           * @description Where events are POSTed: an http(s) URL. Loopback, private and link-local addresses are refused unless the operator set AGENTD_OUTBOUND_ALLOW_PRIVATE.
+           */
+          url?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC time with milliseconds.
+             */
+            createdAt: string;
+            description: string | null;
+            enabled: boolean;
+            events: string[];
+            id: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC time with milliseconds.
+             */
+            updatedAt: string;
+            url: string;
+          };
+        };
+      };
+      /** @description Invalid JSON or a request that does not match the schema (`invalid_json`, `validation_failed`). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key lacks the scope this operation needs (`insufficient_scope`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this account (`not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than the limit (`payload_too_large`). */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (`unsupported_media_type`). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The database cannot be reached (`service_unavailable`), or for messages the agent or its model provider cannot answer now (`agent_unavailable`, `provider_unavailable`); see Retry-After. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  listWebhookDeliveries: {
+    parameters: {
+      query?: {
+        /** @description The `nextCursor` of the previous page. */
+        cursor?: string;
+        /** @description Deliveries per page (20). */
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        webhookId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              attemptLog: {
+                /**
+                 * Format: date-time
+                 * @description RFC 3339 UTC time with milliseconds.
+                 */
+                at: string;
+                /** @description 1 for the first attempt. */
+                attempt: number;
+                durationMs: number;
+                /** @description Why the attempt failed; null on success. */
+                error: string | null;
+                /** @description The receiver's HTTP status; null when it did not answer. */
+                statusCode: number | null;
+              }[];
+              attempts: number;
+              /**
+               * Format: date-time
+               * @description RFC 3339 UTC time with milliseconds.
+               */
+              createdAt: string;
+              /** @description The `webhook-id` header: the same on every attempt and redelivery. */
+              eventId: string;
+              eventType: string;
+              id: string;
+              lastAttempt: {
+                /**
+                 * Format: date-time
+                 * @description RFC 3339 UTC time with milliseconds.
+                 */
+                at: string;
+                /** @description 1 for the first attempt. */
+                attempt: number;
+                durationMs: number;
+                /** @description Why the attempt failed; null on success. */
+                error: string | null;
+                /** @description The receiver's HTTP status; null when it did not answer. */
+                statusCode: number | null;
+              } | null;
+              /** @description When the next attempt is due, if pending. */
+              nextAttemptAt: string | null;
+              /**
+               * @description `pending` until an attempt succeeds (2xx), attempts run out (`failed`), or the webhook is disabled or deleted (`cancelled`).
+               * @enum {string}
+               */
+              state: 'pending' | 'succeeded' | 'failed' | 'cancelled';
+              webhookId: string;
+            }[];
+            pagination: {
+              hasMore: boolean;
+              limit: number;
+              nextCursor: string | null;
+            };
+          };
+        };
+      };
+      /** @description Invalid JSON or a request that does not match the schema (`invalid_json`, `validation_failed`). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key lacks the scope this operation needs (`insufficient_scope`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this account (`not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The database cannot be reached (`service_unavailable`), or for messages the agent or its model provider cannot answer now (`agent_unavailable`, `provider_unavailable`); see Retry-After. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  redeliverWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deliveryId: string;
+        webhookId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            attemptLog: {
+              /**
+               * Format: date-time
+               * @description RFC 3339 UTC time with milliseconds.
+               */
+              at: string;
+              /** @description 1 for the first attempt. */
+              attempt: number;
+              durationMs: number;
+              /** @description Why the attempt failed; null on success. */
+              error: string | null;
+              /** @description The receiver's HTTP status; null when it did not answer. */
+              statusCode: number | null;
+            }[];
+            attempts: number;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC time with milliseconds.
+             */
+            createdAt: string;
+            /** @description The `webhook-id` header: the same on every attempt and redelivery. */
+            eventId: string;
+            eventType: string;
+            id: string;
+            lastAttempt: {
+              /**
+               * Format: date-time
+               * @description RFC 3339 UTC time with milliseconds.
+               */
+              at: string;
+              /** @description 1 for the first attempt. */
+              attempt: number;
+              durationMs: number;
+              /** @description Why the attempt failed; null on success. */
+              error: string | null;
+              /** @description The receiver's HTTP status; null when it did not answer. */
+              statusCode: number | null;
+            } | null;
+            /** @description When the next attempt is due, if pending. */
+            nextAttemptAt: string | null;
+            /**
+             * @description `pending` until an attempt succeeds (2xx), attempts run out (`failed`), or the webhook is disabled or deleted (`cancelled`).
+             * @enum {string}
+             */
+            state: 'pending' | 'succeeded' | 'failed' | 'cancelled';
+            webhookId: string;
+          };
+        };
+      };
+      /** @description Invalid JSON or a request that does not match the schema (`invalid_json`, `validation_failed`). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key lacks the scope this operation needs (`insufficient_scope`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this account (`not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The database cannot be reached (`service_unavailable`), or for messages the agent or its model provider cannot answer now (`agent_unavailable`, `provider_unavailable`); see Retry-After. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  rotateWebhookSecret: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        webhookId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            /** @description The signing secret (`whsec_…`, Standard Webhooks). Shown only in this response: store it now to verify the `webhook-signature` header. */
+            secret: string;
+          };
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key lacks the scope this operation needs (`insufficient_scope`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this account (`not_found`). */
+      404: {
         headers: {
           [name: string]: unknown;
         };

@@ -1,8 +1,10 @@
 import { isoTime, type Clock } from '../clock.js';
 import { newId } from '../ids.js';
+import { webhookEventTypes, type WebhookEventType } from '../schemas/webhooks.js';
 import type { AgentEventRepository, AgentEventType } from '../storage/repositories/agent-events.js';
 import type { AgentRecord, AgentStatus } from '../storage/repositories/agents.js';
 import type { Executor } from '../storage/schema.js';
+import type { WebhookOutbox } from './webhook-outbox.js';
 
 /** Who made a change: an API key (its id) or the service itself (e.g. after a provider rejected the agent's key). */
 export type EventActor = { keyId: string } | 'service';
@@ -13,6 +15,8 @@ export interface EventWriter {
   clock: Clock;
   actor: EventActor;
   requestId: string | null;
+  /** Where the event also goes for webhooks, in the same transaction. */
+  outbox: WebhookOutbox;
 }
 
 /** The reason recorded when an owner changes the status with PATCH. */
@@ -20,7 +24,9 @@ export const ownerStatusReason = 'updated by its owner';
 
 /**
  * Appends one event to the agent's trail with `executor`, which must be the
- * transaction of the change: the event then commits or rolls back with it.
+ * transaction of the change: the event then commits or rolls back with it, and
+ * so do the webhook deliveries it fans out to. The caller wakes the dispatcher
+ * (`outbox.committed()`) after the commit.
  */
 export async function recordAgentEvent(
   writer: EventWriter,
@@ -29,19 +35,34 @@ export async function recordAgentEvent(
   data: Record<string, unknown>,
   executor: Executor,
 ): Promise<void> {
-  await writer.events.insert(
+  const event = {
+    id: newId('event'),
+    accountId: agent.accountId,
+    agentId: agent.id,
+    type,
+    data,
+    actor: writer.actor === 'service' ? 'service' : writer.actor.keyId,
+    requestId: writer.requestId,
+    createdAt: isoTime(writer.clock.now()),
+  };
+  await writer.events.insert(event, executor);
+  // Only the event types webhooks offer leave the service; the others (connectors') stay in the trail.
+  if (!isWebhookEventType(type)) return;
+  await writer.outbox.enqueue(
     {
-      id: newId('event'),
-      accountId: agent.accountId,
-      agentId: agent.id,
+      id: event.id,
+      accountId: event.accountId,
       type,
-      data,
-      actor: writer.actor === 'service' ? 'service' : writer.actor.keyId,
-      requestId: writer.requestId,
-      createdAt: isoTime(writer.clock.now()),
+      data: { agentId: event.agentId, actor: event.actor, requestId: event.requestId, ...data },
+      occurredAt: event.createdAt,
     },
     executor,
   );
+}
+
+const webhookTypes: ReadonlySet<string> = new Set(webhookEventTypes);
+function isWebhookEventType(type: string): type is WebhookEventType {
+  return webhookTypes.has(type);
 }
 
 export function statusChangeData(from: AgentStatus, to: AgentStatus, reason: string, by: EventActor) {

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import type { ToolLimits } from '../conversation/tool-runner.js';
+import type { WebhookOutbox } from '../events/webhook-outbox.js';
 import type { ConcurrencyLimiter } from '../limits/concurrency-limiter.js';
 import type { PlatformCatalog } from '../platforms/catalog.js';
 import type { PluginCatalog } from '../plugins/catalog.js';
@@ -42,6 +43,8 @@ export interface ServiceDeps {
   platforms: { catalog: PlatformCatalog; instanceId: string };
   /** Days the event trail of a deleted agent is kept. */
   eventRetentionDays: number;
+  /** The outbox events are written to, and whether webhook targets may be private addresses. */
+  webhooks: { outbox: WebhookOutbox; allowPrivateTargets: boolean };
 }
 
 export interface ServiceContext {

@@ -7,6 +7,8 @@ import type { Logger } from 'pino';
 import type { DatabaseConfig } from '../config.js';
 import type { Database, Dialect } from './schema.js';
 import { CommittedReads, withStatementCache } from './sqlite-connections.js';
+import { tracedDialect } from '../tracing/database-spans.js';
+import type { Tracing } from '../tracing/tracing.js';
 
 /**
  * Runs one compiled read outside any transaction and returns its rows
@@ -34,6 +36,8 @@ export interface OpenDatabaseOptions {
   applicationName?: string;
   /** Where lost connections are reported; silent without one. */
   logger?: Logger;
+  /** A span per statement when tracing is on. */
+  tracing?: Tracing | null;
 }
 
 /**
@@ -80,8 +84,9 @@ export function openDatabase(config: DatabaseConfig, options: OpenDatabaseOption
     let reader: CommittedReads | null = null;
     const statements = withStatementCache(database, (report) => reader?.written(report));
     reader = config.file === ':memory:' ? null : new CommittedReads(config.file, database, statements);
+    const dialect = new SqliteDialect({ database: statements as unknown as SqliteDatabase.Database });
     const db = new Kysely<Database>({
-      dialect: new SqliteDialect({ database: statements as unknown as SqliteDatabase.Database }),
+      dialect: options.tracing ? tracedDialect(dialect, 'sqlite', options.tracing) : dialect,
     });
     return {
       db,
@@ -114,7 +119,10 @@ export function openDatabase(config: DatabaseConfig, options: OpenDatabaseOption
   });
   // The pool re-emits the error of an idle client (already reported by the client itself) and drops it.
   pool.on('error', () => undefined);
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const dialect = new PostgresDialect({ pool });
+  const db = new Kysely<Database>({
+    dialect: options.tracing ? tracedDialect(dialect, 'postgresql', options.tracing) : dialect,
+  });
   return {
     db,
     dialect: 'postgres',

@@ -4,6 +4,7 @@ import { initialMigration } from './migrations/0001-initial.js';
 import { conversationsMigration } from './migrations/0002-conversations.js';
 import { toolTurnsMigration } from './migrations/0003-tool-turns.js';
 import { agentEventsMigration } from './migrations/0004-agent-events.js';
+import { webhooksMigration } from './migrations/0006-webhooks.js';
 import { platformsMigration } from './migrations/0007-platforms.js';
 import type { Dialect } from './schema.js';
 
@@ -14,6 +15,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0002-conversations': conversationsMigration(dialect),
     '0003-tool-turns': toolTurnsMigration(),
     '0004-agent-events': agentEventsMigration(dialect),
+    '0006-webhooks': webhooksMigration(dialect),
     '0007-platforms': platformsMigration(dialect),
   };
 }

@@ -127,6 +127,45 @@ export interface PlatformStatesTable {
   updated_at: string;
 }
 
+/** A webhook subscription of an account; `secret` is the signing secret sealed with the secret key. */
+export interface WebhooksTable {
+  id: string;
+  account_id: string;
+  url: string;
+  /** JSON array of the event types subscribed. */
+  events: string;
+  description: string | null;
+  enabled: number;
+  secret: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/**
+ * One event for one webhook: the outbox entry (written with the change) and its delivery log.
+ * `state` is `pending` until it succeeds, runs out of attempts (`failed`) or its webhook is
+ * disabled or deleted (`cancelled`).
+ */
+export interface WebhookDeliveriesTable {
+  id: string;
+  webhook_id: string;
+  account_id: string;
+  event_id: string;
+  event_type: string;
+  /** The JSON body sent, signed as it is. */
+  payload: string;
+  state: string;
+  attempts: number;
+  /** When the next attempt is due; while claimed, when the claim lapses. */
+  next_attempt_at: string;
+  /** The claim of the instance delivering it now; outcomes are written only under the same claim. */
+  claim_token: string | null;
+  /** JSON array of the attempts: attempt, statusCode, durationMs, error, at. */
+  attempt_log: string;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   service_state: ServiceStateTable;
   accounts: AccountsTable;
@@ -138,6 +177,8 @@ export interface Database {
   knowledge_items: KnowledgeItemsTable;
   agent_events: AgentEventsTable;
   platform_states: PlatformStatesTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 }
 
 export type Executor = Kysely<Database> | Transaction<Database>;

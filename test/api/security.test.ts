@@ -53,7 +53,10 @@ const knownOperations: Array<[label: string, scope: Scope | null]> = [
 
 /** Path parameters the suite can fill, by name; a route with another one fails until it is added here. */
 /** Path parameters the suite fills; an OpenAI-door model is an agent id. */
-const fillableParameters = ['agentId', 'model', 'keyId'];
+const fillableParameters = ['agentId', 'model', 'keyId', 'webhookId', 'deliveryId'];
+
+/** A target that never resolves (RFC 2606), so webhooks made here send nothing anywhere. */
+const unreachableTarget = 'https://hooks.invalid/agentd';
 
 /** The OpenAI-compatible routes answer `{error: {message, code}}`; read as a problem's `detail` and `code`. */
 function problemOf(response: { json(): any }): { code: string; detail: string } {
@@ -80,6 +83,31 @@ for (const backend of backends) {
     let victimAgentId: string;
     let victimKeyId: string;
     let revokedKey: string;
+    let victimDelivery: { webhookId: string; deliveryId: string };
+
+    /** A webhook of `as` subscribed to events the suite does not cause, so it gets no deliveries. */
+    async function newWebhook(as: TestAccount, events = ['message.failed']): Promise<string> {
+      const response = await t.inject({
+        method: 'POST',
+        url: '/v1/webhooks',
+        payload: { url: unreachableTarget, events },
+        as,
+      });
+      assert.equal(response.statusCode, 201, response.body);
+      return response.json().id;
+    }
+
+    /** A webhook of `as` with one delivery in its log: subscribed to status changes, then one is made. */
+    async function newDelivery(as: TestAccount): Promise<{ webhookId: string; deliveryId: string }> {
+      const webhookId = await newWebhook(as, ['agent.status_changed']);
+      const agentId = (await t.inject({ method: 'POST', url: '/v1/agents', payload: { name: 'Paused' }, as })).json()
+        .id;
+      await t.inject({ method: 'PATCH', url: `/v1/agents/${agentId}`, payload: { status: 'inactive' }, as });
+      const deliveries = await t.inject({ method: 'GET', url: `/v1/webhooks/${webhookId}/deliveries`, as });
+      const deliveryId = deliveries.json().data[0]?.id;
+      assert.ok(deliveryId, deliveries.body);
+      return { webhookId, deliveryId };
+    }
 
     before(async () => {
       t = await createTestApp({ backend: backend.name });
@@ -92,15 +120,26 @@ for (const backend of backends) {
       assert.equal((await t.inject({ method: 'DELETE', url: `/v1/api-keys/${doomed.keyId}` })).statusCode, 200);
       revokedKey = doomed.key;
       await t.inject({ method: 'POST', url: '/v1/agents', payload: { name: 'Probe target' } });
+      victimDelivery = await newDelivery(victim);
     });
     after(async () => t?.close());
 
     /** Fills each path parameter: `own` creates a fresh resource of the caller's account. */
     async function urlFor(route: SecurityCase, whose: 'own' | 'foreign' | 'missing'): Promise<string> {
       let url = route.path;
+      const ownDelivery =
+        route.pathParameters.includes('deliveryId') && whose === 'own' ? await newDelivery(t.owner) : null;
       for (const name of route.pathParameters) {
         let value: string;
-        if (name === 'agentId' || name === 'model') {
+        if (name === 'webhookId' || name === 'deliveryId') {
+          const key = name === 'webhookId' ? 'webhookId' : 'deliveryId';
+          value =
+            whose === 'foreign'
+              ? victimDelivery[key]
+              : whose === 'missing'
+                ? `${name === 'webhookId' ? 'whk' : 'dlv'}_01ARZ3NDEKTSV4RRFFQ69G5FAV`
+                : (ownDelivery?.[key] ?? (await newWebhook(t.owner)));
+        } else if (name === 'agentId' || name === 'model') {
           value =
             whose === 'foreign'
               ? victimAgentId

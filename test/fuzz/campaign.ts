@@ -141,6 +141,16 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
         const deletedId = /"id":"([^"]+)"/.exec(outcome.response.body.toString('utf8'))?.[1];
         if (deletedId) await target.replaceAgent(deletedId);
       }
+      // A webhook deleted or changed (disabled, moved) is restored, so later redeliveries have one to go to.
+      if (
+        outcome.kind === 'response' &&
+        outcome.response.status === 200 &&
+        (request.operation === 'DELETE /v1/webhooks/{webhookId}' ||
+          request.operation === 'PATCH /v1/webhooks/{webhookId}')
+      ) {
+        const changedId = /"id":"([^"]+)"/.exec(outcome.response.body.toString('utf8'))?.[1];
+        if (changedId) await target.restoreWebhook(changedId, request.method === 'DELETE');
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));

@@ -20,6 +20,8 @@ export interface FuzzTarget {
   bodyLimitBytes: number;
   /** Replaces an own agent the fuzzer deleted, so later requests still reach a live one. */
   replaceAgent(id: string): Promise<void>;
+  /** Puts a deleted own webhook (with a delivery) back in its pool slot, or enables a changed one again. */
+  restoreWebhook(id: string, deleted: boolean): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -72,18 +74,56 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
     const spareKeys: string[] = [];
     while (spareKeys.length < poolSize) spareKeys.push((await call(baseUrl, owner, 'POST', '/v1/api-keys', {})).id);
 
+    // Webhooks to a name that never resolves (RFC 2606), each with one delivery: a status change it subscribes to.
+    const newWebhook = async (key: string) =>
+      (
+        await call(baseUrl, key, 'POST', '/v1/webhooks', {
+          url: 'https://hooks.invalid/fuzz',
+          events: ['agent.status_changed'],
+        })
+      ).id as string;
+    const ownWebhooks: string[] = [];
+    while (ownWebhooks.length < poolSize) ownWebhooks.push(await newWebhook(owner));
+    const paused = await newAgent({ name: 'Paused' });
+    await call(baseUrl, owner, 'PATCH', `/v1/agents/${paused}`, { status: 'inactive' });
+    const ownDeliveries: string[] = [];
+    for (const webhook of ownWebhooks) {
+      ownDeliveries.push((await call(baseUrl, owner, 'GET', `/v1/webhooks/${webhook}/deliveries`)).data[0].id);
+    }
+    const otherWebhook = await newWebhook(otherKey.key);
+
     const pools: Record<IdPool, string[]> = {
       ownAgent: ownAgents,
       otherAccountAgent: [otherAgent],
       deletedAgent: [deleted],
       spareKey: spareKeys,
       otherAccountKey: [otherKey.id],
+      ownWebhook: ownWebhooks,
+      otherAccountWebhook: [otherWebhook],
+      ownDelivery: ownDeliveries,
     };
     return {
       server,
       keys: { owner, otherAccount: otherKey.key, readOnly: readOnly.key, revoked: revoked.key },
       pools,
       bodyLimitBytes: 1_048_576,
+      async restoreWebhook(id, deleted) {
+        const index = pools.ownWebhook.indexOf(id);
+        if (index < 0) return;
+        if (!deleted) {
+          // A concurrent request may have deleted it meanwhile: then it is replaced like a deleted one.
+          const enabled = await call(baseUrl, owner, 'PATCH', `/v1/webhooks/${id}`, { enabled: true }).then(
+            () => true,
+            () => false,
+          );
+          if (enabled || pools.ownWebhook[index] !== id) return;
+        }
+        const webhook = await newWebhook(owner);
+        const agent = await newAgent({ name: 'Paused' });
+        await call(baseUrl, owner, 'PATCH', `/v1/agents/${agent}`, { status: 'inactive' });
+        pools.ownWebhook[index] = webhook;
+        pools.ownDelivery[index] = (await call(baseUrl, owner, 'GET', `/v1/webhooks/${webhook}/deliveries`)).data[0].id;
+      },
       async replaceAgent(id) {
         const index = pools.ownAgent.indexOf(id);
         if (index >= 0) pools.ownAgent[index] = await newAgent();

@@ -11,7 +11,15 @@ import { mutatedValue, validValue } from './schema-values.js';
 
 /** An id the server knows (`pool` names which list of the target's) or text sent as it is. */
 export type IdChoice = { pool: IdPool; index: number } | { literal: string };
-export type IdPool = 'ownAgent' | 'otherAccountAgent' | 'deletedAgent' | 'spareKey' | 'otherAccountKey';
+export type IdPool =
+  | 'ownAgent'
+  | 'otherAccountAgent'
+  | 'deletedAgent'
+  | 'spareKey'
+  | 'otherAccountKey'
+  | 'ownWebhook'
+  | 'otherAccountWebhook'
+  | 'ownDelivery';
 
 export type AuthChoice =
   { key: 'owner' | 'otherAccount' | 'readOnly' | 'revoked' } | { header: string | null } | { duplicated: true };
@@ -44,6 +52,9 @@ export function encodePathText(text: string): string {
 const idPools: Record<string, IdPool[]> = {
   agentId: ['ownAgent', 'ownAgent', 'ownAgent', 'otherAccountAgent', 'deletedAgent'],
   keyId: ['spareKey', 'otherAccountKey'],
+  webhookId: ['ownWebhook', 'ownWebhook', 'ownWebhook', 'otherAccountWebhook'],
+  // Deliveries of the own webhooks, one each in the same order: equal indexes name a matching pair.
+  deliveryId: ['ownDelivery'],
   // The OpenAI-compatible door names agents as models.
   model: ['ownAgent', 'ownAgent', 'otherAccountAgent', 'deletedAgent'],
 };

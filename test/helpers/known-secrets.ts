@@ -27,6 +27,8 @@ export const knownSecrets: readonly string[] = [
   'server-key-123456',
   'sk-test-openai-000000',
   'agent-key-abcdef987654',
+  // test/api/webhooks.test.ts (signing secrets are recorded as the tests receive them)
+  'xoxb-webhook-secret-5150',
   // test/integration/*
   '123456:shared-secret-9f1e',
   'mcp-secret-token-4242',

@@ -26,6 +26,8 @@ export interface SecurityCase {
  */
 const overrides: Record<string, Partial<Pick<SecurityCase, 'body' | 'query'>>> = {
   'DELETE /v1/agents/{agentId}/conversations': { query: '?userId=probe' },
+  // A target that never resolves (RFC 2606): accepted, and nothing is sent anywhere.
+  'POST /v1/webhooks': { body: { url: 'https://hooks.invalid/agentd', events: ['message.failed'] } },
   // The suite creates an agent named so in the caller's account.
   'POST /v1/chat/completions': {
     body: { model: 'agent:Probe target', messages: [{ role: 'user', content: 'hello' }] },

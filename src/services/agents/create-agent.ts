@@ -65,6 +65,7 @@ export async function createAgent({
       await repositories.knowledge.replace(id, record.profile.knowledge, transaction);
       await recordAgentEvent(eventWriterOf(ctx), record, 'agent.created', created, transaction);
     });
+    ctx.deps.webhooks.outbox.committed();
     logger.info({ agentId: id, accountId: record.accountId, requestId: ctx.requestId }, 'agent created');
     return { agent, replayed: false };
   }
@@ -114,6 +115,7 @@ export async function createAgent({
     await idempotency.release(accountId, idempotencyKey, claimedAt).catch(() => undefined);
     throw error;
   }
+  ctx.deps.webhooks.outbox.committed();
   logger.info({ agentId: id, accountId, requestId: ctx.requestId }, 'agent created');
   return { agent, replayed: false };
 }

@@ -28,6 +28,7 @@ export async function deleteAgent({
     if (!(await repositories.agents.delete(record, transaction))) throw notFound('Agent');
     await recordAgentEvent(eventWriterOf(ctx), record, 'agent.deleted', { name: record.name }, transaction);
   });
+  ctx.deps.webhooks.outbox.committed();
   await ctx.deps.plugins.toolsets.forget(agentId);
   await pruneExpiredTrails(ctx);
   ctx.deps.logger.info({ agentId, accountId: ctx.actor.accountId, requestId: ctx.requestId }, 'agent deleted');

@@ -60,6 +60,7 @@ export async function updateAgent({
     }
     return { current, next };
   });
+  if (next !== current) ctx.deps.webhooks.outbox.committed();
   // The agent's plugin connections belong to its previous version.
   if (next !== current) await ctx.deps.plugins.toolsets.forget(agentId);
   if (current.status !== next.status) {

@@ -29,6 +29,7 @@ export async function markAgentFaulted(ctx: ServiceContext, agent: AgentRecord, 
     return true;
   });
   if (written) {
+    ctx.deps.webhooks.outbox.committed();
     logger.warn(
       { agentId: agent.id, from: agent.status, to: 'error', reason, requestId: ctx.requestId },
       'agent status changed',

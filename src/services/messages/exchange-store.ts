@@ -2,7 +2,9 @@ import { isoTime } from '../../clock.js';
 import type { StoredToolCall } from '../../conversation/history-window.js';
 import type { FinishReason, TokenUsage } from '../../providers/model-adapter.js';
 import type { MessageReplyView } from '../../schemas/messages.js';
+import type { MessageRow } from '../../storage/repositories/messages.js';
 import type { ServiceContext } from '../context.js';
+import { messageCompletedEvent } from './message-events.js';
 
 /** One message and the agent's answer to it, as they will be stored and returned. */
 export interface Exchange {
@@ -30,7 +32,9 @@ export interface Exchange {
  * Stores the exchange (the message, the tool turns and the answer in one
  * statement, so history never holds part of one) when it belongs to a
  * conversation and its agent still exists (a reply can outlive a delete of
- * its agent), and returns the reply.
+ * its agent), and returns the reply. The `message.completed` webhook event
+ * is written in the same transaction (a reply that failed part-way is
+ * reported as `message.failed` instead, see provider-failure.ts).
  */
 export async function storeExchange(
   ctx: ServiceContext,
@@ -52,7 +56,13 @@ export async function storeExchange(
     latencyMs,
     createdAt,
   };
-  if (exchange.conversation === null) return reply;
+  const { outbox } = ctx.deps.webhooks;
+  const event = outbox.enabled && outcome.finishReason !== 'error' ? messageCompletedEvent(ctx, reply) : null;
+  if (exchange.conversation === null) {
+    // Nothing is stored for this exchange, so the event is the only write.
+    if (event !== null) outbox.committed(await outbox.enqueue(event, ctx.deps.repositories.db));
+    return reply;
+  }
   const common = {
     agent_id: exchange.agentId,
     conversation: exchange.conversation,
@@ -60,7 +70,7 @@ export async function storeExchange(
     room_id: exchange.roomId,
     created_at: createdAt,
   };
-  await ctx.deps.repositories.messages.insertForExistingAgent(exchange.agentId, [
+  const rows: MessageRow[] = [
     {
       ...common,
       id: exchange.userTurnId,
@@ -94,6 +104,16 @@ export async function storeExchange(
       latency_ms: latencyMs,
       tool: null,
     },
-  ]);
+  ];
+  const { messages, db } = ctx.deps.repositories;
+  if (event === null) {
+    await messages.insertForExistingAgent(exchange.agentId, rows);
+    return reply;
+  }
+  const written = await db.transaction().execute(async (transaction) => {
+    if (!(await messages.insertForExistingAgent(exchange.agentId, rows, transaction))) return 0;
+    return outbox.enqueue(event, transaction);
+  });
+  outbox.committed(written);
   return reply;
 }

@@ -4,6 +4,8 @@ import type { ProviderError } from '../../providers/provider-error.js';
 import type { AgentRecord } from '../../storage/repositories/agents.js';
 import type { ServiceContext } from '../context.js';
 import { markAgentFaulted } from './agent-availability.js';
+import type { Exchange } from './exchange-store.js';
+import { recordMessageFailed } from './message-events.js';
 
 /**
  * What a failed model call means for the client and for the agent: faults the
@@ -15,7 +17,14 @@ export async function appErrorForFailure(
   ctx: ServiceContext,
   agent: AgentRecord,
   failure: ProviderError,
+  exchange: Exchange,
 ): Promise<AppError> {
+  const error = await errorForFailure(ctx, agent, failure);
+  await recordMessageFailed(ctx, exchange, error);
+  return error;
+}
+
+async function errorForFailure(ctx: ServiceContext, agent: AgentRecord, failure: ProviderError): Promise<AppError> {
   if (failure.needsOwner) return markAgentFaulted(ctx, agent, failure.message);
   ctx.deps.logger.warn(
     {

@@ -181,7 +181,7 @@ export class Reply {
       else open?.ticket.released();
       // What was said (and done) before the failure stays in the conversation, marked as such.
       if (text !== '' || toolCalls.length > 0) await this.#store(text, 'error', estimated, toolCalls);
-      yield { type: 'failed', error: await appErrorForFailure(this.ctx, this.agent, error) };
+      yield { type: 'failed', error: await appErrorForFailure(this.ctx, this.agent, error, this.exchange) };
     } finally {
       open?.close();
       if (!settled) {

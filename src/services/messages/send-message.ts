@@ -205,7 +205,7 @@ export async function sendMessage({
         await storeExchange(ctx, exchange, { text: '', finishReason: 'aborted', usage, toolCalls: [] });
         throw new AppError('provider_unavailable', 'The client closed the connection before the reply began.');
       }
-      throw await appErrorForFailure(ctx, agent, error);
+      throw await appErrorForFailure(ctx, agent, error, exchange);
     }
     return new Reply(ctx, agent, exchange, prompt, opened, lease, tools);
   } catch (error) {

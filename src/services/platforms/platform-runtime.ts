@@ -115,7 +115,13 @@ export function createPlatformRuntime(options: PlatformRuntimeOptions): Platform
     },
     contextFor,
     recordEvent: async (agent, type, data) => {
-      const writer = { events: repositories.agentEvents, clock, actor: 'service' as const, requestId: null };
+      const writer = {
+        events: repositories.agentEvents,
+        clock,
+        actor: 'service' as const,
+        requestId: null,
+        outbox: deps.webhooks.outbox,
+      };
       await recordAgentEvent(writer, agent, type, data, repositories.db);
     },
     markFaulted: async (agent, reason) => {

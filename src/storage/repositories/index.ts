@@ -10,6 +10,8 @@ import { KnowledgeRepository } from './knowledge.js';
 import { MessageRepository } from './messages.js';
 import { PlatformStateRepository } from './platform-states.js';
 import { ServiceStateRepository } from './service-state.js';
+import { WebhookDeliveryRepository } from './webhook-deliveries.js';
+import { WebhookRepository } from './webhooks.js';
 
 export interface Repositories {
   db: Kysely<Database>;
@@ -22,6 +24,8 @@ export interface Repositories {
   knowledge: KnowledgeRepository;
   serviceState: ServiceStateRepository;
   platformStates: PlatformStateRepository;
+  webhooks: WebhookRepository;
+  webhookDeliveries: WebhookDeliveryRepository;
 }
 
 export function createRepositories({ db, dialect, committedReader }: DatabaseHandle): Repositories {
@@ -36,5 +40,7 @@ export function createRepositories({ db, dialect, committedReader }: DatabaseHan
     knowledge: new KnowledgeRepository(db, dialect, committedReader),
     serviceState: new ServiceStateRepository(db),
     platformStates: new PlatformStateRepository(db),
+    webhooks: new WebhookRepository(db),
+    webhookDeliveries: new WebhookDeliveryRepository(db, dialect),
   };
 }

@@ -1,0 +1,229 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { IdString, NullableInResponse, StringEnum, Timestamp } from './common.js';
+
+/** The events a webhook can subscribe to: a closed list. */
+export const webhookEventTypes = [
+  'agent.created',
+  'agent.updated',
+  'agent.deleted',
+  'agent.status_changed',
+  'message.completed',
+  'message.failed',
+] as const;
+export type WebhookEventType = (typeof webhookEventTypes)[number];
+
+const EventType = StringEnum(webhookEventTypes);
+const Url = Type.String({
+  minLength: 1,
+  maxLength: 2000,
+  format: 'uri',
+  pattern: '^[Hh][Tt][Tt][Pp][Ss]?://',
+  description:
+    'Where events are POSTed: an http(s) URL. Loopback, private and link-local addresses are refused ' +
+    'unless the operator set AGENTD_OUTBOUND_ALLOW_PRIVATE.',
+});
+const Events = Type.Array(EventType, { minItems: 1, maxItems: webhookEventTypes.length, uniqueItems: true });
+const Description = Type.Union([Type.String({ maxLength: 500 }), Type.Null()]);
+
+export const CreateWebhookBody = Type.Object(
+  {
+    url: Url,
+    events: Events,
+    description: Type.Optional(Description),
+    enabled: Type.Optional(Type.Boolean({ default: true })),
+  },
+  { additionalProperties: false },
+);
+export type CreateWebhookInput = Static<typeof CreateWebhookBody>;
+
+export const UpdateWebhookBody = Type.Object(
+  {
+    url: Type.Optional(Url),
+    events: Type.Optional(Events),
+    description: Type.Optional(Description),
+    enabled: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+export type UpdateWebhookInput = Static<typeof UpdateWebhookBody>;
+
+const webhookFields = {
+  id: IdString('webhook'),
+  url: Type.String(),
+  events: Type.Array(Type.String()),
+  description: NullableInResponse('string'),
+  enabled: Type.Boolean(),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+};
+
+export const WebhookSchema = Type.Object(webhookFields, { title: 'Webhook' });
+export type WebhookView = Static<typeof WebhookSchema>;
+
+const Secret = Type.String({
+  description:
+    'The signing secret (`whsec_…`, Standard Webhooks). Shown only in this response: store it now to verify ' +
+    'the `webhook-signature` header.',
+});
+export const CreatedWebhookSchema = Type.Object({ ...webhookFields, secret: Secret }, { title: 'CreatedWebhook' });
+export type CreatedWebhookView = Static<typeof CreatedWebhookSchema>;
+export const RotatedSecretSchema = Type.Object({ id: IdString('webhook'), secret: Secret });
+
+export const WebhookIdParams = Type.Object({ webhookId: Type.String({ maxLength: 100 }) });
+export const DeliveryIdParams = Type.Object({
+  webhookId: Type.String({ maxLength: 100 }),
+  deliveryId: Type.String({ maxLength: 100 }),
+});
+
+export const ListWebhooksQuery = Type.Object(
+  {
+    page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'Page number (default 1).' })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'Webhooks per page, 1–100 (20).' })),
+    cursor: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 1000, description: 'The `nextCursor` of the previous page.' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ListWebhooksQueryValue = Static<typeof ListWebhooksQuery>;
+
+export const WebhookList = Type.Object({
+  data: Type.Array(WebhookSchema),
+  pagination: Type.Object({
+    page: Type.Integer(),
+    limit: Type.Integer(),
+    total: Type.Integer(),
+    totalPages: Type.Integer(),
+    hasMore: Type.Boolean(),
+    nextCursor: NullableInResponse('string'),
+  }),
+});
+export type WebhookListView = Static<typeof WebhookList>;
+
+export const DeletedWebhook = Type.Object({ id: Type.String(), deleted: Type.Literal(true) });
+
+const Attempt = Type.Object({
+  attempt: Type.Integer({ description: '1 for the first attempt.' }),
+  statusCode: Type.Union([Type.Integer(), Type.Null()], {
+    description: "The receiver's HTTP status; null when it did not answer.",
+  }),
+  durationMs: Type.Integer(),
+  error: NullableInResponse('string', { description: 'Why the attempt failed; null on success.' }),
+  at: Timestamp,
+});
+
+export const DeliverySchema = Type.Object(
+  {
+    id: IdString('delivery'),
+    webhookId: Type.String(),
+    eventId: Type.String({ description: 'The `webhook-id` header: the same on every attempt and redelivery.' }),
+    eventType: Type.String(),
+    state: StringEnum(['pending', 'succeeded', 'failed', 'cancelled'] as const, {
+      description:
+        '`pending` until an attempt succeeds (2xx), attempts run out (`failed`), or the webhook is disabled or ' +
+        'deleted (`cancelled`).',
+    }),
+    attempts: Type.Integer(),
+    nextAttemptAt: Type.Union([Timestamp, Type.Null()], { description: 'When the next attempt is due, if pending.' }),
+    lastAttempt: Type.Union([Attempt, Type.Null()]),
+    attemptLog: Type.Array(Attempt),
+    createdAt: Timestamp,
+  },
+  { title: 'WebhookDelivery' },
+);
+export type DeliveryView = Static<typeof DeliverySchema>;
+
+export const ListDeliveriesQuery = Type.Object(
+  {
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'Deliveries per page (20).' })),
+    cursor: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 1000, description: 'The `nextCursor` of the previous page.' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ListDeliveriesQueryValue = Static<typeof ListDeliveriesQuery>;
+
+export const DeliveryList = Type.Object({
+  data: Type.Array(DeliverySchema),
+  pagination: Type.Object({ limit: Type.Integer(), hasMore: Type.Boolean(), nextCursor: NullableInResponse('string') }),
+});
+export type DeliveryListView = Static<typeof DeliveryList>;
+
+/* The bodies receivers get (published under `webhooks` in the OpenAPI document). */
+
+const Usage = Type.Object({ inputTokens: Type.Integer(), outputTokens: Type.Integer(), totalTokens: Type.Integer() });
+const agentEventData = {
+  agentId: Type.String(),
+  actor: Type.String({ description: 'The API key id that made the change, or `service`.' }),
+  requestId: NullableInResponse('string'),
+};
+
+function envelope<Type extends WebhookEventType>(type: Type, data: ReturnType<typeof Type.Object>, about: string) {
+  return Type.Object(
+    { type: Type.Literal(type), timestamp: Timestamp, data },
+    { title: `${type} event`, description: about },
+  );
+}
+
+export const webhookPayloads: Record<WebhookEventType, ReturnType<typeof envelope>> = {
+  'agent.created': envelope(
+    'agent.created',
+    Type.Object({ ...agentEventData, name: Type.String(), status: Type.String() }),
+    'An agent was created.',
+  ),
+  'agent.updated': envelope(
+    'agent.updated',
+    Type.Object({
+      ...agentEventData,
+      fields: Type.Array(Type.String(), { description: 'Names of the fields that changed; never their values.' }),
+      plugins: Type.Optional(Type.Array(Type.Object({ entry: Type.String(), change: Type.String() }))),
+      platforms: Type.Optional(Type.Array(Type.Object({ entry: Type.String(), change: Type.String() }))),
+      model: Type.Optional(Type.Object({ fields: Type.Array(Type.String()) })),
+    }),
+    'An agent was changed: which fields (and which plugin or platform entries, and secret names) changed.',
+  ),
+  'agent.deleted': envelope(
+    'agent.deleted',
+    Type.Object({ ...agentEventData, name: Type.String() }),
+    'An agent was deleted.',
+  ),
+  'agent.status_changed': envelope(
+    'agent.status_changed',
+    Type.Object({
+      ...agentEventData,
+      from: Type.String(),
+      to: Type.String(),
+      reason: Type.String(),
+      by: StringEnum(['owner', 'service'] as const),
+    }),
+    "An agent's status changed, by its owner or by the service (e.g. the provider rejected its credentials).",
+  ),
+  'message.completed': envelope(
+    'message.completed',
+    Type.Object({
+      agentId: Type.String(),
+      messageId: Type.String({ description: 'The id of the reply.' }),
+      userId: NullableInResponse('string'),
+      roomId: NullableInResponse('string'),
+      finishReason: Type.String(),
+      usage: Usage,
+      model: Type.Object({ provider: Type.String(), name: Type.String() }),
+      toolCalls: Type.Integer({ description: 'How many tool calls the reply made.' }),
+      latencyMs: Type.Integer(),
+      createdAt: Timestamp,
+    }),
+    'An agent answered a message. The texts are not included; read them from the conversation history.',
+  ),
+  'message.failed': envelope(
+    'message.failed',
+    Type.Object({
+      agentId: Type.String(),
+      messageId: Type.String(),
+      userId: NullableInResponse('string'),
+      roomId: NullableInResponse('string'),
+      error: Type.Object({ code: Type.String(), status: Type.Integer(), detail: Type.String() }),
+    }),
+    "A reply failed: the model provider failed or rejected the agent's credentials.",
+  ),
+};

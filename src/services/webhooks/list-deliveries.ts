@@ -1,0 +1,35 @@
+import { idPattern } from '../../ids.js';
+import type { DeliveryListView, ListDeliveriesQueryValue } from '../../schemas/webhooks.js';
+import { requireScope, type ServiceContext } from '../context.js';
+import { decodeCursor, encodeCursor, findOwnWebhook, toDeliveryView } from './webhook-records.js';
+
+const defaultLimit = 20;
+const deliveryId = new RegExp(idPattern('delivery'));
+
+/** The delivery log of the caller's webhook, newest first, each with its attempts. */
+export async function listDeliveries({
+  ctx,
+  webhookId,
+  query,
+}: {
+  ctx: ServiceContext;
+  webhookId: string;
+  query: ListDeliveriesQueryValue;
+}): Promise<DeliveryListView> {
+  requireScope(ctx, 'agents:read');
+  await findOwnWebhook(ctx, webhookId);
+  const limit = query.limit ?? defaultLimit;
+  const cursor = query.cursor !== undefined ? decodeCursor(query.cursor, deliveryId) : null;
+  const fetched = await ctx.deps.repositories.webhookDeliveries.page({
+    webhookId,
+    limit: limit + 1,
+    ...(cursor !== null ? { beforeId: cursor.lastId } : {}),
+  });
+  const hasMore = fetched.length > limit;
+  const rows = fetched.slice(0, limit);
+  const last = rows.at(-1);
+  return {
+    data: rows.map(toDeliveryView),
+    pagination: { limit, hasMore, nextCursor: hasMore && last ? encodeCursor(last.id, 1) : null },
+  };
+}

@@ -1,0 +1,76 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { startFakeOtlpReceiver, type FakeOtlpReceiver, type ReceivedSpan } from '../helpers/fake-otlp-receiver.js';
+import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { eventually } from '../helpers/wait.js';
+
+/**
+ * With OTEL_EXPORTER_OTLP_ENDPOINT set, a message yields one trace: the
+ * request's server span, the statements it ran and the model call, sent over
+ * OTLP/HTTP to a collector (here a fake one on loopback).
+ */
+describe('tracing with OpenTelemetry', () => {
+  let receiver: FakeOtlpReceiver;
+  let t: TestApp;
+  before(async () => {
+    receiver = await startFakeOtlpReceiver();
+    t = await createTestApp({
+      env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint, OTEL_BSP_SCHEDULE_DELAY: '50' },
+    });
+  });
+  after(async () => {
+    await t?.close();
+    await receiver?.close();
+  });
+
+  it('puts the HTTP request, its database statements and the model call of a message in one trace', async () => {
+    const agent = await t.newAgent({ name: 'Traced', system: 'private-system-prompt-4417' });
+    const prompt = 'confidential-prompt-text-8812';
+    const sent = await t.inject({
+      method: 'POST',
+      url: `/v1/agents/${agent.id}/messages`,
+      payload: { text: prompt, userId: 'traced-user' },
+    });
+    assert.equal(sent.statusCode, 200);
+
+    const trace = await eventually(async () => {
+      const server = receiver
+        .spans()
+        .find((span) => span.name === 'POST /v1/agents/:agentId/messages' && span.kind === 2);
+      if (server === undefined) return null;
+      const inTrace = receiver.spans().filter((span) => span.traceId === server.traceId);
+      const model = inTrace.find((span) => span.name.startsWith('chat '));
+      const insert = inTrace.find((span) => span.attributes['db.operation.name'] === 'insert');
+      return model && insert ? { server, inTrace, model, insert } : null;
+    }, 'the spans of the message');
+
+    const { server, inTrace, model, insert } = trace;
+    assert.equal(server.parentSpanId, null, 'the request span is the root');
+    assert.equal(server.attributes['http.request.method'], 'POST');
+    assert.equal(server.attributes['http.route'], '/v1/agents/:agentId/messages');
+    assert.equal(server.attributes['http.response.status_code'], 200);
+
+    const byId = new Map(inTrace.map((span) => [span.spanId, span]));
+    const descendsFromServer = (span: ReceivedSpan) => {
+      for (let current: ReceivedSpan | undefined = span; current; current = byId.get(current.parentSpanId ?? '')) {
+        if (current.spanId === server.spanId) return true;
+      }
+      return false;
+    };
+    assert.ok(descendsFromServer(model), 'the model span belongs to the request');
+    assert.ok(descendsFromServer(insert), 'the database span belongs to the request');
+
+    assert.equal(model.name, 'chat echo');
+    assert.equal(model.attributes['gen_ai.system'], 'builtin');
+    assert.equal(model.attributes['gen_ai.request.model'], 'echo');
+    assert.equal(model.attributes['gen_ai.usage.input_tokens'], sent.json().usage.inputTokens);
+    assert.equal(model.attributes['gen_ai.usage.output_tokens'], sent.json().usage.outputTokens);
+    assert.equal(insert.attributes['db.system.name'], 'sqlite');
+    assert.match(String(insert.attributes['db.query.text']), /insert into "messages"/);
+
+    const everything = receiver.rawBodies().join('\n');
+    for (const secret of [prompt, 'private-system-prompt-4417', 'traced-user', t.owner.key, sent.json().text]) {
+      assert.ok(!everything.includes(secret), `spans do not carry ${secret.slice(0, 12)}…`);
+    }
+  });
+});
