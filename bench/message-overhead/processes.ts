@@ -53,6 +53,19 @@ export async function startFakeProvider(tokenDelayMs: number, words: number): Pr
   return { process: child, url, stop: stopper(child) };
 }
 
+/**
+ * The bare server that makes agentd's model call through the AI SDK and nothing
+ * else (sdk-floor-server.mjs, over this checkout's build): the floor under agentd.
+ */
+export async function startSdkFloor(providerUrl: string): Promise<Started> {
+  const child = spawn(process.execPath, [path.join(root, 'bench/message-overhead/sdk-floor-server.mjs'), providerUrl], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await firstLineMatching(child, /http:\/\/127\.0\.0\.1:\d+/);
+  return { process: child, url, stop: stopper(child) };
+}
+
 /** A built agentd (this checkout's `dist/main.js`, or the `main` given) on SQLite in a temporary data dir, rate limits off. */
 export async function startAgentd(
   env: Record<string, string>,
