@@ -19,7 +19,7 @@
  */
 import http from 'node:http';
 import { load, percentile, post, type Timing } from './client.js';
-import { rssBytes, startAgentd, startFakeProvider, startSdkFloor } from './processes.js';
+import { cpuMs, rssBytes, startAgentd, startFakeProvider, startSdkFloor } from './processes.js';
 
 const mib = (bytes: number) => `${(bytes / 1_048_576).toFixed(0)} MiB`;
 const fixed = (value: number) => value.toFixed(2);
@@ -44,6 +44,7 @@ function floorSummary(
   floorLines.push(`| ${label} | ${cells.join(' | ')} |`);
 }
 const floorLines: string[] = [];
+const cpuLines: string[] = [];
 
 function summary(label: string, direct: Timing[], through: Timing[], field: 'totalMs' | 'firstTextMs') {
   const row = (fraction: number) => {
@@ -132,15 +133,38 @@ async function latency() {
       const sdkPlain: Timing[] = [];
       const sdkStream: Timing[] = [];
       const perRound = total / rounds;
+      // CPU time the serving process spent on each kind of request, summed over the rounds.
+      const cpu = { sdkPlain: 0, throughPlain: 0, sdkStream: 0, throughStream: 0 };
+      const counted = async (kind: keyof typeof cpu, pid: number, timings: Promise<Timing[]>) => {
+        const before = cpuMs(pid);
+        const result = await timings;
+        cpu[kind] += cpuMs(pid) - before;
+        return result;
+      };
+      const agentdPid = agentd.process.pid!;
+      const sdkPid = sdkFloor.process.pid!;
       for (let round = 0; round < rounds; round += 1) {
         const offset = round * perRound;
         const shifted = (send: (index: number) => Promise<Timing>) => (index: number) => send(offset + index);
         directPlain.push(...(await load(perRound, concurrency, direct(false))));
-        sdkPlain.push(...(await load(perRound, concurrency, sdkAlone(false))));
-        throughPlain.push(...(await load(perRound, concurrency, shifted(through(false)))));
+        sdkPlain.push(...(await counted('sdkPlain', sdkPid, load(perRound, concurrency, sdkAlone(false)))));
+        throughPlain.push(
+          ...(await counted('throughPlain', agentdPid, load(perRound, concurrency, shifted(through(false))))),
+        );
         directStream.push(...(await load(perRound, concurrency, direct(true))));
-        sdkStream.push(...(await load(perRound, concurrency, sdkAlone(true))));
-        throughStream.push(...(await load(perRound, concurrency, shifted(through(true)))));
+        sdkStream.push(...(await counted('sdkStream', sdkPid, load(perRound, concurrency, sdkAlone(true)))));
+        throughStream.push(
+          ...(await counted('throughStream', agentdPid, load(perRound, concurrency, shifted(through(true))))),
+        );
+      }
+      const perRequest = (milliseconds: number) => milliseconds / total;
+      for (const [label, sdkCpu, agentdCpu] of [
+        ['non-streamed reply', cpu.sdkPlain, cpu.throughPlain],
+        ['streamed reply (to its end)', cpu.sdkStream, cpu.throughStream],
+      ] as const) {
+        cpuLines.push(
+          `| ${label}, ${concurrency} client${concurrency > 1 ? 's' : ''} | ${fixed(perRequest(sdkCpu))} | ${fixed(perRequest(agentdCpu))} | **${fixed(perRequest(agentdCpu - sdkCpu))}** |`,
+        );
       }
       const clients = `${concurrency} client${concurrency > 1 ? 's' : ''}`;
       floorSummary(`non-streamed reply, ${clients}`, directPlain, sdkPlain, throughPlain, 'totalMs');
@@ -165,6 +189,11 @@ async function latency() {
         '|---|---|---|---|---|---|---|---|---|---|---|',
     );
     for (const line of floorLines) console.log(line);
+    console.log(
+      '\nCPU time per request of the serving process (user + system, from /proc, summed over the rounds), in ms:\n' +
+        '| request | SDK alone | agentd | agentd above the SDK |\n|---|---|---|---|',
+    );
+    for (const line of cpuLines) console.log(line);
   } finally {
     await agentd.stop();
     await sdkFloor.stop();
