@@ -94,7 +94,12 @@ export async function startAgentd(
     try {
       if ((await fetch(`${url}/healthz`)).ok) break;
     } catch {
-      if (attempt > 200) throw new Error('agentd did not start');
+      // A minute: a machine busy with other work can take that long to start a process.
+      if (attempt > 1200) {
+        child.kill('SIGKILL');
+        fs.rmSync(dataDir, { recursive: true, force: true });
+        throw new Error('agentd did not start');
+      }
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

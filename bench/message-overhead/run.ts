@@ -67,11 +67,18 @@ function summary(label: string, direct: Timing[], through: Timing[], field: 'tot
 
 async function latency() {
   const provider = await startFakeProvider(0, 0);
-  const sdkFloor = await startSdkFloor(provider.url);
+  const sdkFloor = await startSdkFloor(provider.url).catch(async (error) => {
+    await provider.stop();
+    throw error;
+  });
   const agentd = await startAgentd(
     { AGENTD_OPENAI_COMPATIBLE_BASE_URL: provider.url, AGENTD_DEFAULT_MODEL: 'openai-compatible/bench-model' },
     3917,
-  );
+  ).catch(async (error) => {
+    await sdkFloor.stop();
+    await provider.stop();
+    throw error;
+  });
   try {
     const auth = { authorization: `Bearer ${agentd.key}` };
     const created = await fetch(`${agentd.url}/v1/agents`, {

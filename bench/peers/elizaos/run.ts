@@ -258,13 +258,13 @@ try {
     });
     const oursSummary = summary(ours);
     const theirsSummary = summary(theirs);
-    const ratios = ours.map((result, index) =>
-      (result.requestsPerSecond / theirs[index]!.requestsPerSecond).toFixed(1),
-    );
+    // A round in which the peer completed nothing has no ratio.
+    const ratioOf = (mine: number, peer: number) => (peer > 0 ? (mine / peer).toFixed(1) : '—');
+    const ratios = ours.map((result, index) => ratioOf(result.requestsPerSecond, theirs[index]!.requestsPerSecond));
     lines.push(
       `| ${names[target][0]} vs ${names[target][1]} | ${oursSummary.requestsPerSecond} | ${oursSummary.p50} / ${oursSummary.p99} | ` +
         `${theirsSummary.requestsPerSecond} | ${theirsSummary.p50} / ${theirsSummary.p99} | ` +
-        `**${(oursSummary.requestsPerSecond / theirsSummary.requestsPerSecond).toFixed(1)}×** | ${ratios.join(', ')} | ` +
+        `**${ratioOf(oursSummary.requestsPerSecond, theirsSummary.requestsPerSecond)}×** | ${ratios.join(', ')} | ` +
         `${ours.map((result) => Math.round(result.requestsPerSecond)).join(', ')}; ${theirs.map((result) => Math.round(result.requestsPerSecond)).join(', ')} |`,
     );
   }
