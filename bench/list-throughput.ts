@@ -227,8 +227,8 @@ async function run(dialect: string): Promise<string[]> {
 
   const lines = [
     `\n${dialect}: ${connections} connections, ${rounds} rounds of ${seconds} s (median), ${agentCount} agents, Node ${process.version}, ${os.cpus().length} cores`,
-    '| request | agentd requests/s | p50 / p99 ms | bare requests/s | p50 / p99 ms | ratio | rounds agentd; bare |',
-    '|---|---|---|---|---|---|---|',
+    '| request | agentd requests/s | p50 / p99 ms | bare requests/s | p50 / p99 ms | ratio | ratio per round: median (lowest–highest) | rounds agentd; bare |',
+    '|---|---|---|---|---|---|---|---|',
   ];
   for (const target of targets) {
     const agentdRounds = results.get(`${target}:agentd`)!;
@@ -241,10 +241,15 @@ async function run(dialect: string): Promise<string[]> {
     const agentdSummary = summary(agentdRounds);
     const bareSummary = summary(bareRounds);
     const perRound = (each: RoundResult[]) => each.map((result) => Math.round(result.requestsPerSecond)).join(', ');
+    // Each round measures both servers back to back, so its ratio shares that moment's load on the machine.
+    const roundRatios = agentdRounds.map(
+      (result, index) => result.requestsPerSecond / bareRounds[index]!.requestsPerSecond,
+    );
+    const spread = `${median(roundRatios).toFixed(2)} (${Math.min(...roundRatios).toFixed(2)}–${Math.max(...roundRatios).toFixed(2)})`;
     lines.push(
       `| ${targetPaths[target]('{id}')} | ${agentdSummary.requestsPerSecond} | ${agentdSummary.p50} / ${agentdSummary.p99} | ` +
         `${bareSummary.requestsPerSecond} | ${bareSummary.p50} / ${bareSummary.p99} | ` +
-        `**${(agentdSummary.requestsPerSecond / bareSummary.requestsPerSecond).toFixed(2)}** | ` +
+        `**${(agentdSummary.requestsPerSecond / bareSummary.requestsPerSecond).toFixed(2)}** | ${spread} | ` +
         `${perRound(agentdRounds)}; ${perRound(bareRounds)} |`,
     );
   }

@@ -53,6 +53,19 @@ export async function startFakeProvider(tokenDelayMs: number, words: number): Pr
   return { process: child, url, stop: stopper(child) };
 }
 
+/**
+ * The bare server that makes agentd's model call through the AI SDK and nothing
+ * else (sdk-floor-server.mjs, over this checkout's build): the floor under agentd.
+ */
+export async function startSdkFloor(providerUrl: string): Promise<Started> {
+  const child = spawn(process.execPath, [path.join(root, 'bench/message-overhead/sdk-floor-server.mjs'), providerUrl], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await firstLineMatching(child, /http:\/\/127\.0\.0\.1:\d+/);
+  return { process: child, url, stop: stopper(child) };
+}
+
 /** A built agentd (this checkout's `dist/main.js`, or the `main` given) on SQLite in a temporary data dir, rate limits off. */
 export async function startAgentd(
   env: Record<string, string>,
@@ -81,9 +94,10 @@ export async function startAgentd(
     try {
       if ((await fetch(`${url}/healthz`)).ok) break;
     } catch {
-      // 30 s: a loaded machine starts slowly; a process that never answers is not left behind.
-      if (attempt > 600) {
+      // A minute: a machine busy with other work can take that long to start a process.
+      if (attempt > 1200) {
         child.kill('SIGKILL');
+        fs.rmSync(dataDir, { recursive: true, force: true });
         throw new Error('agentd did not start');
       }
     }
@@ -106,4 +120,14 @@ export function rssBytes(pid: number): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
   const match = /VmRSS:\s+(\d+) kB/.exec(status);
   return match ? Number(match[1]) * 1024 : Number.NaN;
+}
+
+/**
+ * CPU time (user and system) a process has used so far, in ms, from /proc (Linux; clock ticks, usually 10 ms):
+ * summed over thousands of requests it shows what each costs, however long the machine made it wait.
+ */
+export function cpuMs(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  // utime and stime are fields 14 and 15 of the line, 12 and 13 after the command name.
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }

@@ -9,6 +9,9 @@
  * The difference of the percentiles is agentd's overhead: for a non-streamed
  * reply (to the complete response) and for a stream (to the first text).
  * Every message has a userId, so history is read and the exchange stored.
+ * The same rounds also measure sdk-floor-server.mjs, a bare server making the
+ * same model call through the AI SDK and nothing else: agentd's own part is
+ * its time above that floor. CLIENTS=1 measures with one client only (default 1,50).
  *
  * Capacity: a fresh agentd and a provider that sends one word every 10 seconds hold
  * STREAMS streams open at once; agentd's resident memory is read when all of
@@ -16,10 +19,32 @@
  */
 import http from 'node:http';
 import { load, percentile, post, type Timing } from './client.js';
-import { rssBytes, startAgentd, startFakeProvider } from './processes.js';
+import { cpuMs, rssBytes, startAgentd, startFakeProvider, startSdkFloor } from './processes.js';
 
 const mib = (bytes: number) => `${(bytes / 1_048_576).toFixed(0)} MiB`;
 const fixed = (value: number) => value.toFixed(2);
+
+/** Through agentd against the SDK alone: how much of the added time is the SDK's floor, how much agentd's own. */
+function floorSummary(
+  label: string,
+  direct: Timing[],
+  sdk: Timing[],
+  through: Timing[],
+  field: 'totalMs' | 'firstTextMs',
+) {
+  const at = (timings: Timing[], fraction: number) =>
+    percentile(
+      timings.map((timing) => timing[field]),
+      fraction,
+    );
+  const cells = [0.5, 0.99].flatMap((fraction) => {
+    const [base, floor, via] = [at(direct, fraction), at(sdk, fraction), at(through, fraction)];
+    return [fixed(base), fixed(floor), fixed(via), `${fixed(floor - base)}`, `**${fixed(via - floor)}**`];
+  });
+  floorLines.push(`| ${label} | ${cells.join(' | ')} |`);
+}
+const floorLines: string[] = [];
+const cpuLines: string[] = [];
 
 function summary(label: string, direct: Timing[], through: Timing[], field: 'totalMs' | 'firstTextMs') {
   const row = (fraction: number) => {
@@ -42,10 +67,18 @@ function summary(label: string, direct: Timing[], through: Timing[], field: 'tot
 
 async function latency() {
   const provider = await startFakeProvider(0, 0);
+  const sdkFloor = await startSdkFloor(provider.url).catch(async (error) => {
+    await provider.stop();
+    throw error;
+  });
   const agentd = await startAgentd(
     { AGENTD_OPENAI_COMPATIBLE_BASE_URL: provider.url, AGENTD_DEFAULT_MODEL: 'openai-compatible/bench-model' },
     3917,
-  );
+  ).catch(async (error) => {
+    await sdkFloor.stop();
+    await provider.stop();
+    throw error;
+  });
   try {
     const auth = { authorization: `Bearer ${agentd.key}` };
     const created = await fetch(`${agentd.url}/v1/agents`, {
@@ -69,7 +102,8 @@ async function latency() {
       '| measurement | provider direct (ms) p50 | through agentd p50 | added p50 | provider direct p99 | through agentd p99 | added p99 |',
     );
     console.log('|---|---|---|---|---|---|---|');
-    for (const concurrency of [1, 50]) {
+    const concurrencies = (process.env.CLIENTS ?? '1,50').split(',').map(Number);
+    for (const concurrency of concurrencies) {
       const total = concurrency === 1 ? 4_000 : 10_000;
       const rounds = 20;
       const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
@@ -83,25 +117,65 @@ async function latency() {
           auth,
           stream ? 'message.delta' : '"text"',
         );
+      const sdkAlone = (stream: boolean) => (index: number) =>
+        post(
+          agent,
+          sdkFloor.url,
+          { text: 'What pays for gas?', userId: `user-${concurrency}-${index}`, stream },
+          {},
+          stream ? 'message.delta' : '"text"',
+        );
       // Warm-up: JIT, connection pools, SQLite statement cache.
       await load(500, concurrency, through(false));
       await load(500, concurrency, through(true));
       await load(500, concurrency, direct(false));
       await load(500, concurrency, direct(true));
+      await load(500, concurrency, sdkAlone(false));
+      await load(500, concurrency, sdkAlone(true));
       // In rounds, each measuring all four in turn, so that a noisy moment on the machine falls on all of them alike.
       const directPlain: Timing[] = [];
       const throughPlain: Timing[] = [];
       const directStream: Timing[] = [];
       const throughStream: Timing[] = [];
+      const sdkPlain: Timing[] = [];
+      const sdkStream: Timing[] = [];
       const perRound = total / rounds;
+      // CPU time the serving process spent on each kind of request, summed over the rounds.
+      const cpu = { sdkPlain: 0, throughPlain: 0, sdkStream: 0, throughStream: 0 };
+      const counted = async (kind: keyof typeof cpu, pid: number, timings: Promise<Timing[]>) => {
+        const before = cpuMs(pid);
+        const result = await timings;
+        cpu[kind] += cpuMs(pid) - before;
+        return result;
+      };
+      const agentdPid = agentd.process.pid!;
+      const sdkPid = sdkFloor.process.pid!;
       for (let round = 0; round < rounds; round += 1) {
         const offset = round * perRound;
         const shifted = (send: (index: number) => Promise<Timing>) => (index: number) => send(offset + index);
         directPlain.push(...(await load(perRound, concurrency, direct(false))));
-        throughPlain.push(...(await load(perRound, concurrency, shifted(through(false)))));
+        sdkPlain.push(...(await counted('sdkPlain', sdkPid, load(perRound, concurrency, sdkAlone(false)))));
+        throughPlain.push(
+          ...(await counted('throughPlain', agentdPid, load(perRound, concurrency, shifted(through(false))))),
+        );
         directStream.push(...(await load(perRound, concurrency, direct(true))));
-        throughStream.push(...(await load(perRound, concurrency, shifted(through(true)))));
+        sdkStream.push(...(await counted('sdkStream', sdkPid, load(perRound, concurrency, sdkAlone(true)))));
+        throughStream.push(
+          ...(await counted('throughStream', agentdPid, load(perRound, concurrency, shifted(through(true))))),
+        );
       }
+      const perRequest = (milliseconds: number) => milliseconds / total;
+      for (const [label, sdkCpu, agentdCpu] of [
+        ['non-streamed reply', cpu.sdkPlain, cpu.throughPlain],
+        ['streamed reply (to its end)', cpu.sdkStream, cpu.throughStream],
+      ] as const) {
+        cpuLines.push(
+          `| ${label}, ${concurrency} client${concurrency > 1 ? 's' : ''} | ${fixed(perRequest(sdkCpu))} | ${fixed(perRequest(agentdCpu))} | **${fixed(perRequest(agentdCpu - sdkCpu))}** |`,
+        );
+      }
+      const clients = `${concurrency} client${concurrency > 1 ? 's' : ''}`;
+      floorSummary(`non-streamed reply, ${clients}`, directPlain, sdkPlain, throughPlain, 'totalMs');
+      floorSummary(`time to first delta, ${clients}`, directStream, sdkStream, throughStream, 'firstTextMs');
       summary(
         `non-streamed reply, ${concurrency} client${concurrency > 1 ? 's' : ''}`,
         directPlain,
@@ -116,8 +190,20 @@ async function latency() {
       );
       agent.destroy();
     }
+    console.log(
+      '\nThe same rounds against the SDK alone (sdk-floor-server.mjs: the same model call, nothing else), in ms:\n' +
+        '| measurement | direct p50 | SDK alone p50 | agentd p50 | SDK floor p50 | agentd above the floor p50 | direct p99 | SDK alone p99 | agentd p99 | SDK floor p99 | agentd above the floor p99 |\n' +
+        '|---|---|---|---|---|---|---|---|---|---|---|',
+    );
+    for (const line of floorLines) console.log(line);
+    console.log(
+      '\nCPU time per request of the serving process (user + system, from /proc, summed over the rounds), in ms:\n' +
+        '| request | SDK alone | agentd | agentd above the SDK |\n|---|---|---|---|',
+    );
+    for (const line of cpuLines) console.log(line);
   } finally {
     await agentd.stop();
+    await sdkFloor.stop();
     await provider.stop();
   }
 }

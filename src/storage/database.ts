@@ -6,7 +6,7 @@ import pg from 'pg';
 import type { Logger } from 'pino';
 import type { DatabaseConfig } from '../config.js';
 import type { Database, Dialect } from './schema.js';
-import { CommittedReads, withStatementCache } from './sqlite-connections.js';
+import { CommittedReads, openSqliteConnection, withStatementCache } from './sqlite-connections.js';
 import { tracedDialect } from '../tracing/database-spans.js';
 import type { Tracing } from '../tracing/tracing.js';
 
@@ -75,7 +75,7 @@ function clientClassReporting(onLost: (error: unknown) => void): typeof pg.Clien
 export function openDatabase(config: DatabaseConfig, options: OpenDatabaseOptions = {}): DatabaseHandle {
   if (config.kind === 'sqlite') {
     if (config.file !== ':memory:') fs.mkdirSync(path.dirname(config.file), { recursive: true });
-    const database = new SqliteDatabase(config.file);
+    const database = openSqliteConnection(config.file);
     database.pragma('journal_mode = WAL');
     database.pragma('synchronous = NORMAL');
     database.pragma('busy_timeout = 5000');

@@ -245,7 +245,7 @@ export class AgentRepository {
     if (!lock || this.dialect !== 'postgres') {
       const [row] = await this.#byId.execute(executor, { accountId, agentId });
       if (row === undefined) return null;
-      return this.#shared(row);
+      return this.#sameAsBefore(row);
     }
     const row = await executor
       .selectFrom('agents')

@@ -2,6 +2,9 @@ import type { CommittedReader } from '../database.js';
 import { PreparedQuery } from '../prepared-query.js';
 import type { Executor } from '../schema.js';
 
+/** Keys whose identity is kept to recognise their next read (the busiest keys of an instance). */
+const recentIdentityLimit = 1000;
+
 export interface ApiKeyRecord {
   id: string;
   accountId: string;
@@ -72,17 +75,27 @@ export class ApiKeyRepository {
 
   /** Identities by the row they came from, so rows served again from the cache are decoded once. */
   readonly #identities = new WeakMap<object, ApiKeyIdentity>();
+  /**
+   * The identity last made for each key id, kept with its columns: PostgreSQL
+   * hands out a new row on every read, and a row equal in every column gets
+   * the same frozen identity back (and with it the same actor), so nothing
+   * here needs invalidating. A revoked key's row is not read at all.
+   */
+  readonly #recentIdentities = new Map<string, { scopes: string; accountId: string; identity: ApiKeyIdentity }>();
 
   #identity(row: { id: string; account_id: string; scopes: string }): ApiKeyIdentity {
     let identity = this.#identities.get(row);
-    if (identity === undefined) {
-      identity = Object.freeze({
-        id: row.id,
-        accountId: row.account_id,
-        scopes: Object.freeze(row.scopes.split(' ')) as string[],
-      });
-      this.#identities.set(row, identity);
-    }
+    if (identity !== undefined) return identity;
+    const known = this.#recentIdentities.get(row.id);
+    if (known !== undefined && known.scopes === row.scopes && known.accountId === row.account_id) return known.identity;
+    identity = Object.freeze({
+      id: row.id,
+      accountId: row.account_id,
+      scopes: Object.freeze(row.scopes.split(' ')) as string[],
+    });
+    this.#identities.set(row, identity);
+    if (this.#recentIdentities.size >= recentIdentityLimit) this.#recentIdentities.clear();
+    this.#recentIdentities.set(row.id, { scopes: row.scopes, accountId: row.account_id, identity });
     return identity;
   }
 

@@ -1,0 +1,67 @@
+// The floor under agentd's message path for bench/message-overhead/run.ts: a bare
+// node:http server that makes the model call exactly as agentd's adapter does
+// (src/providers/ai-sdk-model.ts: the AI SDK's openai-compatible provider, a
+// model object made once, `doStream` with agentd's node:http `fetch`) and
+// nothing else — no key, no agent, no history, no storage, no framework.
+//
+//   node bench/message-overhead/sdk-floor-server.mjs PROVIDER_BASE_URL
+//
+// POST with {"stream": true} answers text/event-stream and writes a
+// `message.delta` event as soon as the SDK yields its first text, the rest at
+// its finish; otherwise it answers {"text": …} once the SDK has finished. It
+// prints its URL. Plain JavaScript over agentd's build (dist/), so it runs the
+// same compiled fetch as agentd and no TypeScript loader.
+import http from 'node:http';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { httpFetch } from '../../dist/providers/http-fetch.js';
+
+const baseURL = process.argv[2];
+const model = createOpenAICompatible({
+  name: 'openai-compatible',
+  fetch: httpFetch,
+  baseURL,
+  includeUsage: true,
+}).chatModel('bench-model');
+
+async function answer(request, response) {
+  let body = '';
+  for await (const chunk of request) body += chunk;
+  const { text, stream: streamed } = JSON.parse(body);
+  const abort = new AbortController();
+  const { stream } = await model.doStream({
+    prompt: [
+      { role: 'system', content: 'You are Bench.' },
+      { role: 'user', content: [{ type: 'text', text }] },
+    ],
+    abortSignal: abort.signal,
+  });
+  const reader = stream.getReader();
+  let reply = '';
+  if (streamed) response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  for (;;) {
+    const { done, value: part } = await reader.read();
+    if (done) break;
+    if (part.type === 'text-delta' && part.delta !== '') {
+      if (streamed) response.write(`event: message.delta\ndata: ${JSON.stringify({ text: part.delta })}\n\n`);
+      else reply += part.delta;
+    } else if (part.type === 'finish') break;
+    else if (part.type === 'error') throw part.error;
+  }
+  reader.releaseLock();
+  if (streamed) response.end('event: message.completed\ndata: {}\n\n');
+  else {
+    const payload = JSON.stringify({ text: reply });
+    response.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) });
+    response.end(payload);
+  }
+}
+
+const server = http.createServer((request, response) => {
+  answer(request, response).catch((error) => {
+    if (!response.headersSent) response.writeHead(502);
+    response.end(String(error));
+  });
+});
+server.keepAliveTimeout = 72_000;
+server.listen(0, '127.0.0.1', () => process.stdout.write(`http://127.0.0.1:${server.address().port}\n`));
+process.on('SIGTERM', () => server.close(() => process.exit(0)));
