@@ -31,6 +31,8 @@ import { registerCreateApiKey } from './routes/api-keys/create-api-key.js';
 import { registerListApiKeys } from './routes/api-keys/list-api-keys.js';
 import { registerRevokeApiKey } from './routes/api-keys/revoke-api-key.js';
 import { registerListEvents } from './routes/events/list-events.js';
+import { registerGetAgentMetrics } from './routes/metrics/get-agent-metrics.js';
+import { registerGetUsage } from './routes/metrics/get-usage.js';
 import { registerListPlugins } from './routes/plugins/list-plugins.js';
 import { registerForgetConversation } from './routes/messages/forget-conversation.js';
 import { registerListMessages } from './routes/messages/list-messages.js';
@@ -145,6 +147,7 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
         { name: 'agents', description: 'Agents of the account' },
         { name: 'messages', description: 'Talking to agents, and their conversation history' },
         { name: 'api-keys', description: 'API keys of the account' },
+        { name: 'metrics', description: 'Per-agent metrics and the usage of the account' },
         { name: 'plugins', description: 'Plugins the server offers: the tools agents can use' },
         { name: 'openai', description: 'The OpenAI-compatible door: agents as models, for the openai client' },
         { name: 'operations', description: 'Health, readiness and metrics (no key, no rate limit)' },
@@ -172,8 +175,8 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
   registerProblemHandlers(app);
   registerQueryLimit(app, config.http.maxQueryBytes);
   registerAuthentication(app, deps.services);
-  const agentRateLimit = registerRateLimits(app, deps.rateLimiter, config.rateLimits);
-  const metrics = createMetrics();
+  const agentRateLimit = registerRateLimits(app, deps.rateLimiter, config.rateLimits, deps.services.agentMetrics);
+  const metrics = createMetrics([deps.modelCalls]);
   registerRequestObservation(app, metrics, deps.services.logger);
 
   registerCreateAgent(app);
@@ -187,6 +190,8 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
   registerListMessages(app);
   registerForgetConversation(app);
   registerListEvents(app);
+  registerGetAgentMetrics(app);
+  registerGetUsage(app);
   registerCreateApiKey(app);
   registerListApiKeys(app);
   registerRevokeApiKey(app);

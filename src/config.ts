@@ -19,6 +19,7 @@ export const rateLimitNames = [
   'manageKeys',
   'listPlugins',
   'listEvents',
+  'readMetrics',
 ] as const;
 export type RateLimitName = (typeof rateLimitNames)[number];
 
@@ -42,6 +43,7 @@ export const defaultRateLimits: RateLimitSettings = {
     manageKeys: 30,
     listPlugins: 60,
     listEvents: 60,
+    readMetrics: 60,
   },
   sendMessageConcurrency: 10,
 };
@@ -95,6 +97,8 @@ export interface Config {
   tools: { timeoutMs: number; outputBytes: number };
   /** Days the event trail of a deleted agent stays readable by its account before it is removed. */
   eventRetentionDays: number;
+  /** Per-agent metrics rollups (AGENTD_AGENT_METRICS, AGENTD_METRICS_FLUSH_MS, AGENTD_METRICS_RETENTION_DAYS). */
+  agentMetrics: { enabled: boolean; flushMs: number; retentionDays: number };
   logLevel: LogLevel;
 }
 
@@ -316,6 +320,11 @@ export function loadConfig(env: Environment, cwd: string = process.cwd()): Confi
       outputBytes: integer(env, 'AGENTD_TOOL_OUTPUT_BYTES', 16_384, 256, 1_048_576),
     },
     eventRetentionDays: integer(env, 'AGENTD_EVENT_RETENTION_DAYS', 30, 1, 3650),
+    agentMetrics: {
+      enabled: boolean(env, 'AGENTD_AGENT_METRICS', true),
+      flushMs: integer(env, 'AGENTD_METRICS_FLUSH_MS', 5000, 100, 600_000),
+      retentionDays: integer(env, 'AGENTD_METRICS_RETENTION_DAYS', 30, 1, 3650),
+    },
     logLevel: logLevel as LogLevel,
   };
 }

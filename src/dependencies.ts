@@ -7,8 +7,10 @@ import { createLimits, type CreateLimitsOptions } from './limits/limits.js';
 import type { RedisLink } from './limits/redis-link.js';
 import type { RateLimiter } from './limits/rate-limiter.js';
 import { ProviderCatalog } from './providers/catalog.js';
+import { ModelCallMetrics } from './providers/model-call-metrics.js';
 import { ModelGateway } from './providers/model-gateway.js';
 import { createModelAdapters } from './providers/registry.js';
+import { disabledAgentMetrics, RollupRecorder, type AgentMetricsRecorder } from './events/agent-metrics-recorder.js';
 import { findKnowledge } from './conversation/build-prompt.js';
 import { builtinPlugins } from './plugins/builtin.js';
 import { PluginCatalog } from './plugins/catalog.js';
@@ -32,6 +34,8 @@ export interface AppDeps {
   readiness: ReadinessCheck[];
   /** The drain on SIGTERM; long-running responses register their streams with it. */
   shutdown: GracefulShutdown;
+  /** Model calls by provider and outcome, for the Prometheus endpoint. */
+  modelCalls: ModelCallMetrics;
   close(): Promise<void>;
 }
 
@@ -91,6 +95,16 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
       logger: options.logger,
     }),
   });
+  const agentMetrics: AgentMetricsRecorder = config.agentMetrics.enabled
+    ? new RollupRecorder({
+        repository: repositories.agentMetrics,
+        clock,
+        logger: options.logger,
+        flushMs: config.agentMetrics.flushMs,
+        retentionDays: config.agentMetrics.retentionDays,
+      })
+    : disabledAgentMetrics;
+  const modelCalls = new ModelCallMetrics();
   const services: ServiceDeps = {
     repositories,
     secretBox,
@@ -108,12 +122,14 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
       },
       clock,
       options.logger,
+      modelCalls,
     ),
     concurrencyLimiter: limits.concurrencyLimiter,
     messageConcurrency: config.rateLimits?.sendMessageConcurrency ?? null,
     openStreamsPerAccount: config.maxOpenStreamsPerAccount,
     plugins: { catalog, toolsets, limits: config.tools },
     eventRetentionDays: config.eventRetentionDays,
+    agentMetrics,
   };
 
   return {
@@ -123,7 +139,10 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
     concurrencyLimiter: limits.concurrencyLimiter,
     readiness: readinessChecks(database, limits.redis),
     shutdown: new GracefulShutdown(options.logger),
+    modelCalls,
     async close() {
+      // First, while the database is still open: what was gathered since the last flush is written.
+      await agentMetrics.close();
       await toolsets.close();
       await limits.close();
       await database.close();

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
+import type { AgentMetricsRecorder } from '../events/agent-metrics-recorder.js';
 import type { ToolLimits } from '../conversation/tool-runner.js';
 import type { ConcurrencyLimiter } from '../limits/concurrency-limiter.js';
 import type { PluginCatalog } from '../plugins/catalog.js';
@@ -39,6 +40,8 @@ export interface ServiceDeps {
   plugins: { catalog: PluginCatalog; toolsets: AgentToolsets; limits: ToolLimits };
   /** Days the event trail of a deleted agent is kept. */
   eventRetentionDays: number;
+  /** Per-agent metrics: gathered in memory on the message path, flushed in batches. */
+  agentMetrics: AgentMetricsRecorder;
 }
 
 export interface ServiceContext {

@@ -114,6 +114,17 @@ export interface AgentEventsTable {
   created_at: string;
 }
 
+/**
+ * Per-agent metrics of one minute (see migration 0005): counters and latency
+ * histogram buckets (`latency_00`…, `ttft_00`…), all summed by additive upserts.
+ */
+export interface AgentMetricsTable {
+  account_id: string;
+  agent_id: string;
+  bucket_start: string;
+  [counter: string]: string | number;
+}
+
 export interface Database {
   service_state: ServiceStateTable;
   accounts: AccountsTable;
@@ -124,6 +135,7 @@ export interface Database {
   messages: MessagesTable;
   knowledge_items: KnowledgeItemsTable;
   agent_events: AgentEventsTable;
+  agent_metrics: AgentMetricsTable;
 }
 
 export type Executor = Kysely<Database> | Transaction<Database>;
