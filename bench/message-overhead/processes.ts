@@ -81,7 +81,10 @@ export async function startAgentd(
     try {
       if ((await fetch(`${url}/healthz`)).ok) break;
     } catch {
-      if (attempt > 200) throw new Error('agentd did not start');
+      if (attempt > 600) {
+        child.kill('SIGKILL');
+        throw new Error('agentd did not start within 30 s');
+      }
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

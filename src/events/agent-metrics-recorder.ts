@@ -91,7 +91,7 @@ export class RollupRecorder implements AgentMetricsRecorder {
   readonly #timer: NodeJS.Timeout;
 
   constructor(options: RollupRecorderOptions) {
-    this.#options = { maxPendingRows: 100_000, ...options };
+    this.#options = { maxPendingRows: 20_000, ...options };
     this.#timer = setInterval(() => void this.flush(), options.flushMs);
     this.#timer.unref();
   }
