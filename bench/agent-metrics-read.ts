@@ -1,10 +1,10 @@
 /**
- * What reading per-agent metrics costs when hours and days are summed from
- * minute rows at read time (the design of migration 0005) rather than kept
- * as rows of their own: seeds one agent with a row for every minute of the
- * retention (30 days, 43,200 rows) and 99 other agents of the same account
- * with a row every 10 minutes, then times the repository reads behind the
- * routes, median of RUNS (default 20) after 3 warm-up runs.
+ * What reading per-agent metrics costs: seeds one agent with a row for every
+ * minute of the retention (30 days, 43,200 rows) and 99 other agents of the
+ * same account with a row every 10 minutes, and the hour rows the recorder
+ * writes beside them (720 per agent), then times the repository reads behind
+ * the routes (minute views read minute rows; hour and day views and usage read
+ * hour rows), median of RUNS (default 20) after 3 warm-up runs.
  *
  *   node --import tsx bench/agent-metrics-read.ts [sqlite|postgres]
  *
@@ -28,15 +28,16 @@ const end = Date.parse('2026-11-22T00:00:00.000Z');
 const start = end - 30 * 24 * 60 * minuteMs;
 const accountId = 'acc_bench';
 
-function row(agentId: string, minute: number): MetricRow {
+/** A minute's row of three messages, or an hour's row of `minutes` such minutes. */
+function row(agentId: string, start: number, period: 'minute' | 'hour' = 'minute', minutes = 1): MetricRow {
   const counts = emptyCounts();
-  counts.messages = 3;
-  counts.streamedMessages = 1;
-  counts.inputTokens = 300;
-  counts.outputTokens = 90;
-  (counts.latency[histogramBucketOf(800)] as number) += 3;
-  (counts.timeToFirstToken[histogramBucketOf(200)] as number) += 1;
-  return { accountId, agentId, bucketStart: isoTime(minute), counts };
+  counts.messages = 3 * minutes;
+  counts.streamedMessages = minutes;
+  counts.inputTokens = 300 * minutes;
+  counts.outputTokens = 90 * minutes;
+  (counts.latency[histogramBucketOf(800)] as number) += 3 * minutes;
+  (counts.timeToFirstToken[histogramBucketOf(200)] as number) += minutes;
+  return { accountId, agentId, period, bucketStart: isoTime(start), counts };
 }
 
 let handle: DatabaseHandle;
@@ -75,8 +76,18 @@ try {
       if (rows.length >= 5000) await flush();
     }
   }
+  // The hour rows the recorder writes beside the minutes.
+  for (let hour = start; hour < end; hour += 60 * minuteMs) {
+    rows.push(row('agt_busy', hour, 'hour', 60));
+    for (let agent = 0; agent < 99; agent += 1) {
+      rows.push(row(`agt_other${String(agent).padStart(3, '0')}`, hour, 'hour', 6));
+    }
+    if (rows.length >= 5000) await flush();
+  }
   await flush();
-  console.log(`${dialect}: seeded 43,200 + 99 × 4,320 rows in ${((performance.now() - seeded) / 1000).toFixed(1)} s\n`);
+  console.log(
+    `${dialect}: seeded 43,200 + 99 × 4,320 minute rows and 100 × 720 hour rows in ${((performance.now() - seeded) / 1000).toFixed(1)} s\n`,
+  );
 
   const day = 24 * 60 * minuteMs;
   const reads: Array<[string, () => Promise<unknown>]> = [

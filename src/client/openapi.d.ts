@@ -205,7 +205,7 @@ export interface paths {
     };
     /**
      * Read an agent's metrics
-     * @description Messages, failures by type, tool calls, tokens, latency and time-to-first-token percentiles, and messages refused by the rate and concurrency limits, in buckets of `interval` (UTC) from `from` (rounded down to the interval) to `to` (exclusive), with totals over them; at most 1500 buckets. Buckets without traffic are present with zeros; percentiles are null without samples. Defaults: the last 24 hours by hour. Instances write what they gathered every AGENTD_METRICS_FLUSH_MS (5 s), so the newest seconds may be missing; metrics are kept AGENTD_METRICS_RETENTION_DAYS (30). Percentiles come from fixed histogram buckets (see `latencyMs`). Scope: `agents:read`.
+     * @description Messages, failures by type, tool calls, tokens, latency and time-to-first-token percentiles, and messages refused by the rate and concurrency limits, in buckets of `interval` (UTC) from `from` (rounded down to the interval) until `to`: the buckets that start before `to`, whole (minute buckets are read from minute rollups, hour and day buckets from hour rollups), with totals over them; at most 1500 buckets. Buckets without traffic are present with zeros; percentiles are null without samples. Defaults: the last 24 hours by hour. Instances write what they gathered every AGENTD_METRICS_FLUSH_MS (5 s), so the newest seconds may be missing; metrics are kept AGENTD_METRICS_RETENTION_DAYS (30). Percentiles come from fixed histogram buckets (see `latencyMs`). Scope: `agents:read`.
      */
     get: operations['getAgentMetrics'];
     put?: never;
@@ -311,7 +311,7 @@ export interface paths {
     };
     /**
      * The account's usage, in total and per agent
-     * @description The same totals as an agent's metrics, over `from` (default 30 days before `to`) to `to` (default now, exclusive): for the whole account and per agent in agent id order, `limit` agents a page (follow `nextCursor`). Agents deleted since are listed by id. Only the caller's account is counted. Scope: `agents:read`.
+     * @description The same totals as an agent's metrics, over whole hours from the hour of `from` (default 30 days before `to`) to the hour of `to` (default now) included: for the whole account and per agent in agent id order, `limit` agents a page (follow `nextCursor`). Agents deleted since are listed by id. Only the caller's account is counted. Scope: `agents:read`.
      */
     get: operations['getUsage'];
     put?: never;
@@ -1722,7 +1722,7 @@ export interface operations {
         from?: string;
         /** @description Bucket size (default `hour`). */
         interval?: 'minute' | 'hour' | 'day';
-        /** @description End of the range, exclusive (default: now). */
+        /** @description End of the range (default: now): the buckets that start before it are given, whole. */
         to?: string;
       };
       header?: never;
@@ -2628,11 +2628,11 @@ export interface operations {
       query?: {
         /** @description The `nextCursor` of the previous page. */
         cursor?: string;
-        /** @description Start of the range (default: 30 days before `to`), rounded down to the minute. */
+        /** @description Start of the range (default: 30 days before `to`), rounded down to the hour. */
         from?: string;
         /** @description Agents per page, 1–1000 (default 100). */
         limit?: number;
-        /** @description End of the range, exclusive (default: now). */
+        /** @description End of the range (default: now): the hours that start before it are counted, whole. */
         to?: string;
       };
       header?: never;

@@ -74,9 +74,34 @@ interface PendingRow {
   counts: MetricCounts;
 }
 
+/** The minute rows of a batch and the hour rows they add up to, written in the same transaction. */
+function rowsOf(batch: Map<string, PendingRow>): MetricRow[] {
+  const rows: MetricRow[] = [];
+  const hours = new Map<string, MetricRow>();
+  for (const row of batch.values()) {
+    rows.push({ ...row, period: 'minute' });
+    const hourStart = `${row.bucketStart.slice(0, 13)}:00:00.000Z`;
+    const key = `${row.accountId} ${row.agentId} ${hourStart}`;
+    let hour = hours.get(key);
+    if (hour === undefined) {
+      hour = {
+        accountId: row.accountId,
+        agentId: row.agentId,
+        period: 'hour',
+        bucketStart: hourStart,
+        counts: emptyCounts(),
+      };
+      hours.set(key, hour);
+    }
+    addCounts(hour.counts, row.counts);
+  }
+  rows.push(...hours.values());
+  return rows;
+}
+
 /**
  * Gathers counts per (agent, minute) in memory and writes them every
- * `flushMs` as one batch of additive upserts (`… on conflict do update set
+ * `flushMs`, with the hours they add up to, as one batch of additive upserts (`… on conflict do update set
  * messages = messages + excluded.messages`), so several instances add into
  * the same rows and a row written twice by one instance is never counted
  * once. A batch is one transaction: when it fails, nothing of it was added,
@@ -154,7 +179,7 @@ export class RollupRecorder implements AgentMetricsRecorder {
     if (this.#pending.size > 0) {
       const batch = this.#pending;
       this.#pending = new Map();
-      const rows: MetricRow[] = [...batch.values()];
+      const rows = rowsOf(batch);
       try {
         await repository.add(rows);
       } catch (error) {

@@ -77,7 +77,10 @@ export const AgentMetricsQuery = Type.Object(
       ...Time,
       description: 'Start of the range (default: 24 hours before `to`), rounded down to the interval.',
     }),
-    to: Type.Optional({ ...Time, description: 'End of the range, exclusive (default: now).' }),
+    to: Type.Optional({
+      ...Time,
+      description: 'End of the range (default: now): the buckets that start before it are given, whole.',
+    }),
     interval: Type.Optional(StringEnum(metricIntervals, { description: 'Bucket size (default `hour`).' })),
   },
   { additionalProperties: false },
@@ -101,9 +104,12 @@ export const UsageQuery = Type.Object(
   {
     from: Type.Optional({
       ...Time,
-      description: 'Start of the range (default: 30 days before `to`), rounded down to the minute.',
+      description: 'Start of the range (default: 30 days before `to`), rounded down to the hour.',
     }),
-    to: Type.Optional({ ...Time, description: 'End of the range, exclusive (default: now).' }),
+    to: Type.Optional({
+      ...Time,
+      description: 'End of the range (default: now): the hours that start before it are counted, whole.',
+    }),
     limit: Type.Optional(
       Type.Integer({ minimum: 1, maximum: 1000, description: 'Agents per page, 1–1000 (default 100).' }),
     ),

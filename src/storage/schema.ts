@@ -115,11 +115,13 @@ export interface AgentEventsTable {
 }
 
 /**
- * Per-agent metrics of one minute (see migration 0005): counters and latency
+ * Per-agent metrics of one minute or one hour (see migration 0005): counters and latency
  * histogram buckets (`latency_00`…, `ttft_00`…), all summed by additive upserts.
  */
 export interface AgentMetricsTable {
   account_id: string;
+  /** `minute` or `hour`. */
+  period: string;
   agent_id: string;
   bucket_start: string;
   [counter: string]: string | number;

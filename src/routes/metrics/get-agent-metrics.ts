@@ -17,7 +17,8 @@ export function registerGetAgentMetrics(app: App): void {
         description:
           'Messages, failures by type, tool calls, tokens, latency and time-to-first-token percentiles, and messages ' +
           'refused by the rate and concurrency limits, in buckets of `interval` (UTC) from `from` (rounded down to ' +
-          `the interval) to \`to\` (exclusive), with totals over them; at most ${maxMetricBuckets} buckets. Buckets ` +
+          `the interval) until \`to\`: the buckets that start before \`to\`, whole (minute buckets are read from minute ` +
+          `rollups, hour and day buckets from hour rollups), with totals over them; at most ${maxMetricBuckets} buckets. Buckets ` +
           'without traffic are present with zeros; percentiles are null without samples. Defaults: the last 24 hours ' +
           'by hour. Instances write what they gathered every AGENTD_METRICS_FLUSH_MS (5 s), so the newest seconds may ' +
           'be missing; metrics are kept AGENTD_METRICS_RETENTION_DAYS (30). Percentiles come from fixed histogram ' +

@@ -14,8 +14,8 @@ export function registerGetUsage(app: App): void {
         tags: ['metrics'],
         summary: "The account's usage, in total and per agent",
         description:
-          "The same totals as an agent's metrics, over `from` (default 30 days before `to`) to `to` (default now, " +
-          'exclusive): for the whole account and per agent in agent id order, `limit` agents a page (follow ' +
+          "The same totals as an agent's metrics, over whole hours from the hour of `from` (default 30 days before " +
+          '`to`) to the hour of `to` (default now) included: for the whole account and per agent in agent id order, `limit` agents a page (follow ' +
           "`nextCursor`). Agents deleted since are listed by id. Only the caller's account is counted. " +
           'Scope: `agents:read`.',
         querystring: UsageQuery,

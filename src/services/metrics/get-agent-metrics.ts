@@ -41,7 +41,8 @@ export async function getAgentMetrics({
     accountId: ctx.actor.accountId,
     agentId,
     from: isoTime(from),
-    to: isoTime(to),
+    // To the end of the last bucket: every bucket is whole, the one `to` falls in included.
+    to: isoTime(from + bucketCount * size),
     size: interval,
   });
   const totals = emptyCounts();

@@ -27,13 +27,14 @@ function decodeCursor(value: string): string {
 }
 
 /**
- * The account's metric totals over [from, to), for the whole account and per
+ * The account's metric totals over the hours from `from` (rounded down) up to `to`, for the whole account and per
  * agent (agent id order, paged), for billing-style views. Only the caller's
  * account is ever read; agents deleted since still count, by id.
  */
 export async function getUsage({ ctx, query }: { ctx: ServiceContext; query: UsageQueryValue }): Promise<UsageView> {
   requireScope(ctx, 'agents:read');
-  const { from, to } = timeRangeOf(query, ctx.deps.clock.now(), defaultSpanMs, 60_000);
+  // Usage is read from the hour rollups: whole hours, from the hour `from` falls in.
+  const { from, to } = timeRangeOf(query, ctx.deps.clock.now(), defaultSpanMs, 3_600_000);
   const limit = query.limit ?? defaultLimit;
   const afterAgentId = query.cursor !== undefined ? decodeCursor(query.cursor) : undefined;
   const range = { accountId: ctx.actor.accountId, from: isoTime(from), to: isoTime(to) };

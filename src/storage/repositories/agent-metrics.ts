@@ -3,11 +3,15 @@ import { emptyCounts, type MetricCounts } from '../../events/metric-counts.js';
 import { inTransaction, type Executor } from '../schema.js';
 import { metricColumns } from './agent-metrics-columns.js';
 
-/** The counts of one agent in one minute, as the recorder flushes them. */
+/** Rows are kept per minute (minute views) and per hour (hour and day views, usage). */
+export type MetricPeriod = 'minute' | 'hour';
+
+/** The counts of one agent in one minute or hour, as the recorder flushes them. */
 export interface MetricRow {
   accountId: string;
   agentId: string;
-  /** Start of the minute, RFC 3339 UTC with milliseconds. */
+  period: MetricPeriod;
+  /** Start of the minute or hour, RFC 3339 UTC with milliseconds. */
   bucketStart: string;
   counts: MetricCounts;
 }
@@ -39,10 +43,11 @@ function rangeOf(from: string, to: string): RawBuilder<unknown> {
 }
 
 /**
- * The per-minute rollups of agent metrics. Writes add into rows (never set
- * them), so any number of instances may flush the same minute of the same
- * agent; reads sum minutes into minutes, hours or days with `substr` of the
- * fixed-width time text, the same SQL on both dialects.
+ * The rollups of agent metrics. Writes add into rows (never set them), so any
+ * number of instances may flush the same minute of the same agent; minute
+ * views read minute rows, hour and day views and usage read hour rows, summed
+ * into buckets with `substr` of the fixed-width time text, the same SQL on
+ * both dialects.
  */
 export class AgentMetricsRepository {
   constructor(private readonly db: Executor) {}
@@ -65,6 +70,7 @@ export class AgentMetricsRepository {
     const values = rows.map((row) => {
       const value: Record<string, string | number> = {
         account_id: row.accountId,
+        period: row.period,
         agent_id: row.agentId,
         bucket_start: row.bucketStart,
       };
@@ -81,7 +87,7 @@ export class AgentMetricsRepository {
       .insertInto('agent_metrics')
       .values(values as never)
       .onConflict((conflict) =>
-        conflict.columns(['account_id', 'agent_id', 'bucket_start']).doUpdateSet(additions as never),
+        conflict.columns(['account_id', 'period', 'agent_id', 'bucket_start']).doUpdateSet(additions as never),
       )
       .execute();
   }
@@ -96,16 +102,18 @@ export class AgentMetricsRepository {
     executor: Executor = this.db,
   ): Promise<Map<string, MetricCounts>> {
     const bucket = sql`substr(${sql.ref('bucket_start')}, 1, ${sql.lit(bucketPrefixLength[query.size])})`;
+    const period: MetricPeriod = query.size === 'minute' ? 'minute' : 'hour';
     const result = await sql<Record<string, unknown>>`
       select ${bucket} as bucket, ${counterSums}
       from ${sql.table('agent_metrics')}
-      where ${sql.ref('account_id')} = ${query.accountId} and ${sql.ref('agent_id')} = ${query.agentId}
+      where ${sql.ref('account_id')} = ${query.accountId} and ${sql.ref('period')} = ${period}
+        and ${sql.ref('agent_id')} = ${query.agentId}
         and ${rangeOf(query.from, query.to)}
       group by ${bucket}`.execute(executor);
     return new Map(result.rows.map((row) => [String(row.bucket), countsOf(row)]));
   }
 
-  /** The account's counts in [from, to) over all its agents. */
+  /** The account's counts in the hours that start in [from, to), over all its agents. */
   async accountTotals(
     query: { accountId: string; from: string; to: string },
     executor: Executor = this.db,
@@ -113,11 +121,12 @@ export class AgentMetricsRepository {
     const result = await sql<Record<string, unknown>>`
       select ${counterSums}
       from ${sql.table('agent_metrics')}
-      where ${sql.ref('account_id')} = ${query.accountId} and ${rangeOf(query.from, query.to)}`.execute(executor);
+      where ${sql.ref('account_id')} = ${query.accountId} and ${sql.ref('period')} = 'hour'
+        and ${rangeOf(query.from, query.to)}`.execute(executor);
     return countsOf(result.rows[0] ?? {});
   }
 
-  /** The account's counts in [from, to) per agent, in agent id order after `afterAgentId`, at most `limit`. */
+  /** The account's counts in the hours that start in [from, to) per agent, in agent id order after `afterAgentId`, at most `limit`. */
   async totalsByAgent(
     query: { accountId: string; from: string; to: string; afterAgentId?: string; limit: number },
     executor: Executor = this.db,
@@ -126,14 +135,15 @@ export class AgentMetricsRepository {
     const result = await sql<Record<string, unknown>>`
       select ${sql.ref('agent_id')}, ${counterSums}
       from ${sql.table('agent_metrics')}
-      where ${sql.ref('account_id')} = ${query.accountId} and ${rangeOf(query.from, query.to)} ${after}
+      where ${sql.ref('account_id')} = ${query.accountId} and ${sql.ref('period')} = 'hour'
+        and ${rangeOf(query.from, query.to)} ${after}
       group by ${sql.ref('agent_id')}
       order by ${sql.ref('agent_id')}
       limit ${sql.lit(query.limit)}`.execute(executor);
     return result.rows.map((row) => ({ agentId: String(row.agent_id), counts: countsOf(row) }));
   }
 
-  /** Removes every minute before `cutoff`; the number of rows removed. */
+  /** Removes every minute and hour that starts before `cutoff`; the number of rows removed. */
   async pruneBefore(cutoff: string, executor: Executor = this.db): Promise<number> {
     const result = await executor.deleteFrom('agent_metrics').where('bucket_start', '<', cutoff).executeTakeFirst();
     return Number(result.numDeletedRows);
