@@ -14,11 +14,23 @@
  * CLIENTS (default 16) messages are in flight at once; ROUNDS (10) rounds of PER_ROUND (1,000) messages
  * each per configuration after WARMUP (1,000); MODE=stream measures streamed replies to their end.
  * Prints, per configuration, messages per second over all its rounds, the median of its per-round rates,
- * the p50 and p90 latency, and the change of throughput against the baseline.
+ * the p50 and p90 latency, the change of throughput against the baseline, and agentd's CPU time per
+ * message (from /proc) with its change against the baseline.
  */
+import fs from 'node:fs';
 import http from 'node:http';
 import { load, percentile, post, type Timing } from './client.js';
 import { startAgentd, startFakeProvider } from './processes.js';
+
+/**
+ * CPU time (user + system) a process has used, in milliseconds, from /proc (Linux; clock ticks of 10 ms).
+ * On a machine shared with other work, CPU per message is steadier than messages per second, which also
+ * measures how much of the machine the others took during each round.
+ */
+function cpuMs(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
 
 interface Configuration {
   label: string;
@@ -80,6 +92,8 @@ async function start(configuration: Configuration, port: number) {
     );
   return {
     configuration,
+    pid: agentd.process.pid!,
+    cpuMs: 0,
     send,
     timings: [] as Timing[],
     roundRates: [] as number[],
@@ -101,28 +115,36 @@ try {
     const order = round % 2 === 0 ? servers : [...servers].reverse();
     for (const server of order) {
       const started = performance.now();
+      const cpuBefore = cpuMs(server.pid);
       const timings = await load(perRound, clients, (index) => server.send(100_000 + round * perRound + index));
       const elapsed = performance.now() - started;
       server.elapsedMs += elapsed;
+      server.cpuMs += cpuMs(server.pid) - cpuBefore;
       server.roundRates.push((perRound / elapsed) * 1000);
       server.timings.push(...timings);
     }
   }
   const rateOf = (server: (typeof servers)[number]) => (server.timings.length / server.elapsedMs) * 1000;
   const baseline = rateOf(servers[0]!);
+  const cpuPerMessage = (server: (typeof servers)[number]) => server.cpuMs / server.timings.length;
+  const baselineCpu = cpuPerMessage(servers[0]!);
   console.log(
     `node ${process.version}, ${(await import('node:os')).cpus().length} cores, ${clients} clients, ` +
       `${rounds} rounds of ${perRound} ${streamed ? 'streamed' : 'non-streamed'} messages per configuration\n`,
   );
-  console.log('| configuration | messages/s | median of rounds | p50 ms | p90 ms | throughput vs baseline |');
-  console.log('|---|---|---|---|---|---|');
+  console.log(
+    '| configuration | messages/s | median of rounds | p50 ms | p90 ms | throughput vs baseline | agentd CPU ms per message | CPU vs baseline |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|');
   for (const server of servers) {
     const totals = server.timings.map((timing) => timing.totalMs);
     const rate = rateOf(server);
     console.log(
       `| ${server.configuration.label} | ${rate.toFixed(0)} | ${percentile(server.roundRates, 0.5).toFixed(0)} | ` +
         `${percentile(totals, 0.5).toFixed(2)} | ${percentile(totals, 0.9).toFixed(2)} | ` +
-        `${server === servers[0] ? 'baseline' : `${(((rate - baseline) / baseline) * 100).toFixed(1)} %`} |`,
+        `${server === servers[0] ? 'baseline' : `${(((rate - baseline) / baseline) * 100).toFixed(1)} %`} | ` +
+        `${cpuPerMessage(server).toFixed(3)} | ` +
+        `${server === servers[0] ? 'baseline' : `${(((cpuPerMessage(server) - baselineCpu) / baselineCpu) * 100).toFixed(1)} %`} |`,
     );
   }
 } finally {
