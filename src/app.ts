@@ -33,6 +33,8 @@ import { registerCreateApiKey } from './routes/api-keys/create-api-key.js';
 import { registerListApiKeys } from './routes/api-keys/list-api-keys.js';
 import { registerRevokeApiKey } from './routes/api-keys/revoke-api-key.js';
 import { registerListEvents } from './routes/events/list-events.js';
+import { registerGetAgentMetrics } from './routes/metrics/get-agent-metrics.js';
+import { registerGetUsage } from './routes/metrics/get-usage.js';
 import { registerListPlugins } from './routes/plugins/list-plugins.js';
 import { registerListAgentPlatforms } from './routes/platforms/list-agent-platforms.js';
 import { registerListPlatforms } from './routes/platforms/list-platforms.js';
@@ -162,6 +164,7 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
         { name: 'messages', description: 'Talking to agents, and their conversation history' },
         { name: 'api-keys', description: 'API keys of the account' },
         { name: 'webhooks', description: 'Signed event notifications to URLs of the account, and their delivery log' },
+        { name: 'metrics', description: 'Per-agent metrics and the usage of the account' },
         { name: 'plugins', description: 'Plugins the server offers: the tools agents can use' },
         { name: 'platforms', description: 'Platform connectors: agents answering on Telegram, webhooks and more' },
         { name: 'openai', description: 'The OpenAI-compatible door: agents as models, for the openai client' },
@@ -192,8 +195,8 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
   registerProblemHandlers(app);
   registerQueryLimit(app, config.http.maxQueryBytes);
   registerAuthentication(app, deps.services);
-  const agentRateLimit = registerRateLimits(app, deps.rateLimiter, config.rateLimits);
-  const metrics = createMetrics();
+  const agentRateLimit = registerRateLimits(app, deps.rateLimiter, config.rateLimits, deps.services.agentMetrics);
+  const metrics = createMetrics([deps.modelCalls]);
   registerRequestObservation(app, metrics, deps.services.logger);
 
   registerCreateAgent(app);
@@ -215,6 +218,8 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
   registerRotateWebhookSecret(app);
   registerListDeliveries(app);
   registerRedeliver(app);
+  registerGetAgentMetrics(app);
+  registerGetUsage(app);
   registerCreateApiKey(app);
   registerListApiKeys(app);
   registerRevokeApiKey(app);

@@ -20,6 +20,7 @@ export const rateLimitNames = [
   'listPlugins',
   'listEvents',
   'manageWebhooks',
+  'readMetrics',
 ] as const;
 export type RateLimitName = (typeof rateLimitNames)[number];
 
@@ -44,6 +45,7 @@ export const defaultRateLimits: RateLimitSettings = {
     listPlugins: 60,
     listEvents: 60,
     manageWebhooks: 60,
+    readMetrics: 60,
   },
   sendMessageConcurrency: 10,
 };
@@ -101,6 +103,8 @@ export interface Config {
   webhooks: WebhookSettings;
   /** OpenTelemetry tracing; null (no cost at all) unless OTEL_EXPORTER_OTLP_ENDPOINT is set. */
   tracing: TracingSettings | null;
+  /** Per-agent metrics rollups (AGENTD_AGENT_METRICS, AGENTD_METRICS_FLUSH_MS, AGENTD_METRICS_RETENTION_DAYS). */
+  agentMetrics: { enabled: boolean; flushMs: number; retentionDays: number };
   logLevel: LogLevel;
 }
 
@@ -382,6 +386,11 @@ export function loadConfig(env: Environment, cwd: string = process.cwd()): Confi
       retentionDays: integer(env, 'AGENTD_WEBHOOK_RETENTION_DAYS', 7, 1, 3650),
     },
     tracing: tracingSettings(env),
+    agentMetrics: {
+      enabled: boolean(env, 'AGENTD_AGENT_METRICS', true),
+      flushMs: integer(env, 'AGENTD_METRICS_FLUSH_MS', 5000, 100, 600_000),
+      retentionDays: integer(env, 'AGENTD_METRICS_RETENTION_DAYS', 30, 1, 3650),
+    },
     logLevel: logLevel as LogLevel,
   };
 }

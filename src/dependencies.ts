@@ -7,9 +7,11 @@ import { createLimits, type CreateLimitsOptions } from './limits/limits.js';
 import type { RedisLink } from './limits/redis-link.js';
 import type { RateLimiter } from './limits/rate-limiter.js';
 import { ProviderCatalog } from './providers/catalog.js';
+import { ModelCallMetrics } from './providers/model-call-metrics.js';
 import { ModelGateway } from './providers/model-gateway.js';
 import type { ModelAdapter } from './providers/model-adapter.js';
 import { createModelAdapters } from './providers/registry.js';
+import { disabledAgentMetrics, RollupRecorder, type AgentMetricsRecorder } from './events/agent-metrics-recorder.js';
 import { findKnowledge } from './conversation/build-prompt.js';
 import { builtinPlatforms } from './platforms/builtin.js';
 import { PlatformCatalog } from './platforms/catalog.js';
@@ -51,6 +53,8 @@ export interface AppDeps {
   platforms: PlatformRuntime;
   /** OpenTelemetry tracing, when OTEL_EXPORTER_OTLP_ENDPOINT is set. */
   tracing: Tracing | null;
+  /** Model calls by provider and outcome, for the Prometheus endpoint. */
+  modelCalls: ModelCallMetrics;
   close(): Promise<void>;
 }
 
@@ -137,6 +141,16 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
     outbox.onCommitted = () => dispatcher.wake();
     dispatcher.start();
   }
+  const agentMetrics: AgentMetricsRecorder = config.agentMetrics.enabled
+    ? new RollupRecorder({
+        repository: repositories.agentMetrics,
+        clock,
+        logger: options.logger,
+        flushMs: config.agentMetrics.flushMs,
+        retentionDays: config.agentMetrics.retentionDays,
+      })
+    : disabledAgentMetrics;
+  const modelCalls = new ModelCallMetrics();
   const services: ServiceDeps = {
     repositories,
     secretBox,
@@ -154,6 +168,7 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
       },
       clock,
       options.logger,
+      modelCalls,
     ),
     concurrencyLimiter: limits.concurrencyLimiter,
     messageConcurrency: config.rateLimits?.sendMessageConcurrency ?? null,
@@ -165,6 +180,7 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
     },
     eventRetentionDays: config.eventRetentionDays,
     webhooks: { outbox, allowPrivateTargets: config.outbound.allowPrivateAddresses },
+    agentMetrics,
   };
   const platforms = createPlatformRuntime({
     deps: services,
@@ -184,9 +200,12 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
     shutdown: new GracefulShutdown(options.logger),
     platforms,
     tracing,
+    modelCalls,
     async close() {
       await platforms.close();
       await dispatcher?.stop();
+      // While the database is still open: what was gathered since the last flush is written.
+      await agentMetrics.close();
       await toolsets.close();
       await limits.close();
       await database.close();

@@ -196,6 +196,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/agents/{agentId}/metrics': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read an agent's metrics
+     * @description Messages, failures by type, tool calls, tokens, latency and time-to-first-token percentiles, and messages refused by the rate and concurrency limits, in buckets of `interval` (UTC) from `from` (rounded down to the interval) until `to`: the buckets that start before `to`, whole (minute buckets are read from minute rollups, hour and day buckets from hour rollups), with totals over them; at most 1500 buckets. Buckets without traffic are present with zeros; percentiles are null without samples. Defaults: the last 24 hours by hour. Instances write what they gathered every AGENTD_METRICS_FLUSH_MS (5 s), so the newest seconds may be missing; metrics are kept AGENTD_METRICS_RETENTION_DAYS (30). Percentiles come from fixed histogram buckets (see `latencyMs`). Scope: `agents:read`.
+     */
+    get: operations['getAgentMetrics'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/agents/{agentId}/platforms': {
     parameters: {
       query?: never;
@@ -296,6 +316,26 @@ export interface paths {
      *     The answer is a `chat.completion` whose `id` is the reply’s message id and whose `model` is the agent id; with `stream: true`, `chat.completion.chunk` events, a usage chunk with `stream_options.include_usage`, then `data: [DONE]`. Errors are OpenAI’s `{error: {message, type, param, code}}` (`code` is agentd’s) with the statuses of the native API. Scope: `messages:send`; the agent’s sendMessage limit and in-flight bound are shared with the native route.
      */
     post: operations['createChatCompletion'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/metrics/usage': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The account's usage, in total and per agent
+     * @description The same totals as an agent's metrics, over whole hours from the hour of `from` (default 30 days before `to`) to the hour of `to` (default now) included: for the whole account and per agent in agent id order, `limit` agents a page (follow `nextCursor`). Agents deleted since are listed by id. Only the caller's account is counted. Scope: `agents:read`.
+     */
+    get: operations['getUsage'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -2274,6 +2314,187 @@ export interface operations {
       };
     };
   };
+  getAgentMetrics: {
+    parameters: {
+      query?: {
+        /** @description Start of the range (default: 24 hours before `to`), rounded down to the interval. */
+        from?: string;
+        /** @description Bucket size (default `hour`). */
+        interval?: 'minute' | 'hour' | 'day';
+        /** @description End of the range (default: now): the buckets that start before it are given, whole. */
+        to?: string;
+      };
+      header?: never;
+      path: {
+        agentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            agentId: string;
+            buckets: {
+              /** @description Messages refused 429 `concurrency_limited` (messages in flight per agent, open streams per account). */
+              concurrencyRejected: number;
+              /** @description Of `messages`, those that ended with an error. */
+              failedMessages: number;
+              /** @description `failedMessages` by cause, types with a count only: `provider_error` (unreachable, 5xx, broke off), `provider_rejected` (another 4xx), `timeout`, `circuit_open`, `credentials`, `model_not_found`, `internal`. More types may be added. */
+              failuresByType: {
+                circuit_open?: number;
+                credentials?: number;
+                internal?: number;
+                model_not_found?: number;
+                provider_error?: number;
+                provider_rejected?: number;
+                timeout?: number;
+              };
+              /** @description Input tokens the provider reported (summed over tool rounds). */
+              inputTokens: number;
+              /** @description Request to reply complete, of completed replies. Milliseconds, from a fixed-bucket histogram: the value reported is the upper bound of the bucket that holds the percentile (bounds 5, 10, 15, 25, 40, 60, 100, 150, 250, 400, 600, 1000, 1500, 2500, 4000, 6000, 10000, 15000, 25000, 40000, 60000, 100000, 150000, 300000 ms), so it is never below the true value and at most one bucket (about ×1.6) above it; above 300000 ms it reads 300000. Null when there was no sample. */
+              latencyMs: {
+                p50: number | null;
+                p95: number | null;
+                p99: number | null;
+              };
+              /** @description Messages accepted (past the rate and concurrency limits), streamed or not, whatever their outcome. */
+              messages: number;
+              /** @description Output tokens the provider reported. */
+              outputTokens: number;
+              /** @description Messages refused 429 `rate_limited` (the per-agent message rate). */
+              rateLimited: number;
+              /**
+               * Format: date-time
+               * @description RFC 3339 UTC time with milliseconds.
+               */
+              start: string;
+              /** @description Of `messages`, those with `stream: true`. */
+              streamedMessages: number;
+              /** @description Request to the first text of streamed replies. Milliseconds, from a fixed-bucket histogram: the value reported is the upper bound of the bucket that holds the percentile (bounds 5, 10, 15, 25, 40, 60, 100, 150, 250, 400, 600, 1000, 1500, 2500, 4000, 6000, 10000, 15000, 25000, 40000, 60000, 100000, 150000, 300000 ms), so it is never below the true value and at most one bucket (about ×1.6) above it; above 300000 ms it reads 300000. Null when there was no sample. */
+              timeToFirstTokenMs: {
+                p50: number | null;
+                p95: number | null;
+              };
+              /** @description Tool calls the replies made. */
+              toolCalls: number;
+            }[];
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC time with milliseconds.
+             */
+            from: string;
+            /** @enum {string} */
+            interval: 'minute' | 'hour' | 'day';
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC time with milliseconds.
+             */
+            to: string;
+            /** MetricTotals */
+            totals: {
+              /** @description Messages refused 429 `concurrency_limited` (messages in flight per agent, open streams per account). */
+              concurrencyRejected: number;
+              /** @description Of `messages`, those that ended with an error. */
+              failedMessages: number;
+              /** @description `failedMessages` by cause, types with a count only: `provider_error` (unreachable, 5xx, broke off), `provider_rejected` (another 4xx), `timeout`, `circuit_open`, `credentials`, `model_not_found`, `internal`. More types may be added. */
+              failuresByType: {
+                circuit_open?: number;
+                credentials?: number;
+                internal?: number;
+                model_not_found?: number;
+                provider_error?: number;
+                provider_rejected?: number;
+                timeout?: number;
+              };
+              /** @description Input tokens the provider reported (summed over tool rounds). */
+              inputTokens: number;
+              /** @description Request to reply complete, of completed replies. Milliseconds, from a fixed-bucket histogram: the value reported is the upper bound of the bucket that holds the percentile (bounds 5, 10, 15, 25, 40, 60, 100, 150, 250, 400, 600, 1000, 1500, 2500, 4000, 6000, 10000, 15000, 25000, 40000, 60000, 100000, 150000, 300000 ms), so it is never below the true value and at most one bucket (about ×1.6) above it; above 300000 ms it reads 300000. Null when there was no sample. */
+              latencyMs: {
+                p50: number | null;
+                p95: number | null;
+                p99: number | null;
+              };
+              /** @description Messages accepted (past the rate and concurrency limits), streamed or not, whatever their outcome. */
+              messages: number;
+              /** @description Output tokens the provider reported. */
+              outputTokens: number;
+              /** @description Messages refused 429 `rate_limited` (the per-agent message rate). */
+              rateLimited: number;
+              /** @description Of `messages`, those with `stream: true`. */
+              streamedMessages: number;
+              /** @description Request to the first text of streamed replies. Milliseconds, from a fixed-bucket histogram: the value reported is the upper bound of the bucket that holds the percentile (bounds 5, 10, 15, 25, 40, 60, 100, 150, 250, 400, 600, 1000, 1500, 2500, 4000, 6000, 10000, 15000, 25000, 40000, 60000, 100000, 150000, 300000 ms), so it is never below the true value and at most one bucket (about ×1.6) above it; above 300000 ms it reads 300000. Null when there was no sample. */
+              timeToFirstTokenMs: {
+                p50: number | null;
+                p95: number | null;
+              };
+              /** @description Tool calls the replies made. */
+              toolCalls: number;
+            };
+          };
+        };
+      };
+      /** @description Invalid JSON or a request that does not match the schema (`invalid_json`, `validation_failed`). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key lacks the scope this operation needs (`insufficient_scope`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this account (`not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The database cannot be reached (`service_unavailable`), or for messages the agent or its model provider cannot answer now (`agent_unavailable`, `provider_unavailable`); see Retry-After. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
   listAgentPlatforms: {
     parameters: {
       query?: never;
@@ -3080,6 +3301,177 @@ export interface operations {
               type: string;
             };
           };
+        };
+      };
+    };
+  };
+  getUsage: {
+    parameters: {
+      query?: {
+        /** @description The `nextCursor` of the previous page. */
+        cursor?: string;
+        /** @description Start of the range (default: 30 days before `to`), rounded down to the hour. */
+        from?: string;
+        /** @description Agents per page, 1–1000 (default 100). */
+        limit?: number;
+        /** @description End of the range (default: now): the hours that start before it are counted, whole. */
+        to?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            accountId: string;
+            data: {
+              agentId: string;
+              /** @description Messages refused 429 `concurrency_limited` (messages in flight per agent, open streams per account). */
+              concurrencyRejected: number;
+              /** @description Of `messages`, those that ended with an error. */
+              failedMessages: number;
+              /** @description `failedMessages` by cause, types with a count only: `provider_error` (unreachable, 5xx, broke off), `provider_rejected` (another 4xx), `timeout`, `circuit_open`, `credentials`, `model_not_found`, `internal`. More types may be added. */
+              failuresByType: {
+                circuit_open?: number;
+                credentials?: number;
+                internal?: number;
+                model_not_found?: number;
+                provider_error?: number;
+                provider_rejected?: number;
+                timeout?: number;
+              };
+              /** @description Input tokens the provider reported (summed over tool rounds). */
+              inputTokens: number;
+              /** @description Request to reply complete, of completed replies. Milliseconds, from a fixed-bucket histogram: the value reported is the upper bound of the bucket that holds the percentile (bounds 5, 10, 15, 25, 40, 60, 100, 150, 250, 400, 600, 1000, 1500, 2500, 4000, 6000, 10000, 15000, 25000, 40000, 60000, 100000, 150000, 300000 ms), so it is never below the true value and at most one bucket (about ×1.6) above it; above 300000 ms it reads 300000. Null when there was no sample. */
+              latencyMs: {
+                p50: number | null;
+                p95: number | null;
+                p99: number | null;
+              };
+              /** @description Messages accepted (past the rate and concurrency limits), streamed or not, whatever their outcome. */
+              messages: number;
+              /** @description Output tokens the provider reported. */
+              outputTokens: number;
+              /** @description Messages refused 429 `rate_limited` (the per-agent message rate). */
+              rateLimited: number;
+              /** @description Of `messages`, those with `stream: true`. */
+              streamedMessages: number;
+              /** @description Request to the first text of streamed replies. Milliseconds, from a fixed-bucket histogram: the value reported is the upper bound of the bucket that holds the percentile (bounds 5, 10, 15, 25, 40, 60, 100, 150, 250, 400, 600, 1000, 1500, 2500, 4000, 6000, 10000, 15000, 25000, 40000, 60000, 100000, 150000, 300000 ms), so it is never below the true value and at most one bucket (about ×1.6) above it; above 300000 ms it reads 300000. Null when there was no sample. */
+              timeToFirstTokenMs: {
+                p50: number | null;
+                p95: number | null;
+              };
+              /** @description Tool calls the replies made. */
+              toolCalls: number;
+            }[];
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC time with milliseconds.
+             */
+            from: string;
+            pagination: {
+              hasMore: boolean;
+              limit: number;
+              nextCursor: string | null;
+            };
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC time with milliseconds.
+             */
+            to: string;
+            /** MetricTotals */
+            totals: {
+              /** @description Messages refused 429 `concurrency_limited` (messages in flight per agent, open streams per account). */
+              concurrencyRejected: number;
+              /** @description Of `messages`, those that ended with an error. */
+              failedMessages: number;
+              /** @description `failedMessages` by cause, types with a count only: `provider_error` (unreachable, 5xx, broke off), `provider_rejected` (another 4xx), `timeout`, `circuit_open`, `credentials`, `model_not_found`, `internal`. More types may be added. */
+              failuresByType: {
+                circuit_open?: number;
+                credentials?: number;
+                internal?: number;
+                model_not_found?: number;
+                provider_error?: number;
+                provider_rejected?: number;
+                timeout?: number;
+              };
+              /** @description Input tokens the provider reported (summed over tool rounds). */
+              inputTokens: number;
+              /** @description Request to reply complete, of completed replies. Milliseconds, from a fixed-bucket histogram: the value reported is the upper bound of the bucket that holds the percentile (bounds 5, 10, 15, 25, 40, 60, 100, 150, 250, 400, 600, 1000, 1500, 2500, 4000, 6000, 10000, 15000, 25000, 40000, 60000, 100000, 150000, 300000 ms), so it is never below the true value and at most one bucket (about ×1.6) above it; above 300000 ms it reads 300000. Null when there was no sample. */
+              latencyMs: {
+                p50: number | null;
+                p95: number | null;
+                p99: number | null;
+              };
+              /** @description Messages accepted (past the rate and concurrency limits), streamed or not, whatever their outcome. */
+              messages: number;
+              /** @description Output tokens the provider reported. */
+              outputTokens: number;
+              /** @description Messages refused 429 `rate_limited` (the per-agent message rate). */
+              rateLimited: number;
+              /** @description Of `messages`, those with `stream: true`. */
+              streamedMessages: number;
+              /** @description Request to the first text of streamed replies. Milliseconds, from a fixed-bucket histogram: the value reported is the upper bound of the bucket that holds the percentile (bounds 5, 10, 15, 25, 40, 60, 100, 150, 250, 400, 600, 1000, 1500, 2500, 4000, 6000, 10000, 15000, 25000, 40000, 60000, 100000, 150000, 300000 ms), so it is never below the true value and at most one bucket (about ×1.6) above it; above 300000 ms it reads 300000. Null when there was no sample. */
+              timeToFirstTokenMs: {
+                p50: number | null;
+                p95: number | null;
+              };
+              /** @description Tool calls the replies made. */
+              toolCalls: number;
+            };
+          };
+        };
+      };
+      /** @description Invalid JSON or a request that does not match the schema (`invalid_json`, `validation_failed`). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key lacks the scope this operation needs (`insufficient_scope`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The database cannot be reached (`service_unavailable`), or for messages the agent or its model provider cannot answer now (`agent_unavailable`, `provider_unavailable`); see Retry-After. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
         };
       };
     };

@@ -89,12 +89,14 @@ export interface Metrics {
 }
 
 /** One registry per app, so several apps in one process (tests) never share counters. */
-export function createMetrics(): Metrics {
+export function createMetrics(sources: ReadonlyArray<{ register(registry: Registry): void }> = []): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'agentd_' });
   const requests = new RequestMetrics();
   registry.registerMetric(requests.requests as never);
   registry.registerMetric(requests.duration as never);
+  // Metrics kept below the HTTP layer (model calls), exposed beside the request metrics.
+  for (const source of sources) source.register(registry);
   return { registry, requests };
 }
 

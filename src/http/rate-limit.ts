@@ -2,6 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RateLimitSettings } from '../config.js';
 import { AppError } from '../errors.js';
 import { agentRateKey } from '../limits/rate-keys.js';
+import type { AgentMetricsRecorder } from '../events/agent-metrics-recorder.js';
+import { isId } from '../ids.js';
 import type { RateLimiter } from '../limits/rate-limiter.js';
 import type { OperationConfig } from './operation.js';
 
@@ -25,15 +27,26 @@ export function registerRateLimits(
   app: FastifyInstance,
   limiter: RateLimiter,
   settings: RateLimitSettings | null,
+  agentMetrics: AgentMetricsRecorder,
 ): AgentRateLimit {
   if (settings === null) return async () => {};
-  const consume = async (request: FastifyRequest, reply: FastifyReply, operation: OperationConfig, key: string) => {
+  const consume = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    operation: OperationConfig,
+    key: string,
+    agentId: string | null = null,
+  ) => {
     const limit = settings.perMinute[operation.rateLimit];
     const decision = await limiter.consume(key, limit, windowMs);
     reply.header('x-ratelimit-limit', String(decision.limit));
     reply.header('x-ratelimit-remaining', String(decision.remaining));
     reply.header('x-ratelimit-reset', String(Math.ceil(decision.resetAt / 1000)));
     if (!decision.allowed) {
+      // A refused message counts in its agent's metrics; an id that cannot be an agent's is not recorded.
+      if (operation.rateLimit === 'sendMessage' && agentId !== null && isId('agent', agentId)) {
+        agentMetrics.rateLimited({ accountId: request.serviceContext!.actor.accountId, agentId });
+      }
       const retryAfter = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
       throw new AppError(
         'rate_limited',
@@ -48,21 +61,25 @@ export function registerRateLimits(
     const operation = request.routeOptions.config.operation;
     const context = request.serviceContext;
     if (operation === undefined || context === null || operation.rateLimitPer === 'body-agent') return;
-    const key =
-      operation.rateLimitPer === 'agent'
-        ? agentRateKey(
-            operation.rateLimit,
-            context.actor.accountId,
-            (request.params as { agentId?: string }).agentId ?? '',
-          )
-        : `${operation.rateLimit}:${context.actor.accountId}`;
-    await consume(request, reply, operation, key);
+    let agentId: string | null = null;
+    let key = `${operation.rateLimit}:${context.actor.accountId}`;
+    if (operation.rateLimitPer === 'agent') {
+      agentId = (request.params as { agentId?: string }).agentId ?? '';
+      key = agentRateKey(operation.rateLimit, context.actor.accountId, agentId);
+    }
+    await consume(request, reply, operation, key, agentId);
   });
   return async (request, reply, agentId) => {
     const operation = request.routeOptions.config.operation;
     const context = request.serviceContext;
     if (operation === undefined || context === null) return;
     // The same key as a per-agent route's: both doors to an agent share its budget.
-    await consume(request, reply, operation, agentRateKey(operation.rateLimit, context.actor.accountId, agentId));
+    await consume(
+      request,
+      reply,
+      operation,
+      agentRateKey(operation.rateLimit, context.actor.accountId, agentId),
+      agentId,
+    );
   };
 }

@@ -4,6 +4,7 @@ import { abortableDelay } from './abortable-delay.js';
 import type { ProviderName } from './catalog.js';
 import { CircuitBreaker, type CircuitSettings, type CircuitTicket } from './circuit-breaker.js';
 import type { ModelAdapter, ModelCall, ModelStreamPart } from './model-adapter.js';
+import type { ModelCallMetrics, ModelCallOutcome } from './model-call-metrics.js';
 import { ProviderError, toProviderError } from './provider-error.js';
 
 /**
@@ -51,6 +52,23 @@ class SilenceWatchdog {
   }
 }
 
+/** Reports one model call's duration and outcome once, and its tokens when it finishes. */
+class CallObservation {
+  #settled = false;
+  constructor(
+    private readonly metrics: ModelCallMetrics | null,
+    private readonly provider: string,
+    private readonly startedTick: number,
+  ) {}
+
+  settle(outcome: ModelCallOutcome, part?: ModelStreamPart): void {
+    if (this.#settled || this.metrics === null) return;
+    this.#settled = true;
+    this.metrics.observe(this.provider, outcome, (performance.now() - this.startedTick) / 1000);
+    if (part?.type === 'finish') this.metrics.countTokens(this.provider, part.usage);
+  }
+}
+
 /** A model answer whose first part has arrived; the rest is read with `next()`. */
 export class OpenedModelStream {
   constructor(
@@ -64,11 +82,26 @@ export class OpenedModelStream {
     private readonly detach: () => void,
     /** Report the reply's outcome here: it is what the circuit breaker counts. */
     readonly ticket: CircuitTicket,
-  ) {}
+    private readonly observation: CallObservation,
+  ) {
+    if (first.type === 'finish') observation.settle('success', first);
+  }
 
   #ended = false;
 
   async next(): Promise<ModelStreamPart | null> {
+    try {
+      const part = await this.#next();
+      if (part === null) this.observation.settle('unavailable');
+      else if (part.type === 'finish') this.observation.settle('success', part);
+      return part;
+    } catch (error) {
+      this.observation.settle(error instanceof ProviderError ? error.kind : 'unavailable');
+      throw error;
+    }
+  }
+
+  async #next(): Promise<ModelStreamPart | null> {
     try {
       const result = await this.iterator.next();
       this.watchdog.heard();
@@ -92,6 +125,8 @@ export class OpenedModelStream {
 
   /** Ends the provider call (a no-op when it already ended) and lets go of the client's signal. */
   close(): void {
+    // Closed before its finish: the reader stopped (the client went away, or a tool round was cut short).
+    this.observation.settle('aborted');
     this.watchdog.stop();
     // Aborting a finished call would only build an AbortError nobody reads.
     if (!this.#ended && this.first.type !== 'finish') this.controller.abort();
@@ -107,6 +142,8 @@ export class ModelGateway {
     private readonly settings: GatewaySettings,
     private readonly clock: Clock,
     private readonly logger: Logger,
+    /** Where call durations and tokens are counted for Prometheus; none in tests that build a gateway alone. */
+    private readonly metrics: ModelCallMetrics | null = null,
   ) {}
 
   circuitOf(provider: ProviderName): CircuitBreaker {
@@ -133,8 +170,10 @@ export class ModelGateway {
     const adapter = this.adapters.get(provider);
     if (adapter === undefined)
       throw new ProviderError('unavailable', `The provider ${provider} is not enabled on this server.`);
+    const observation = new CallObservation(this.metrics, provider, performance.now());
     const admission = this.circuitOf(provider).admit();
     if (!admission.admitted) {
+      observation.settle('circuit-open');
       throw new ProviderError(
         'circuit-open',
         `The provider ${provider} failed repeatedly; agentd is not calling it for a while.`,
@@ -169,6 +208,7 @@ export class ModelGateway {
             provider,
             detach,
             ticket,
+            observation,
           );
         failure = new ProviderError('unavailable', `The provider ${provider} ended its answer before it began.`, {
           isRetryable: true,
@@ -185,6 +225,7 @@ export class ModelGateway {
       controller.abort();
       detach();
       if (signal.aborted) {
+        observation.settle('aborted');
         ticket.released();
         throw new ProviderError('aborted', 'The model call was aborted.', { cause: failure });
       }
@@ -199,6 +240,7 @@ export class ModelGateway {
       }
       if (failure.countsAgainstProvider) ticket.failed();
       else ticket.released();
+      observation.settle(failure.kind);
       throw failure;
     }
   }

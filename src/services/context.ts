@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
+import type { AgentMetricsRecorder } from '../events/agent-metrics-recorder.js';
 import type { ToolLimits } from '../conversation/tool-runner.js';
 import type { WebhookOutbox } from '../events/webhook-outbox.js';
 import type { ConcurrencyLimiter } from '../limits/concurrency-limiter.js';
@@ -45,6 +46,8 @@ export interface ServiceDeps {
   eventRetentionDays: number;
   /** The outbox events are written to, and whether webhook targets may be private addresses. */
   webhooks: { outbox: WebhookOutbox; allowPrivateTargets: boolean };
+  /** Per-agent metrics: gathered in memory on the message path, flushed in batches. */
+  agentMetrics: AgentMetricsRecorder;
 }
 
 export interface ServiceContext {

@@ -6,6 +6,7 @@ import { toolTurnsMigration } from './migrations/0003-tool-turns.js';
 import { agentEventsMigration } from './migrations/0004-agent-events.js';
 import { webhooksMigration } from './migrations/0006-webhooks.js';
 import { platformsMigration } from './migrations/0007-platforms.js';
+import { agentMetricsMigration } from './migrations/0005-agent-metrics.js';
 import type { Dialect } from './schema.js';
 
 /** Every migration, by name, in the order they apply. */
@@ -17,6 +18,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0004-agent-events': agentEventsMigration(dialect),
     '0006-webhooks': webhooksMigration(dialect),
     '0007-platforms': platformsMigration(dialect),
+    '0005-agent-metrics': agentMetricsMigration(dialect),
   };
 }
 

@@ -166,6 +166,19 @@ export interface WebhookDeliveriesTable {
   updated_at: string;
 }
 
+/**
+ * Per-agent metrics of one minute or one hour (see migration 0005): counters and latency
+ * histogram buckets (`latency_00`…, `ttft_00`…), all summed by additive upserts.
+ */
+export interface AgentMetricsTable {
+  account_id: string;
+  /** `minute` or `hour`. */
+  period: string;
+  agent_id: string;
+  bucket_start: string;
+  [counter: string]: string | number;
+}
+
 export interface Database {
   service_state: ServiceStateTable;
   accounts: AccountsTable;
@@ -179,6 +192,7 @@ export interface Database {
   platform_states: PlatformStatesTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  agent_metrics: AgentMetricsTable;
 }
 
 export type Executor = Kysely<Database> | Transaction<Database>;

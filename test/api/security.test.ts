@@ -49,6 +49,8 @@ const knownOperations: Array<[label: string, scope: Scope | null]> = [
   ['POST /v1/chat/completions', 'messages:send'],
   ['GET /v1/models', 'agents:read'],
   ['GET /v1/models/{model}', 'agents:read'],
+  ['GET /v1/agents/{agentId}/metrics', 'agents:read'],
+  ['GET /v1/metrics/usage', 'agents:read'],
 ];
 
 /** Path parameters the suite can fill, by name; a route with another one fails until it is added here. */

@@ -69,7 +69,7 @@ export interface TestApp {
 /** Rate limits high enough never to interfere, so every response still carries the headers. */
 export const generousRateLimits =
   'createAgent=100000,listAgents=100000,getAgent=100000,updateAgent=100000,deleteAgent=100000,' +
-  'sendMessage=100000,listMessages=100000,deleteConversation=100000,manageKeys=100000,listPlugins=100000,listEvents=100000,manageWebhooks=100000,' +
+  'sendMessage=100000,listMessages=100000,deleteConversation=100000,manageKeys=100000,listPlugins=100000,listEvents=100000,manageWebhooks=100000,readMetrics=100000,' +
   'sendMessageConcurrency=1000';
 
 export interface TestAppOptions {

@@ -26,6 +26,8 @@ export interface Exchange {
   startedAt: number;
   /** performance.now() when the message arrived, for latency. */
   startedTick: number;
+  /** Whether the reply is streamed to its client (counted apart in the agent's metrics). */
+  streamed: boolean;
 }
 
 /**

@@ -12,6 +12,7 @@ import type { MessageReplyView, MessageStartedView } from '../../schemas/message
 import type { AgentRecord } from '../../storage/repositories/agents.js';
 import type { ServiceContext } from '../context.js';
 import { storeExchange, type Exchange } from './exchange-store.js';
+import { failureTypeOf, recordMessageMetrics, type MessageEnding } from './message-metrics.js';
 import { appErrorForFailure } from './provider-failure.js';
 
 export type ReplyEvent =
@@ -54,6 +55,7 @@ function addUsage(total: TokenUsage, step: TokenUsage): TokenUsage {
 export class Reply {
   readonly started: MessageStartedView;
   #consumed = false;
+  #counted = false;
 
   constructor(
     private readonly ctx: ServiceContext,
@@ -90,6 +92,13 @@ export class Reply {
     return storeExchange(this.ctx, this.exchange, { text, finishReason, usage, toolCalls });
   }
 
+  /** Counts the message in its agent's metrics, once, however the reply ended. */
+  #count(ending: MessageEnding): void {
+    if (this.#counted) return;
+    this.#counted = true;
+    recordMessageMetrics(this.ctx, this.exchange, ending);
+  }
+
   async *events(): AsyncGenerator<ReplyEvent, void, undefined> {
     if (this.#consumed) throw new Error('A reply can be read once');
     this.#consumed = true;
@@ -103,6 +112,8 @@ export class Reply {
     /** The tool rounds of this reply so far, as the model is shown them on the next step. */
     const steps: PromptMessage[] = [];
     let settled = false;
+    /** When the first text went to a streamed reply's client: its time to first token. */
+    let firstTextTick: number | null = null;
     try {
       for (let step = 1; ; step += 1) {
         let stepText = '';
@@ -112,6 +123,7 @@ export class Reply {
           if (part.type === 'text-delta') {
             text += part.text;
             stepText += part.text;
+            if (firstTextTick === null && this.exchange.streamed) firstTextTick = performance.now();
             yield { type: 'delta', text: part.text };
           } else {
             requested.push(part);
@@ -128,7 +140,9 @@ export class Reply {
         if (requested.length === 0 || tools === null) {
           settled = true;
           const finishReason = requested.length > 0 ? 'tool-calls' : part.finishReason;
-          yield { type: 'completed', reply: await this.#store(text, finishReason, usage, toolCalls) };
+          const reply = await this.#store(text, finishReason, usage, toolCalls);
+          this.#count({ failure: null, completed: true, toolCalls: toolCalls.length, usage, firstTextTick });
+          yield { type: 'completed', reply };
           return;
         }
 
@@ -167,12 +181,14 @@ export class Reply {
       // Only model failures are handled here; anything else (storage) is a bug or an outage of our own.
       if (settled || !(error instanceof ProviderError)) {
         settled = true;
+        this.#count({ failure: 'internal', completed: false, toolCalls: toolCalls.length, usage, firstTextTick });
         throw error;
       }
       settled = true;
       const estimated = addUsage(usage, this.#estimatedUsage(text, steps));
       if (error.kind === 'aborted') {
         open?.ticket.released();
+        this.#count({ failure: null, completed: false, toolCalls: toolCalls.length, usage, firstTextTick });
         yield { type: 'completed', reply: await this.#store(text, 'aborted', estimated, toolCalls) };
         return;
       }
@@ -180,12 +196,20 @@ export class Reply {
       if (error.countsAgainstProvider) open?.ticket.failed();
       else open?.ticket.released();
       // What was said (and done) before the failure stays in the conversation, marked as such.
+      this.#count({
+        failure: failureTypeOf(error),
+        completed: false,
+        toolCalls: toolCalls.length,
+        usage,
+        firstTextTick,
+      });
       if (text !== '' || toolCalls.length > 0) await this.#store(text, 'error', estimated, toolCalls);
       yield { type: 'failed', error: await appErrorForFailure(this.ctx, this.agent, error, this.exchange) };
     } finally {
       open?.close();
       if (!settled) {
         // The reader stopped early (its client went away while a part was waiting to be sent).
+        this.#count({ failure: null, completed: false, toolCalls: toolCalls.length, usage, firstTextTick });
         open?.ticket.released();
         await this.#store(text, 'aborted', addUsage(usage, this.#estimatedUsage(text, steps)), toolCalls).catch(
           (error: unknown) =>

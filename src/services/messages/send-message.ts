@@ -12,6 +12,7 @@ import { findOwnAgent } from '../agents/get-agent.js';
 import { requireScope, type ServiceContext } from '../context.js';
 import { ensureAnswering } from './agent-availability.js';
 import { conversationKey } from './conversation.js';
+import { failureTypeOf, recordMessageMetrics } from './message-metrics.js';
 import { storeExchange, type Exchange } from './exchange-store.js';
 import { appErrorForFailure } from './provider-failure.js';
 import { Reply, type ToolLoop } from './reply.js';
@@ -31,6 +32,7 @@ async function acquireAgentSlot(ctx: ServiceContext, agent: AgentRecord): Promis
   if (max === null) return null;
   const lease = await ctx.deps.concurrencyLimiter.acquire(`${ctx.actor.accountId}:${agent.id}`, max);
   if (lease === null) {
+    ctx.deps.agentMetrics.concurrencyRejected({ accountId: ctx.actor.accountId, agentId: agent.id });
     throw new AppError(
       'concurrency_limited',
       `Agent ${agent.id} already has ${max} message requests in flight; retry when one has finished.`,
@@ -48,10 +50,11 @@ async function acquireAgentSlot(ctx: ServiceContext, agent: AgentRecord): Promis
  * connections and model calls open. Held from before the model is called
  * until the stream ends, however it ends.
  */
-async function acquireStreamSlot(ctx: ServiceContext): Promise<ConcurrencyLease> {
+async function acquireStreamSlot(ctx: ServiceContext, agent: AgentRecord): Promise<ConcurrencyLease> {
   const max = ctx.deps.openStreamsPerAccount;
   const lease = await ctx.deps.concurrencyLimiter.acquire(`open-streams:${ctx.actor.accountId}`, max);
   if (lease === null) {
+    ctx.deps.agentMetrics.concurrencyRejected({ accountId: ctx.actor.accountId, agentId: agent.id });
     throw new AppError(
       'concurrency_limited',
       `This account already has ${max} streamed replies open, the most it may have at once; retry when one has ended.`,
@@ -67,7 +70,7 @@ async function acquireSlots(ctx: ServiceContext, agent: AgentRecord, streamed: b
   let streamSlot: ConcurrencyLease | null = null;
   if (streamed) {
     try {
-      streamSlot = await acquireStreamSlot(ctx);
+      streamSlot = await acquireStreamSlot(ctx, agent);
     } catch (error) {
       await agentSlot?.release();
       throw error;
@@ -141,7 +144,10 @@ export async function sendMessage({
     model: { provider, name },
     startedAt,
     startedTick,
+    streamed: input.stream === true,
   };
+  const noUsage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
+  let counted = false;
   try {
     const [built, toolbox] = await Promise.all([
       buildPrompt(ctx.deps.repositories, agent, {
@@ -195,6 +201,14 @@ export async function sendMessage({
       );
     } catch (error) {
       if (!(error instanceof ProviderError)) throw error;
+      counted = true;
+      recordMessageMetrics(ctx, exchange, {
+        failure: error.kind === 'aborted' ? null : failureTypeOf(error),
+        completed: false,
+        toolCalls: 0,
+        usage: noUsage,
+        firstTextTick: null,
+      });
       if (error.kind === 'aborted') {
         // The client left before the first word: the exchange is kept, with nothing said.
         const usage = {
@@ -209,6 +223,15 @@ export async function sendMessage({
     }
     return new Reply(ctx, agent, exchange, prompt, opened, lease, tools);
   } catch (error) {
+    if (!counted) {
+      recordMessageMetrics(ctx, exchange, {
+        failure: 'internal',
+        completed: false,
+        toolCalls: 0,
+        usage: noUsage,
+        firstTextTick: null,
+      });
+    }
     await lease.release();
     throw error;
   }

@@ -3,6 +3,7 @@ import type { Database } from '../schema.js';
 import type { DatabaseHandle } from '../database.js';
 import { AccountRepository } from './accounts.js';
 import { AgentEventRepository } from './agent-events.js';
+import { AgentMetricsRepository } from './agent-metrics.js';
 import { AgentRepository } from './agents.js';
 import { ApiKeyRepository } from './api-keys.js';
 import { IdempotencyRepository } from './idempotency.js';
@@ -19,6 +20,7 @@ export interface Repositories {
   apiKeys: ApiKeyRepository;
   agents: AgentRepository;
   agentEvents: AgentEventRepository;
+  agentMetrics: AgentMetricsRepository;
   idempotency: IdempotencyRepository;
   messages: MessageRepository;
   knowledge: KnowledgeRepository;
@@ -35,6 +37,7 @@ export function createRepositories({ db, dialect, committedReader }: DatabaseHan
     apiKeys: new ApiKeyRepository(db, committedReader),
     agents: new AgentRepository(db, dialect, committedReader),
     agentEvents: new AgentEventRepository(db),
+    agentMetrics: new AgentMetricsRepository(db),
     idempotency: new IdempotencyRepository(db),
     messages: new MessageRepository(db, dialect, committedReader),
     knowledge: new KnowledgeRepository(db, dialect, committedReader),

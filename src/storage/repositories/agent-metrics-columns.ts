@@ -1,0 +1,68 @@
+import { failureTypes, histogramSize, type MetricCounts } from '../../events/metric-counts.js';
+
+/** One counter column of `agent_metrics` and where its value lives in MetricCounts. */
+export interface MetricColumn {
+  name: string;
+  /** bigint: token sums can pass 2^31 over a long range. */
+  wide: boolean;
+  read(counts: MetricCounts): number;
+  add(counts: MetricCounts, value: number): void;
+}
+
+function scalar(
+  name: string,
+  field: Exclude<keyof MetricCounts, 'failures' | 'latency' | 'timeToFirstToken'>,
+  wide = false,
+): MetricColumn {
+  return {
+    name,
+    wide,
+    read: (counts) => counts[field],
+    add: (counts, value) => {
+      counts[field] += value;
+    },
+  };
+}
+
+const padded = (index: number) => String(index).padStart(2, '0');
+
+/**
+ * Every counter column of the rollup table, in a fixed order. Histogram
+ * buckets are columns (`latency_00` … `latency_24`, `ttft_00` …): each is a
+ * count that adds up across instances, where a JSON array could not be
+ * merged by one upsert on both SQLite and PostgreSQL.
+ */
+export const metricColumns: readonly MetricColumn[] = [
+  scalar('messages', 'messages'),
+  scalar('streamed_messages', 'streamedMessages'),
+  scalar('failed_messages', 'failedMessages'),
+  ...failureTypes.map((type): MetricColumn => ({
+    name: `failed_${type}`,
+    wide: false,
+    read: (counts) => counts.failures[type],
+    add: (counts, value) => {
+      counts.failures[type] += value;
+    },
+  })),
+  scalar('tool_calls', 'toolCalls'),
+  scalar('input_tokens', 'inputTokens', true),
+  scalar('output_tokens', 'outputTokens', true),
+  scalar('rate_limited', 'rateLimited'),
+  scalar('concurrency_rejected', 'concurrencyRejected'),
+  ...Array.from({ length: histogramSize }, (_, index): MetricColumn => ({
+    name: `latency_${padded(index)}`,
+    wide: false,
+    read: (counts) => counts.latency[index] as number,
+    add: (counts, value) => {
+      (counts.latency[index] as number) += value;
+    },
+  })),
+  ...Array.from({ length: histogramSize }, (_, index): MetricColumn => ({
+    name: `ttft_${padded(index)}`,
+    wide: false,
+    read: (counts) => counts.timeToFirstToken[index] as number,
+    add: (counts, value) => {
+      (counts.timeToFirstToken[index] as number) += value;
+    },
+  })),
+];
