@@ -43,6 +43,18 @@ import { registerMetricsRoute } from './routes/ops/metrics.js';
 import { registerOpenApiRoute } from './routes/ops/openapi.js';
 import { registerChatCompletions } from './routes/openai/chat-completions.js';
 import { registerListModels } from './routes/openai/list-models.js';
+import { registerAddDocument } from './routes/knowledge-bases/add-document.js';
+import { registerCreateKnowledgeBase } from './routes/knowledge-bases/create-knowledge-base.js';
+import { registerDeleteDocument } from './routes/knowledge-bases/delete-document.js';
+import { registerDeleteKnowledgeBase } from './routes/knowledge-bases/delete-knowledge-base.js';
+import { registerGetDocument } from './routes/knowledge-bases/get-document.js';
+import { registerGetKnowledgeBase } from './routes/knowledge-bases/get-knowledge-base.js';
+import { registerListDocuments } from './routes/knowledge-bases/list-documents.js';
+import { registerListKnowledgeBases } from './routes/knowledge-bases/list-knowledge-bases.js';
+import { registerRetryDocument } from './routes/knowledge-bases/retry-document.js';
+import { registerSearchKnowledgeBase } from './routes/knowledge-bases/search-knowledge-base.js';
+import { registerUpdateKnowledgeBase } from './routes/knowledge-bases/update-knowledge-base.js';
+import { DocumentSchema, KnowledgeBaseSchema } from './schemas/knowledge-bases.js';
 
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 
@@ -127,6 +139,8 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
   app.addSchema(AgentSchema);
   app.addSchema(ToolCallView);
   app.addSchema(MessageReply);
+  app.addSchema(KnowledgeBaseSchema);
+  app.addSchema(DocumentSchema);
 
   await app.register(swagger, {
     openapi: {
@@ -145,6 +159,10 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
         { name: 'agents', description: 'Agents of the account' },
         { name: 'messages', description: 'Talking to agents, and their conversation history' },
         { name: 'api-keys', description: 'API keys of the account' },
+        {
+          name: 'knowledge-bases',
+          description: 'Documents agents retrieve from: upload, background indexing, hybrid search',
+        },
         { name: 'plugins', description: 'Plugins the server offers: the tools agents can use' },
         { name: 'openai', description: 'The OpenAI-compatible door: agents as models, for the openai client' },
         { name: 'operations', description: 'Health, readiness and metrics (no key, no rate limit)' },
@@ -191,6 +209,17 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
   registerListApiKeys(app);
   registerRevokeApiKey(app);
   registerListPlugins(app);
+  registerCreateKnowledgeBase(app);
+  registerListKnowledgeBases(app);
+  registerGetKnowledgeBase(app);
+  registerUpdateKnowledgeBase(app);
+  registerDeleteKnowledgeBase(app);
+  await registerAddDocument(app, { maxDocumentBytes: config.knowledge.maxDocumentBytes });
+  registerListDocuments(app);
+  registerGetDocument(app);
+  registerDeleteDocument(app);
+  registerRetryDocument(app);
+  registerSearchKnowledgeBase(app);
   registerChatCompletions(app, { keepAliveMs: config.sseKeepAliveMs, shutdown: deps.shutdown, agentRateLimit });
   registerListModels(app);
   registerHealth(app, deps.readiness);

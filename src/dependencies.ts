@@ -22,6 +22,9 @@ import type { ServiceDeps } from './services/context.js';
 import { openDatabase, type DatabaseHandle, type OpenDatabaseOptions } from './storage/database.js';
 import { migrateToLatest } from './storage/migrate.js';
 import { createRepositories } from './storage/repositories/index.js';
+import { KnowledgeRetrieval } from './conversation/knowledge-retrieval.js';
+import { createEmbeddings } from './providers/embeddings.js';
+import { KnowledgeIngestion } from './services/knowledge-bases/ingestion.js';
 
 /** Everything the app is built from; tests build their own with fakes where they need them. */
 export interface AppDeps {
@@ -43,6 +46,11 @@ export interface CreateDepsOptions {
   limits?: Pick<CreateLimitsOptions, 'redis' | 'connectWaitMs'>;
   /** Plugins offered besides the built-in ones (tests add plugins of their own). */
   extraPlugins?: readonly AnyPluginDefinition[];
+  /**
+   * Whether this process ingests knowledge documents in the background (default true); the
+   * administration commands (migrate, accounts, keys) run without.
+   */
+  backgroundWork?: boolean;
 }
 
 export async function createDependencies(config: Config, options: CreateDepsOptions): Promise<AppDeps> {
@@ -57,9 +65,12 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
   }
 
   const database = openDatabase(config.database, { logger: options.logger, ...options.database });
+  const repositories = createRepositories(database, config.embeddings?.dimensions ?? null);
   try {
     const applied = await migrateToLatest(database);
     if (applied.length > 0) options.logger.info({ migrations: applied }, 'database migrated');
+    // With embeddings, the vector index (and on PostgreSQL the pgvector extension) must exist.
+    await repositories.knowledgeBases.vectors?.ensure();
   } catch (error) {
     await database.close();
     throw error;
@@ -72,7 +83,6 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
     await database.close();
     throw error;
   }
-  const repositories = createRepositories(database);
   const secretBox = new SecretBox(key);
   const catalog = new PluginCatalog([...builtinPlugins, ...(options.extraPlugins ?? [])]);
   const outboundFetch: FetchFunction = createOutboundFetch({
@@ -91,6 +101,18 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
       logger: options.logger,
     }),
   });
+  const embeddings = createEmbeddings(config.embeddings);
+  const ingestion =
+    options.backgroundWork === false
+      ? null
+      : new KnowledgeIngestion({
+          repository: repositories.knowledgeBases,
+          embeddings,
+          clock,
+          logger: options.logger,
+          leaseMs: config.knowledge.leaseMs,
+          pollMs: config.knowledge.pollMs,
+        });
   const services: ServiceDeps = {
     repositories,
     secretBox,
@@ -114,7 +136,14 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
     openStreamsPerAccount: config.maxOpenStreamsPerAccount,
     plugins: { catalog, toolsets, limits: config.tools },
     eventRetentionDays: config.eventRetentionDays,
+    knowledge: {
+      retrieval: new KnowledgeRetrieval(repositories.knowledgeBases, embeddings, options.logger),
+      ingestion,
+      fetch: outboundFetch,
+      maxDocumentBytes: config.knowledge.maxDocumentBytes,
+    },
   };
+  ingestion?.start();
 
   return {
     database,
@@ -124,6 +153,7 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
     readiness: readinessChecks(database, limits.redis),
     shutdown: new GracefulShutdown(options.logger),
     async close() {
+      await ingestion?.close();
       await toolsets.close();
       await limits.close();
       await database.close();

@@ -13,6 +13,9 @@ export const idPrefixes = {
   apiKey: 'key',
   request: 'req',
   event: 'evt',
+  knowledgeBase: 'kb',
+  document: 'doc',
+  chunk: 'chk',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -104,7 +104,7 @@ async function runAdministration(
   config: Config,
 ): Promise<void> {
   const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
-  const deps = await createDependencies(config, { logger });
+  const deps = await createDependencies(config, { logger, backgroundWork: false });
   try {
     if (command.name === 'migrate') {
       process.stdout.write('database is up to date\n');

@@ -2,7 +2,9 @@ import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import type { ToolLimits } from '../conversation/tool-runner.js';
+import type { KnowledgeRetrieval } from '../conversation/knowledge-retrieval.js';
 import type { ConcurrencyLimiter } from '../limits/concurrency-limiter.js';
+import type { FetchFunction } from '../plugins/plugin.js';
 import type { PluginCatalog } from '../plugins/catalog.js';
 import type { AgentToolsets } from '../plugins/toolsets.js';
 import type { ProviderCatalog } from '../providers/catalog.js';
@@ -39,6 +41,16 @@ export interface ServiceDeps {
   plugins: { catalog: PluginCatalog; toolsets: AgentToolsets; limits: ToolLimits };
   /** Days the event trail of a deleted agent is kept. */
   eventRetentionDays: number;
+  /**
+   * Knowledge bases: retrieval, the worker to wake when a document is added,
+   * the SSRF-safe fetch for documents given by URL, and the size cap.
+   */
+  knowledge: {
+    retrieval: KnowledgeRetrieval;
+    ingestion: { wake(): void } | null;
+    fetch: FetchFunction;
+    maxDocumentBytes: number;
+  };
 }
 
 export interface ServiceContext {

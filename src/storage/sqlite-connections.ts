@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
+import * as sqliteVec from 'sqlite-vec';
 
 const statementCacheSize = 256;
 const plainSelect = /^\s*select\b/i;
@@ -152,6 +153,8 @@ export class CommittedReads {
     this.#sweptAt = now();
     this.#connection = new SqliteDatabase(file, { readonly: true, fileMustExist: true });
     this.#connection.pragma('busy_timeout = 5000');
+    // The schema holds vec0 tables (knowledge bases' vectors), which this connection must be able to open.
+    sqliteVec.load(this.#connection);
     this.#statements = withStatementCache(this.#connection);
     this.#writer = writer;
     this.#writerStatements = writerStatements;

@@ -1,3 +1,4 @@
+import type { Citation } from '../../schemas/knowledge-bases.js';
 import { isoTime } from '../../clock.js';
 import type { StoredToolCall } from '../../conversation/history-window.js';
 import type { FinishReason, TokenUsage } from '../../providers/model-adapter.js';
@@ -24,6 +25,8 @@ export interface Exchange {
   startedAt: number;
   /** performance.now() when the message arrived, for latency. */
   startedTick: number;
+  /** The knowledge-base chunks the prompt held, once it is built. */
+  citations?: Citation[];
 }
 
 /**
@@ -49,6 +52,7 @@ export async function storeExchange(
     usage: outcome.usage,
     model: exchange.model,
     toolCalls: outcome.toolCalls,
+    citations: exchange.citations ?? [],
     latencyMs,
     createdAt,
   };
