@@ -53,7 +53,7 @@ const knownOperations: Array<[label: string, scope: Scope | null]> = [
 
 /** Path parameters the suite can fill, by name; a route with another one fails until it is added here. */
 /** Path parameters the suite fills; an OpenAI-door model is an agent id. */
-const fillableParameters = ['agentId', 'model', 'keyId'];
+const fillableParameters = ['agentId', 'model', 'keyId', 'knowledgeBaseId', 'documentId'];
 
 /** The OpenAI-compatible routes answer `{error: {message, code}}`; read as a problem's `detail` and `code`. */
 function problemOf(response: { json(): any }): { code: string; detail: string } {
@@ -79,6 +79,8 @@ for (const backend of backends) {
     let victim: TestAccount;
     let victimAgentId: string;
     let victimKeyId: string;
+    let victimKnowledgeBaseId: string;
+    let victimDocumentId: string;
     let revokedKey: string;
 
     before(async () => {
@@ -88,6 +90,17 @@ for (const backend of backends) {
         await t.inject({ method: 'POST', url: '/v1/agents', payload: { name: 'Victim' }, as: victim })
       ).json().id;
       victimKeyId = victim.keyId;
+      victimKnowledgeBaseId = (
+        await t.inject({ method: 'POST', url: '/v1/knowledge-bases', payload: { name: 'Victim base' }, as: victim })
+      ).json().id;
+      victimDocumentId = (
+        await t.inject({
+          method: 'POST',
+          url: `/v1/knowledge-bases/${victimKnowledgeBaseId}/documents`,
+          payload: { title: 'Victim document', content: 'victim content' },
+          as: victim,
+        })
+      ).json().id;
       const doomed = await t.newKey(t.owner.accountId);
       assert.equal((await t.inject({ method: 'DELETE', url: `/v1/api-keys/${doomed.keyId}` })).statusCode, 200);
       revokedKey = doomed.key;
@@ -98,6 +111,7 @@ for (const backend of backends) {
     /** Fills each path parameter: `own` creates a fresh resource of the caller's account. */
     async function urlFor(route: SecurityCase, whose: 'own' | 'foreign' | 'missing'): Promise<string> {
       let url = route.path;
+      let ownKnowledgeBaseId: string | null = null;
       for (const name of route.pathParameters) {
         let value: string;
         if (name === 'agentId' || name === 'model') {
@@ -114,6 +128,27 @@ for (const backend of backends) {
               : whose === 'missing'
                 ? 'key_01ARZ3NDEKTSV4RRFFQ69G5FAV'
                 : (await t.inject({ method: 'POST', url: '/v1/api-keys', payload: { name: 'own' } })).json().id;
+        } else if (name === 'knowledgeBaseId') {
+          value =
+            whose === 'foreign'
+              ? victimKnowledgeBaseId
+              : whose === 'missing'
+                ? 'kb_01ARZ3NDEKTSV4RRFFQ69G5FAV'
+                : (await t.inject({ method: 'POST', url: '/v1/knowledge-bases', payload: { name: 'Own' } })).json().id;
+          ownKnowledgeBaseId = value;
+        } else if (name === 'documentId') {
+          value =
+            whose === 'foreign'
+              ? victimDocumentId
+              : whose === 'missing'
+                ? 'doc_01ARZ3NDEKTSV4RRFFQ69G5FAV'
+                : (
+                    await t.inject({
+                      method: 'POST',
+                      url: `/v1/knowledge-bases/${ownKnowledgeBaseId}/documents`,
+                      payload: { title: 'Own', content: 'own content' },
+                    })
+                  ).json().id;
         } else {
           throw new Error(`${route.label}: no resource is known for the path parameter ${name}`);
         }
