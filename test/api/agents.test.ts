@@ -57,6 +57,7 @@ for (const backend of backends) {
           system: null,
           expertise: [],
           knowledge: [],
+          knowledgeBases: [],
           goals: { objectives: [], motivations: [] },
           platforms: [],
           plugins: [],
