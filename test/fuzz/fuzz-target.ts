@@ -20,6 +20,9 @@ export interface FuzzTarget {
   bodyLimitBytes: number;
   /** Replaces an own agent the fuzzer deleted, so later requests still reach a live one. */
   replaceAgent(id: string): Promise<void>;
+  /** Replaces the own knowledge base (with its documents), or one own document, the fuzzer deleted. */
+  replaceKnowledgeBase(id: string): Promise<void>;
+  replaceDocument(id: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -72,12 +75,31 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
     const spareKeys: string[] = [];
     while (spareKeys.length < poolSize) spareKeys.push((await call(baseUrl, owner, 'POST', '/v1/api-keys', {})).id);
 
+    // One own knowledge base holding every own document, so an own base and an own document always pair up.
+    let documentCount = 0;
+    const newDocument = async (knowledgeBaseId: string, key = owner) => {
+      documentCount += 1;
+      const body = { title: `Fuzzed ${documentCount}`, content: `Document ${documentCount} about harbours.` };
+      return (await call(baseUrl, key, 'POST', `/v1/knowledge-bases/${knowledgeBaseId}/documents`, body)).id as string;
+    };
+    const newKnowledgeBase = async (key = owner) =>
+      (await call(baseUrl, key, 'POST', '/v1/knowledge-bases', { name: 'Fuzzed' })).id as string;
+    const ownBase = await newKnowledgeBase();
+    const ownDocuments: string[] = [];
+    while (ownDocuments.length < poolSize) ownDocuments.push(await newDocument(ownBase));
+    const otherBase = await newKnowledgeBase(otherKey.key);
+    const otherDocument = await newDocument(otherBase, otherKey.key);
+
     const pools: Record<IdPool, string[]> = {
       ownAgent: ownAgents,
       otherAccountAgent: [otherAgent],
       deletedAgent: [deleted],
       spareKey: spareKeys,
       otherAccountKey: [otherKey.id],
+      ownKnowledgeBase: [ownBase],
+      otherAccountKnowledgeBase: [otherBase],
+      ownDocument: ownDocuments,
+      otherAccountDocument: [otherDocument],
     };
     return {
       server,
@@ -87,6 +109,18 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
       async replaceAgent(id) {
         const index = pools.ownAgent.indexOf(id);
         if (index >= 0) pools.ownAgent[index] = await newAgent();
+      },
+      async replaceKnowledgeBase(id) {
+        if (pools.ownKnowledgeBase[0] !== id) return;
+        const base = await newKnowledgeBase();
+        const documents: string[] = [];
+        while (documents.length < poolSize) documents.push(await newDocument(base));
+        pools.ownKnowledgeBase[0] = base;
+        pools.ownDocument.splice(0, pools.ownDocument.length, ...documents);
+      },
+      async replaceDocument(id) {
+        const index = pools.ownDocument.indexOf(id);
+        if (index >= 0) pools.ownDocument[index] = await newDocument(pools.ownKnowledgeBase[0]!);
       },
       async stop() {
         await server.stop();

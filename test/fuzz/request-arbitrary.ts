@@ -11,7 +11,16 @@ import { mutatedValue, validValue } from './schema-values.js';
 
 /** An id the server knows (`pool` names which list of the target's) or text sent as it is. */
 export type IdChoice = { pool: IdPool; index: number } | { literal: string };
-export type IdPool = 'ownAgent' | 'otherAccountAgent' | 'deletedAgent' | 'spareKey' | 'otherAccountKey';
+export type IdPool =
+  | 'ownAgent'
+  | 'otherAccountAgent'
+  | 'deletedAgent'
+  | 'spareKey'
+  | 'otherAccountKey'
+  | 'ownKnowledgeBase'
+  | 'otherAccountKnowledgeBase'
+  | 'ownDocument'
+  | 'otherAccountDocument';
 
 export type AuthChoice =
   { key: 'owner' | 'otherAccount' | 'readOnly' | 'revoked' } | { header: string | null } | { duplicated: true };
@@ -46,6 +55,9 @@ const idPools: Record<string, IdPool[]> = {
   keyId: ['spareKey', 'otherAccountKey'],
   // The OpenAI-compatible door names agents as models.
   model: ['ownAgent', 'ownAgent', 'otherAccountAgent', 'deletedAgent'],
+  // The own documents all belong to the one own knowledge base (fuzz-target.ts), so own pairs reach both.
+  knowledgeBaseId: ['ownKnowledgeBase', 'ownKnowledgeBase', 'ownKnowledgeBase', 'otherAccountKnowledgeBase'],
+  documentId: ['ownDocument', 'ownDocument', 'ownDocument', 'otherAccountDocument'],
 };
 
 const literalIds = fc.oneof(
