@@ -23,6 +23,9 @@ export interface ChunkingOptions {
 /** About a third of a page per chunk: small enough to cite precisely, large enough to hold an answer. */
 export const defaultChunking: ChunkingOptions = { maxTokens: 300, overlapTokens: 50 };
 
+/** A piece's tokens, counting the separator that joins it to the next, so a joined chunk stays within the bound. */
+const costOf = (piece: string) => estimateTokens(piece) + 1;
+
 const headingLine = /^(#{1,6})\s+(.+?)\s*#*\s*$/;
 
 interface Section {
@@ -98,7 +101,7 @@ function overlapOf(pieces: string[], overlapTokens: number): string[] {
   const kept: string[] = [];
   let tokens = 0;
   for (let index = pieces.length - 1; index >= 0; index -= 1) {
-    const cost = estimateTokens(pieces[index]!);
+    const cost = costOf(pieces[index]!);
     if (tokens + cost > overlapTokens) break;
     kept.unshift(pieces[index]!);
     tokens += cost;
@@ -134,12 +137,12 @@ export function chunkText(text: string, options: ChunkingOptions = defaultChunki
       const paragraphPieces = piecesOf(paragraph, options.maxTokens);
       starts.add(paragraphPieces[0]!);
       for (const piece of paragraphPieces) {
-        const cost = estimateTokens(piece);
+        const cost = costOf(piece);
         if (pieces.length > repeated && tokens + cost > options.maxTokens) {
           emit();
           pieces = overlapOf(pieces, Math.min(options.overlapTokens, options.maxTokens - cost));
           repeated = pieces.length;
-          tokens = pieces.reduce((sum, each) => sum + estimateTokens(each), 0);
+          tokens = pieces.reduce((sum, each) => sum + costOf(each), 0);
         }
         pieces.push(piece);
         tokens += cost;
