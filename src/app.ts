@@ -59,6 +59,18 @@ import { registerRedeliver } from './routes/webhooks/redeliver.js';
 import { registerRotateWebhookSecret } from './routes/webhooks/rotate-webhook-secret.js';
 import { registerUpdateWebhook } from './routes/webhooks/update-webhook.js';
 import { webhookDocumentation } from './routes/webhooks/webhook-documentation.js';
+import { registerAddDocument } from './routes/knowledge-bases/add-document.js';
+import { registerCreateKnowledgeBase } from './routes/knowledge-bases/create-knowledge-base.js';
+import { registerDeleteDocument } from './routes/knowledge-bases/delete-document.js';
+import { registerDeleteKnowledgeBase } from './routes/knowledge-bases/delete-knowledge-base.js';
+import { registerGetDocument } from './routes/knowledge-bases/get-document.js';
+import { registerGetKnowledgeBase } from './routes/knowledge-bases/get-knowledge-base.js';
+import { registerListDocuments } from './routes/knowledge-bases/list-documents.js';
+import { registerListKnowledgeBases } from './routes/knowledge-bases/list-knowledge-bases.js';
+import { registerRetryDocument } from './routes/knowledge-bases/retry-document.js';
+import { registerSearchKnowledgeBase } from './routes/knowledge-bases/search-knowledge-base.js';
+import { registerUpdateKnowledgeBase } from './routes/knowledge-bases/update-knowledge-base.js';
+import { DocumentSchema, KnowledgeBaseSchema } from './schemas/knowledge-bases.js';
 
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 
@@ -143,6 +155,8 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
   app.addSchema(AgentSchema);
   app.addSchema(ToolCallView);
   app.addSchema(MessageReply);
+  app.addSchema(KnowledgeBaseSchema);
+  app.addSchema(DocumentSchema);
 
   await app.register(swagger, {
     openapi: {
@@ -165,6 +179,10 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
         { name: 'api-keys', description: 'API keys of the account' },
         { name: 'webhooks', description: 'Signed event notifications to URLs of the account, and their delivery log' },
         { name: 'metrics', description: 'Per-agent metrics and the usage of the account' },
+        {
+          name: 'knowledge-bases',
+          description: 'Documents agents retrieve from: upload, background indexing, hybrid search',
+        },
         { name: 'plugins', description: 'Plugins the server offers: the tools agents can use' },
         { name: 'platforms', description: 'Platform connectors: agents answering on Telegram, webhooks and more' },
         { name: 'openai', description: 'The OpenAI-compatible door: agents as models, for the openai client' },
@@ -227,6 +245,17 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
   registerListPlatforms(app);
   registerListAgentPlatforms(app);
   registerPlatformInbound(app, { deps: deps.services, runtime: deps.platforms, bodyLimitBytes: config.bodyLimitBytes });
+  registerCreateKnowledgeBase(app);
+  registerListKnowledgeBases(app);
+  registerGetKnowledgeBase(app);
+  registerUpdateKnowledgeBase(app);
+  registerDeleteKnowledgeBase(app);
+  await registerAddDocument(app, { maxDocumentBytes: config.knowledge.maxDocumentBytes });
+  registerListDocuments(app);
+  registerGetDocument(app);
+  registerDeleteDocument(app);
+  registerRetryDocument(app);
+  registerSearchKnowledgeBase(app);
   registerChatCompletions(app, { keepAliveMs: config.sseKeepAliveMs, shutdown: deps.shutdown, agentRateLimit });
   registerListModels(app);
   registerHealth(app, deps.readiness);

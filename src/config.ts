@@ -21,6 +21,9 @@ export const rateLimitNames = [
   'listEvents',
   'manageWebhooks',
   'readMetrics',
+  'readKnowledgeBases',
+  'writeKnowledgeBases',
+  'searchKnowledgeBases',
 ] as const;
 export type RateLimitName = (typeof rateLimitNames)[number];
 
@@ -46,6 +49,9 @@ export const defaultRateLimits: RateLimitSettings = {
     listEvents: 60,
     manageWebhooks: 60,
     readMetrics: 60,
+    readKnowledgeBases: 60,
+    writeKnowledgeBases: 60,
+    searchKnowledgeBases: 60,
   },
   sendMessageConcurrency: 10,
 };
@@ -57,6 +63,32 @@ export interface ProviderEnvironment {
   anthropic: { apiKey: string; baseUrl: string | null } | null;
   openaiCompatible: { baseUrl: string; apiKey: string | null } | null;
   ollama: { baseUrl: string } | null;
+}
+
+export const embeddingProviders = ['openai', 'openai-compatible', 'ollama'] as const;
+export type EmbeddingProviderName = (typeof embeddingProviders)[number];
+
+/** The embedding model knowledge bases use; null: retrieval is full text only. */
+export interface EmbeddingsConfig {
+  provider: EmbeddingProviderName;
+  model: string;
+  baseUrl: string | null;
+  apiKey: string | null;
+  /** Length of every vector: the vector index is built for it. */
+  dimensions: number;
+  /** Texts per embedding request, and requests in flight at once to the provider. */
+  batchSize: number;
+  concurrency: number;
+}
+
+/** Knowledge bases: document size cap and the ingestion jobs' timings. */
+export interface KnowledgeConfig {
+  /** Largest document accepted (upload, JSON content, or fetched URL), in bytes. */
+  maxDocumentBytes: number;
+  /** How long a claimed ingestion job stays claimed without being renewed; then another instance takes it. */
+  leaseMs: number;
+  /** Pause between looks for new ingestion jobs when none is waiting. */
+  pollMs: number;
 }
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -105,6 +137,8 @@ export interface Config {
   tracing: TracingSettings | null;
   /** Per-agent metrics rollups (AGENTD_AGENT_METRICS, AGENTD_METRICS_FLUSH_MS, AGENTD_METRICS_RETENTION_DAYS). */
   agentMetrics: { enabled: boolean; flushMs: number; retentionDays: number };
+  embeddings: EmbeddingsConfig | null;
+  knowledge: KnowledgeConfig;
   logLevel: LogLevel;
 }
 
@@ -273,6 +307,47 @@ export function parseModelReference(raw: string): { provider: string; name: stri
   return { provider: raw.slice(0, slash), name: raw.slice(slash + 1) };
 }
 
+function embeddingsConfig(env: Environment, providers: ProviderEnvironment): EmbeddingsConfig | null {
+  const raw = read(env, 'AGENTD_EMBEDDINGS_PROVIDER')?.toLowerCase();
+  if (raw === undefined || raw === 'none') return null;
+  if (!(embeddingProviders as readonly string[]).includes(raw)) {
+    throw new ConfigError('AGENTD_EMBEDDINGS_PROVIDER', `must be one of ${embeddingProviders.join(', ')} or none`);
+  }
+  const provider = raw as EmbeddingProviderName;
+  const model = read(env, 'AGENTD_EMBEDDINGS_MODEL');
+  if (model === undefined) throw new ConfigError('AGENTD_EMBEDDINGS_MODEL', 'must name the embedding model');
+  // Without a base URL of its own, the embeddings use the same endpoint as the provider's chat models.
+  const fallbackUrl =
+    provider === 'openai'
+      ? (providers.openai?.baseUrl ?? null)
+      : provider === 'ollama'
+        ? (providers.ollama?.baseUrl ?? null)
+        : (providers.openaiCompatible?.baseUrl ?? null);
+  const baseUrl = httpUrl(env, 'AGENTD_EMBEDDINGS_BASE_URL') ?? fallbackUrl;
+  if (provider !== 'openai' && baseUrl === null) {
+    throw new ConfigError('AGENTD_EMBEDDINGS_BASE_URL', `must be set for the ${provider} embeddings provider`);
+  }
+  const fallbackKey =
+    provider === 'openai'
+      ? (providers.openai?.apiKey ?? null)
+      : provider === 'openai-compatible'
+        ? (providers.openaiCompatible?.apiKey ?? null)
+        : null;
+  const apiKey = read(env, 'AGENTD_EMBEDDINGS_API_KEY') ?? fallbackKey;
+  if (provider === 'openai' && apiKey === null) {
+    throw new ConfigError('AGENTD_EMBEDDINGS_API_KEY', 'must be set for the openai embeddings provider');
+  }
+  return {
+    provider,
+    model,
+    baseUrl,
+    apiKey,
+    dimensions: integer(env, 'AGENTD_EMBEDDINGS_DIMENSIONS', 1536, 1, 8192),
+    batchSize: integer(env, 'AGENTD_EMBEDDINGS_BATCH_SIZE', 64, 1, 2048),
+    concurrency: integer(env, 'AGENTD_EMBEDDINGS_CONCURRENCY', 4, 1, 256),
+  };
+}
+
 export function loadConfig(env: Environment, cwd: string = process.cwd()): Config {
   const dataDir = path.resolve(cwd, read(env, 'AGENTD_DATA_DIR') ?? './data');
 
@@ -390,6 +465,12 @@ export function loadConfig(env: Environment, cwd: string = process.cwd()): Confi
       enabled: boolean(env, 'AGENTD_AGENT_METRICS', true),
       flushMs: integer(env, 'AGENTD_METRICS_FLUSH_MS', 5000, 100, 600_000),
       retentionDays: integer(env, 'AGENTD_METRICS_RETENTION_DAYS', 30, 1, 3650),
+    },
+    embeddings: embeddingsConfig(env, providers),
+    knowledge: {
+      maxDocumentBytes: integer(env, 'AGENTD_KNOWLEDGE_MAX_DOCUMENT_BYTES', 10 * 1_048_576, 1024, 256 * 1_048_576),
+      leaseMs: integer(env, 'AGENTD_KNOWLEDGE_LEASE_MS', 60_000, 500, 3_600_000),
+      pollMs: integer(env, 'AGENTD_KNOWLEDGE_POLL_MS', 1000, 10, 600_000),
     },
     logLevel: logLevel as LogLevel,
   };

@@ -39,6 +39,9 @@ import { WebhookDispatcher } from './events/webhook-dispatcher.js';
 import { WebhookOutbox } from './events/webhook-outbox.js';
 import { tracedModelAdapter } from './tracing/model-spans.js';
 import type { Tracing } from './tracing/tracing.js';
+import { KnowledgeRetrieval } from './conversation/knowledge-retrieval.js';
+import { createEmbeddings } from './providers/embeddings.js';
+import { KnowledgeIngestion } from './services/knowledge-bases/ingestion.js';
 
 /** Everything the app is built from; tests build their own with fakes where they need them. */
 export interface AppDeps {
@@ -70,6 +73,11 @@ export interface CreateDepsOptions {
   extraPlatforms?: readonly AnyPlatformDefinition[];
   /** false for one-off commands: they write no events and must not take deliveries over. Default true. */
   dispatchWebhooks?: boolean;
+  /**
+   * Whether this process ingests knowledge documents in the background (default true); the
+   * administration commands (migrate, accounts, keys) run without.
+   */
+  backgroundWork?: boolean;
 }
 
 export async function createDependencies(config: Config, options: CreateDepsOptions): Promise<AppDeps> {
@@ -89,9 +97,12 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
       ? null
       : await import('./tracing/tracing.js').then(({ startTracing }) => startTracing(config.tracing!, options.logger));
   const database = openDatabase(config.database, { logger: options.logger, ...options.database, tracing });
+  const repositories = createRepositories(database, config.embeddings?.dimensions ?? null);
   try {
     const applied = await migrateToLatest(database);
     if (applied.length > 0) options.logger.info({ migrations: applied }, 'database migrated');
+    // With embeddings, the vector index (and on PostgreSQL the pgvector extension) must exist.
+    await repositories.knowledgeBases.vectors?.ensure();
   } catch (error) {
     await database.close();
     throw error;
@@ -104,7 +115,6 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
     await database.close();
     throw error;
   }
-  const repositories = createRepositories(database);
   const secretBox = new SecretBox(key);
   const catalog = new PluginCatalog([...builtinPlugins, ...(options.extraPlugins ?? [])]);
   const outboundFetch: FetchFunction = createOutboundFetch({
@@ -151,6 +161,18 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
       })
     : disabledAgentMetrics;
   const modelCalls = new ModelCallMetrics();
+  const embeddings = createEmbeddings(config.embeddings);
+  const ingestion =
+    options.backgroundWork === false
+      ? null
+      : new KnowledgeIngestion({
+          repository: repositories.knowledgeBases,
+          embeddings,
+          clock,
+          logger: options.logger,
+          leaseMs: config.knowledge.leaseMs,
+          pollMs: config.knowledge.pollMs,
+        });
   const services: ServiceDeps = {
     repositories,
     secretBox,
@@ -181,7 +203,14 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
     eventRetentionDays: config.eventRetentionDays,
     webhooks: { outbox, allowPrivateTargets: config.outbound.allowPrivateAddresses },
     agentMetrics,
+    knowledge: {
+      retrieval: new KnowledgeRetrieval(repositories.knowledgeBases, embeddings, options.logger),
+      ingestion,
+      fetch: outboundFetch,
+      maxDocumentBytes: config.knowledge.maxDocumentBytes,
+    },
   };
+  ingestion?.start();
   const platforms = createPlatformRuntime({
     deps: services,
     rateLimiter: limits.rateLimiter,
@@ -206,6 +235,7 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
       await dispatcher?.stop();
       // While the database is still open: what was gathered since the last flush is written.
       await agentMetrics.close();
+      await ingestion?.close();
       await toolsets.close();
       await limits.close();
       await database.close();

@@ -15,6 +15,9 @@ export const idPrefixes = {
   event: 'evt',
   webhook: 'whk',
   delivery: 'dlv',
+  knowledgeBase: 'kb',
+  document: 'doc',
+  chunk: 'chk',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -109,7 +109,7 @@ async function runAdministration(
   config: Config,
 ): Promise<void> {
   const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
-  const deps = await createDependencies(config, { logger, dispatchWebhooks: false });
+  const deps = await createDependencies(config, { logger, dispatchWebhooks: false, backgroundWork: false });
   try {
     if (command.name === 'migrate') {
       process.stdout.write('database is up to date\n');

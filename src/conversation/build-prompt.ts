@@ -2,13 +2,18 @@ import { contextWindowOf, defaultOutputReserve } from '../providers/model-limits
 import type { AgentRecord, StoredKnowledgeItem } from '../storage/repositories/agents.js';
 import type { Repositories } from '../storage/repositories/index.js';
 import type { HistoryTurn, StoredToolCall } from './history-window.js';
+import type { Citation } from '../schemas/knowledge-bases.js';
 import { searchTermsOf } from './knowledge-query.js';
+import type { KnowledgeRetrieval } from './knowledge-retrieval.js';
 import { assemblePrompt, type AssembledPrompt, type KnowledgeEntry } from './prompt.js';
 import { estimateTokens } from './tokens.js';
 
 /** Knowledge items considered per message, and the share of the prompt they may take. */
 const maxKnowledgeItems = 5;
 const knowledgeTokenBudget = 2_000;
+/** Chunks from knowledge bases per message, and their own share of the prompt. */
+const maxKnowledgeBaseChunks = 5;
+const knowledgeBaseTokenBudget = 2_000;
 /** Turns read for the history window: enough for any budget we cut to, and a bound on the work. */
 const maxHistoryTurns = 200;
 
@@ -58,20 +63,59 @@ export async function findKnowledge(
   });
 }
 
+/**
+ * The chunks of the agent's knowledge bases most relevant to `text`, within
+ * their budget, as prompt entries titled with their document (and section)
+ * and as the citations the reply will carry. Only bases the agent's account
+ * still owns are searched, whatever the stored profile says.
+ */
+export async function findKnowledgeBaseChunks(
+  repositories: Repositories,
+  retrieval: KnowledgeRetrieval,
+  agent: AgentRecord,
+  text: string,
+): Promise<{ entries: KnowledgeEntry[]; citations: Citation[] }> {
+  const attached = agent.profile.knowledgeBases ?? [];
+  if (attached.length === 0) return { entries: [], citations: [] };
+  const owned = await repositories.knowledgeBases.existing(agent.accountId, attached);
+  const chunks = await retrieval.search(
+    attached.filter((id) => owned.has(id)),
+    text,
+    { limit: maxKnowledgeBaseChunks, tokenBudget: knowledgeBaseTokenBudget },
+  );
+  return {
+    entries: chunks.map((chunk) => ({
+      title: chunk.heading ? `${chunk.title} > ${chunk.heading}` : chunk.title,
+      content: chunk.content,
+    })),
+    citations: chunks.map(({ knowledgeBaseId, documentId, chunkId, title, score }) => ({
+      knowledgeBaseId,
+      documentId,
+      chunkId,
+      title,
+      score,
+    })),
+  };
+}
+
 /** Reads what the prompt needs (relevant knowledge, recent history) and assembles it. */
 export async function buildPrompt(
   repositories: Repositories,
   agent: AgentRecord,
   request: PromptRequest,
+  retrieval: KnowledgeRetrieval | null = null,
 ): Promise<AssembledPrompt> {
   const { profile } = agent;
-  const [found, rows] = await Promise.all([
+  const [found, fromBases, rows] = await Promise.all([
     findKnowledge(repositories, agent, request.text, maxKnowledgeItems),
+    retrieval === null
+      ? Promise.resolve({ entries: [], citations: [] })
+      : findKnowledgeBaseChunks(repositories, retrieval, agent, request.text),
     request.conversation !== null
       ? repositories.messages.recent(agent.id, request.conversation, maxHistoryTurns)
       : Promise.resolve([]),
   ]);
-  const knowledge = withinBudget(found);
+  const knowledge = [...withinBudget(found), ...fromBases.entries];
   const history: HistoryTurn[] = rows.map((row) => ({
     role: row.role,
     userId: row.user_id,
@@ -79,7 +123,7 @@ export async function buildPrompt(
     ...(row.tool !== null ? { tool: JSON.parse(row.tool) as StoredToolCall } : {}),
   }));
   const model = profile.model;
-  return assemblePrompt({
+  const assembled = assemblePrompt({
     character: {
       name: agent.name,
       bio: profile.bio,
@@ -95,4 +139,5 @@ export async function buildPrompt(
     shared: request.shared,
     budgetTokens: contextWindowOf(model.provider, model.name) - (model.maxOutputTokens ?? defaultOutputReserve),
   });
+  return fromBases.citations.length > 0 ? { ...assembled, citations: fromBases.citations } : assembled;
 }

@@ -1,3 +1,4 @@
+import type { Citation } from '../schemas/knowledge-bases.js';
 import { fitHistory, type HistoryTurn, type StoredToolCall } from './history-window.js';
 import { estimateMessageTokens, estimateTokens } from './tokens.js';
 
@@ -53,6 +54,8 @@ export interface AssembledPrompt {
   /** A room: several speakers, each user turn labelled with its userId. */
   shared: boolean;
   estimatedInputTokens: number;
+  /** The knowledge-base chunks among `knowledge`, as replies cite them. */
+  citations?: Citation[];
 }
 
 export interface PromptInput {

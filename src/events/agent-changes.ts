@@ -77,6 +77,7 @@ const profileFields = [
   'system',
   'expertise',
   'knowledge',
+  'knowledgeBases',
   'goals',
   'platforms',
   'plugins',

@@ -70,6 +70,14 @@ const KnowledgeList = Type.Array(KnowledgeItem, {
   description: 'Up to 100 items and 1 MiB of text in all. The most relevant items are retrieved for each message.',
 });
 
+const KnowledgeBaseIds = Type.Array(Type.String({ pattern: '^kb_[0-9A-HJKMNP-TV-Z]{26}$' }), {
+  maxItems: 20,
+  uniqueItems: true,
+  description:
+    "Knowledge bases of this account (kb_…) the agent retrieves from for every message, cited in replies' " +
+    '`citations`. At most 20.',
+});
+
 const platformType = Type.String({
   pattern: '^[a-z][a-z0-9_-]{0,49}$',
   description: 'e.g. telegram, discord, slack, x',
@@ -154,6 +162,7 @@ export const CreateAgentBody = Type.Object(
     system: Type.Optional(Nullable(Text)),
     expertise: Type.Optional(TextList),
     knowledge: Type.Optional(KnowledgeList),
+    knowledgeBases: Type.Optional(KnowledgeBaseIds),
     goals: Type.Optional(
       Type.Object(
         { objectives: Type.Optional(TextList), motivations: Type.Optional(TextList) },
@@ -191,6 +200,7 @@ export const UpdateAgentBody = Type.Object(
     system: Type.Optional(Nullable(Text)),
     expertise: Type.Optional(Nullable(TextList)),
     knowledge: Type.Optional(Nullable(KnowledgeList)),
+    knowledgeBases: Type.Optional(Nullable(KnowledgeBaseIds)),
     goals: Type.Optional(
       Nullable(
         Type.Object(
@@ -263,6 +273,7 @@ export const AgentSchema = Type.Object(
     system: NullableInResponse('string'),
     expertise: Type.Array(Type.String()),
     knowledge: Type.Array(KnowledgeItemInResponse),
+    knowledgeBases: Type.Array(Type.String()),
     goals: Type.Object({ objectives: Type.Array(Type.String()), motivations: Type.Array(Type.String()) }),
     platforms: Type.Array(Platform),
     plugins: Type.Array(Plugin),

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { IdString, NullableInResponse, StringEnum, Timestamp } from './common.js';
+import { CitationView } from './knowledge-bases.js';
 
 /**
  * Messages and conversations (contract §5): what a client sends, the reply it
@@ -83,6 +84,10 @@ export const MessageReply = Type.Object(
     model: ModelOfReply,
     toolCalls: Type.Array(Type.Ref(ToolCallView), {
       description: 'The tools the agent ran for this reply, in order (empty when none).',
+    }),
+    citations: Type.Array(CitationView, {
+      description:
+        "The chunks of the agent's knowledge bases its prompt held for this reply, best first (empty when none).",
     }),
     latencyMs: Type.Integer({ description: 'Milliseconds from receiving the message to the end of the reply.' }),
     createdAt: Timestamp,

@@ -6,6 +6,8 @@ import type { ToolLimits } from '../conversation/tool-runner.js';
 import type { WebhookOutbox } from '../events/webhook-outbox.js';
 import type { ConcurrencyLimiter } from '../limits/concurrency-limiter.js';
 import type { PlatformCatalog } from '../platforms/catalog.js';
+import type { KnowledgeRetrieval } from '../conversation/knowledge-retrieval.js';
+import type { FetchFunction } from '../plugins/plugin.js';
 import type { PluginCatalog } from '../plugins/catalog.js';
 import type { AgentToolsets } from '../plugins/toolsets.js';
 import type { ProviderCatalog } from '../providers/catalog.js';
@@ -48,6 +50,16 @@ export interface ServiceDeps {
   webhooks: { outbox: WebhookOutbox; allowPrivateTargets: boolean };
   /** Per-agent metrics: gathered in memory on the message path, flushed in batches. */
   agentMetrics: AgentMetricsRecorder;
+  /**
+   * Knowledge bases: retrieval, the worker to wake when a document is added,
+   * the SSRF-safe fetch for documents given by URL, and the size cap.
+   */
+  knowledge: {
+    retrieval: KnowledgeRetrieval;
+    ingestion: { wake(): void } | null;
+    fetch: FetchFunction;
+    maxDocumentBytes: number;
+  };
 }
 
 export interface ServiceContext {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
+import * as sqliteVec from 'sqlite-vec';
 import type { Logger } from 'pino';
 import type { DatabaseConfig } from '../config.js';
 import type { Database, Dialect } from './schema.js';
@@ -80,6 +81,8 @@ export function openDatabase(config: DatabaseConfig, options: OpenDatabaseOption
     database.pragma('synchronous = NORMAL');
     database.pragma('busy_timeout = 5000');
     database.pragma('foreign_keys = ON');
+    // The vector index of knowledge bases (vec0 tables); loaded on every connection so any may read it.
+    sqliteVec.load(database);
     // The writer's statements report their writes to the read cache, which also runs its reads through them.
     let reader: CommittedReads | null = null;
     const statements = withStatementCache(database, (report) => reader?.written(report));

@@ -7,6 +7,7 @@ import { agentEventsMigration } from './migrations/0004-agent-events.js';
 import { webhooksMigration } from './migrations/0006-webhooks.js';
 import { platformsMigration } from './migrations/0007-platforms.js';
 import { agentMetricsMigration } from './migrations/0005-agent-metrics.js';
+import { knowledgeBasesMigration } from './migrations/0008-knowledge-bases.js';
 import type { Dialect } from './schema.js';
 
 /** Every migration, by name, in the order they apply. */
@@ -19,6 +20,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0006-webhooks': webhooksMigration(dialect),
     '0007-platforms': platformsMigration(dialect),
     '0005-agent-metrics': agentMetricsMigration(dialect),
+    '0008-knowledge-bases': knowledgeBasesMigration(dialect),
   };
 }
 

@@ -179,6 +179,64 @@ export interface AgentMetricsTable {
   [counter: string]: string | number;
 }
 
+export interface KnowledgeBasesTable {
+  id: string;
+  account_id: string;
+  name: string;
+  description: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A document of a knowledge base, and its ingestion job while `status` is `processing`. */
+export interface KnowledgeDocumentsTable {
+  id: string;
+  account_id: string;
+  knowledge_base_id: string;
+  title: string;
+  content_type: string;
+  /** JSON: where the document came from ({ kind: text | url | upload, url?, filename? }). */
+  source: string;
+  /** SHA-256 of the bytes, hex: the same bytes in the same base are one document. */
+  content_hash: string;
+  size_bytes: number;
+  status: 'processing' | 'ready' | 'failed';
+  status_reason: string | null;
+  chunk_count: number;
+  /** Ingestion attempts begun (a claim counts as one). */
+  attempts: number;
+  /** The instance working on it and until when; an expired lease may be taken by another instance. */
+  lease_owner: string | null;
+  lease_expires_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface KnowledgeDocumentBodiesTable {
+  document_id: string;
+  body: Uint8Array;
+}
+
+/** One chunk of a document, indexed for full text (and, with embeddings, in the vector index by `search_id`). */
+export interface KnowledgeChunksTable {
+  search_id: Generated<number>;
+  id: string;
+  knowledge_base_id: string;
+  document_id: string;
+  position: number;
+  /** The document's title, cited in prompts. */
+  title: string;
+  heading: string | null;
+  content: string;
+  token_count: number;
+}
+
+export interface AgentKnowledgeBasesTable {
+  agent_id: string;
+  knowledge_base_id: string;
+  account_id: string;
+}
+
 export interface Database {
   service_state: ServiceStateTable;
   accounts: AccountsTable;
@@ -193,6 +251,11 @@ export interface Database {
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
   agent_metrics: AgentMetricsTable;
+  knowledge_bases: KnowledgeBasesTable;
+  knowledge_documents: KnowledgeDocumentsTable;
+  knowledge_document_bodies: KnowledgeDocumentBodiesTable;
+  knowledge_chunks: KnowledgeChunksTable;
+  agent_knowledge_bases: AgentKnowledgeBasesTable;
 }
 
 export type Executor = Kysely<Database> | Transaction<Database>;

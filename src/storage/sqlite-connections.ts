@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
+import * as sqliteVec from 'sqlite-vec';
 
 const statementCacheSize = 256;
 
@@ -171,6 +172,8 @@ export class CommittedReads {
     this.#sweptAt = now();
     this.#connection = openSqliteConnection(file, { readonly: true, fileMustExist: true });
     this.#connection.pragma('busy_timeout = 5000');
+    // The schema holds vec0 tables (knowledge bases' vectors), which this connection must be able to open.
+    sqliteVec.load(this.#connection);
     this.#statements = withStatementCache(this.#connection);
     this.#writer = writer;
     this.#writerStatements = writerStatements;

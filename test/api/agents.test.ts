@@ -62,6 +62,7 @@ for (const backend of backends) {
           system: null,
           expertise: [],
           knowledge: [],
+          knowledgeBases: [],
           goals: { objectives: [], motivations: [] },
           platforms: [],
           plugins: [],

@@ -25,6 +25,7 @@ for (const backend of backends) {
       assert.match(reply.id, /^msg_[0-9A-HJKMNP-TV-Z]{26}$/);
       assert.deepEqual(Object.keys(reply).sort(), [
         'agentId',
+        'citations',
         'createdAt',
         'finishReason',
         'id',

@@ -55,7 +55,7 @@ const knownOperations: Array<[label: string, scope: Scope | null]> = [
 
 /** Path parameters the suite can fill, by name; a route with another one fails until it is added here. */
 /** Path parameters the suite fills; an OpenAI-door model is an agent id. */
-const fillableParameters = ['agentId', 'model', 'keyId', 'webhookId', 'deliveryId'];
+const fillableParameters = ['agentId', 'model', 'keyId', 'webhookId', 'deliveryId', 'knowledgeBaseId', 'documentId'];
 
 /** A target that never resolves (RFC 2606), so webhooks made here send nothing anywhere. */
 const unreachableTarget = 'https://hooks.invalid/agentd';
@@ -84,6 +84,8 @@ for (const backend of backends) {
     let victim: TestAccount;
     let victimAgentId: string;
     let victimKeyId: string;
+    let victimKnowledgeBaseId: string;
+    let victimDocumentId: string;
     let revokedKey: string;
     let victimDelivery: { webhookId: string; deliveryId: string };
 
@@ -118,6 +120,17 @@ for (const backend of backends) {
         await t.inject({ method: 'POST', url: '/v1/agents', payload: { name: 'Victim' }, as: victim })
       ).json().id;
       victimKeyId = victim.keyId;
+      victimKnowledgeBaseId = (
+        await t.inject({ method: 'POST', url: '/v1/knowledge-bases', payload: { name: 'Victim base' }, as: victim })
+      ).json().id;
+      victimDocumentId = (
+        await t.inject({
+          method: 'POST',
+          url: `/v1/knowledge-bases/${victimKnowledgeBaseId}/documents`,
+          payload: { title: 'Victim document', content: 'victim content' },
+          as: victim,
+        })
+      ).json().id;
       const doomed = await t.newKey(t.owner.accountId);
       assert.equal((await t.inject({ method: 'DELETE', url: `/v1/api-keys/${doomed.keyId}` })).statusCode, 200);
       revokedKey = doomed.key;
@@ -131,6 +144,7 @@ for (const backend of backends) {
       let url = route.path;
       const ownDelivery =
         route.pathParameters.includes('deliveryId') && whose === 'own' ? await newDelivery(t.owner) : null;
+      let ownKnowledgeBaseId: string | null = null;
       for (const name of route.pathParameters) {
         let value: string;
         if (name === 'webhookId' || name === 'deliveryId') {
@@ -155,6 +169,27 @@ for (const backend of backends) {
               : whose === 'missing'
                 ? 'key_01ARZ3NDEKTSV4RRFFQ69G5FAV'
                 : (await t.inject({ method: 'POST', url: '/v1/api-keys', payload: { name: 'own' } })).json().id;
+        } else if (name === 'knowledgeBaseId') {
+          value =
+            whose === 'foreign'
+              ? victimKnowledgeBaseId
+              : whose === 'missing'
+                ? 'kb_01ARZ3NDEKTSV4RRFFQ69G5FAV'
+                : (await t.inject({ method: 'POST', url: '/v1/knowledge-bases', payload: { name: 'Own' } })).json().id;
+          ownKnowledgeBaseId = value;
+        } else if (name === 'documentId') {
+          value =
+            whose === 'foreign'
+              ? victimDocumentId
+              : whose === 'missing'
+                ? 'doc_01ARZ3NDEKTSV4RRFFQ69G5FAV'
+                : (
+                    await t.inject({
+                      method: 'POST',
+                      url: `/v1/knowledge-bases/${ownKnowledgeBaseId}/documents`,
+                      payload: { title: 'Own', content: 'own content' },
+                    })
+                  ).json().id;
         } else {
           throw new Error(`${route.label}: no resource is known for the path parameter ${name}`);
         }

@@ -151,6 +151,13 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
         const changedId = /"id":"([^"]+)"/.exec(outcome.response.body.toString('utf8'))?.[1];
         if (changedId) await target.restoreWebhook(changedId, request.method === 'DELETE');
       }
+      if (outcome.kind === 'response' && outcome.response.status === 200 && request.method === 'DELETE') {
+        const deletedId = /"id":"([^"]+)"/.exec(outcome.response.body.toString('utf8'))?.[1];
+        if (deletedId && request.operation === 'DELETE /v1/knowledge-bases/{knowledgeBaseId}')
+          await target.replaceKnowledgeBase(deletedId);
+        if (deletedId && request.operation === 'DELETE /v1/knowledge-bases/{knowledgeBaseId}/documents/{documentId}')
+          await target.replaceDocument(deletedId);
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));

@@ -22,6 +22,9 @@ export interface FuzzTarget {
   replaceAgent(id: string): Promise<void>;
   /** Puts a deleted own webhook (with a delivery) back in its pool slot, or enables a changed one again. */
   restoreWebhook(id: string, deleted: boolean): Promise<void>;
+  /** Replaces the own knowledge base (with its documents), or one own document, the fuzzer deleted. */
+  replaceKnowledgeBase(id: string): Promise<void>;
+  replaceDocument(id: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -91,6 +94,20 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
       ownDeliveries.push((await call(baseUrl, owner, 'GET', `/v1/webhooks/${webhook}/deliveries`)).data[0].id);
     }
     const otherWebhook = await newWebhook(otherKey.key);
+    // One own knowledge base holding every own document, so an own base and an own document always pair up.
+    let documentCount = 0;
+    const newDocument = async (knowledgeBaseId: string, key = owner) => {
+      documentCount += 1;
+      const body = { title: `Fuzzed ${documentCount}`, content: `Document ${documentCount} about harbours.` };
+      return (await call(baseUrl, key, 'POST', `/v1/knowledge-bases/${knowledgeBaseId}/documents`, body)).id as string;
+    };
+    const newKnowledgeBase = async (key = owner) =>
+      (await call(baseUrl, key, 'POST', '/v1/knowledge-bases', { name: 'Fuzzed' })).id as string;
+    const ownBase = await newKnowledgeBase();
+    const ownDocuments: string[] = [];
+    while (ownDocuments.length < poolSize) ownDocuments.push(await newDocument(ownBase));
+    const otherBase = await newKnowledgeBase(otherKey.key);
+    const otherDocument = await newDocument(otherBase, otherKey.key);
 
     const pools: Record<IdPool, string[]> = {
       ownAgent: ownAgents,
@@ -101,6 +118,10 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
       ownWebhook: ownWebhooks,
       otherAccountWebhook: [otherWebhook],
       ownDelivery: ownDeliveries,
+      ownKnowledgeBase: [ownBase],
+      otherAccountKnowledgeBase: [otherBase],
+      ownDocument: ownDocuments,
+      otherAccountDocument: [otherDocument],
     };
     return {
       server,
@@ -127,6 +148,18 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
       async replaceAgent(id) {
         const index = pools.ownAgent.indexOf(id);
         if (index >= 0) pools.ownAgent[index] = await newAgent();
+      },
+      async replaceKnowledgeBase(id) {
+        if (pools.ownKnowledgeBase[0] !== id) return;
+        const base = await newKnowledgeBase();
+        const documents: string[] = [];
+        while (documents.length < poolSize) documents.push(await newDocument(base));
+        pools.ownKnowledgeBase[0] = base;
+        pools.ownDocument.splice(0, pools.ownDocument.length, ...documents);
+      },
+      async replaceDocument(id) {
+        const index = pools.ownDocument.indexOf(id);
+        if (index >= 0) pools.ownDocument[index] = await newDocument(pools.ownKnowledgeBase[0]!);
       },
       async stop() {
         await server.stop();

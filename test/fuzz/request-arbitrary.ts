@@ -19,7 +19,11 @@ export type IdPool =
   | 'otherAccountKey'
   | 'ownWebhook'
   | 'otherAccountWebhook'
-  | 'ownDelivery';
+  | 'ownDelivery'
+  | 'ownKnowledgeBase'
+  | 'otherAccountKnowledgeBase'
+  | 'ownDocument'
+  | 'otherAccountDocument';
 
 export type AuthChoice =
   { key: 'owner' | 'otherAccount' | 'readOnly' | 'revoked' } | { header: string | null } | { duplicated: true };
@@ -57,6 +61,9 @@ const idPools: Record<string, IdPool[]> = {
   deliveryId: ['ownDelivery'],
   // The OpenAI-compatible door names agents as models.
   model: ['ownAgent', 'ownAgent', 'otherAccountAgent', 'deletedAgent'],
+  // The own documents all belong to the one own knowledge base (fuzz-target.ts), so own pairs reach both.
+  knowledgeBaseId: ['ownKnowledgeBase', 'ownKnowledgeBase', 'ownKnowledgeBase', 'otherAccountKnowledgeBase'],
+  documentId: ['ownDocument', 'ownDocument', 'ownDocument', 'otherAccountDocument'],
 };
 
 const literalIds = fc.oneof(

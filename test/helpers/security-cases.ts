@@ -28,6 +28,8 @@ const overrides: Record<string, Partial<Pick<SecurityCase, 'body' | 'query'>>> =
   'DELETE /v1/agents/{agentId}/conversations': { query: '?userId=probe' },
   // A target that never resolves (RFC 2606): accepted, and nothing is sent anywhere.
   'POST /v1/webhooks': { body: { url: 'https://hooks.invalid/agentd', events: ['message.failed'] } },
+  // A document needs content (or a URL), which the schema cannot require of a body that also takes a URL.
+  'POST /v1/knowledge-bases/{knowledgeBaseId}/documents': { body: { title: 'probe', content: 'probe document' } },
   // The suite creates an agent named so in the caller's account.
   'POST /v1/chat/completions': {
     body: { model: 'agent:Probe target', messages: [{ role: 'user', content: 'hello' }] },

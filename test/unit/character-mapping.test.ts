@@ -196,6 +196,7 @@ describe('character export mapping', () => {
     system: 'Never give financial advice.',
     expertise: ['defi'],
     knowledge: ['Gas is paid in ETH.', { title: 'Fees', content: 'Fees rise with demand.' }],
+    knowledgeBases: [],
     goals: { objectives: ['explain risks'], motivations: [] },
     platforms: [
       { type: 'discord', enabled: true, settings: { guild: 'g1' }, secrets: { botToken: '••••9f3c' } },

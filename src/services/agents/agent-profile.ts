@@ -183,6 +183,7 @@ export function profileFromCreate(deps: ServiceDeps, agentId: string, input: Cre
     system: input.system ?? null,
     expertise: input.expertise ?? [],
     knowledge: input.knowledge ?? [],
+    ...(input.knowledgeBases?.length ? { knowledgeBases: input.knowledgeBases } : {}),
     goals: { objectives: input.goals?.objectives ?? [], motivations: input.goals?.motivations ?? [] },
     platforms: platforms(box, agentId, input.platforms ?? []),
     plugins: plugins(box, agentId, input.plugins ?? []),
@@ -193,6 +194,11 @@ export function profileFromCreate(deps: ServiceDeps, agentId: string, input: Cre
   if (input.plugins !== undefined) checkPlugins(deps, input.plugins, profile.plugins);
   if (input.platforms !== undefined) checkPlatforms(deps, input.platforms, profile.platforms);
   return profile;
+}
+
+/** Stored only when there are some, so agents without knowledge bases keep their stored shape. */
+function knowledgeBasesOf(ids: string[]): { knowledgeBases?: string[] } {
+  return ids.length > 0 ? { knowledgeBases: ids } : {};
 }
 
 /** `null` means "back to the default", `undefined` means "leave as is". */
@@ -262,6 +268,7 @@ export function applyAgentPatch(deps: ServiceDeps, current: AgentRecord, patch: 
     system: merged(patch.system, before.system, null),
     expertise: merged(patch.expertise, before.expertise, []),
     knowledge: merged(patch.knowledge, before.knowledge, []),
+    ...knowledgeBasesOf(merged(patch.knowledgeBases, before.knowledgeBases ?? [], [])),
     goals:
       goalsPatch === null
         ? { objectives: [], motivations: [] }
@@ -340,6 +347,7 @@ function buildAgentView(record: AgentRecord): Agent {
     system: profile.system,
     expertise: profile.expertise,
     knowledge: profile.knowledge,
+    knowledgeBases: profile.knowledgeBases ?? [],
     goals: profile.goals,
     platforms: profile.platforms.map((platform) => ({ ...platform, secrets: maskSecrets(platform.secrets) })),
     plugins: profile.plugins.map((plugin) => ({ ...plugin, secrets: maskSecrets(plugin.secrets) })),

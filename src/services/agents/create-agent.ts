@@ -7,6 +7,7 @@ import type { AgentRecord } from '../../storage/repositories/agents.js';
 import { recordAgentEvent } from '../../events/agent-events.js';
 import { requireScope, type ServiceContext } from '../context.js';
 import { eventWriterOf } from '../events/event-writer.js';
+import { checkKnowledgeBases } from '../knowledge-bases/attachments.js';
 import { profileFromCreate, toAgentView } from './agent-profile.js';
 
 const idempotencyWindowMs = 24 * 60 * 60 * 1000;
@@ -58,11 +59,15 @@ export async function createAgent({
   };
   const agent = toAgentView(record);
   const created = { name: record.name, status: record.status };
+  const knowledgeBases = record.profile.knowledgeBases ?? [];
+  if (knowledgeBases.length > 0) await checkKnowledgeBases(ctx, knowledgeBases);
 
   if (idempotencyKey === undefined) {
     await repositories.db.transaction().execute(async (transaction) => {
       await repositories.agents.insert(record, transaction);
       await repositories.knowledge.replace(id, record.profile.knowledge, transaction);
+      if (knowledgeBases.length > 0)
+        await repositories.knowledgeBases.attach(record.accountId, id, knowledgeBases, transaction);
       await recordAgentEvent(eventWriterOf(ctx), record, 'agent.created', created, transaction);
     });
     ctx.deps.webhooks.outbox.committed();
@@ -108,6 +113,8 @@ export async function createAgent({
     await repositories.db.transaction().execute(async (transaction) => {
       await repositories.agents.insert(record, transaction);
       await repositories.knowledge.replace(id, record.profile.knowledge, transaction);
+      if (knowledgeBases.length > 0)
+        await repositories.knowledgeBases.attach(record.accountId, id, knowledgeBases, transaction);
       await recordAgentEvent(eventWriterOf(ctx), record, 'agent.created', created, transaction);
       await idempotency.complete(accountId, idempotencyKey, 201, JSON.stringify(agent), transaction);
     });

@@ -6,6 +6,7 @@ import { agentChanges } from '../../events/agent-changes.js';
 import { ownerStatusReason, recordAgentEvent, statusChangeData } from '../../events/agent-events.js';
 import { requireScope, type ServiceContext } from '../context.js';
 import { eventWriterOf } from '../events/event-writer.js';
+import { checkKnowledgeBases } from '../knowledge-bases/attachments.js';
 import { applyAgentPatch, toAgentView } from './agent-profile.js';
 import { findOwnAgent } from './get-agent.js';
 
@@ -51,6 +52,12 @@ export async function updateAgent({
     }
     if (JSON.stringify(current.profile.knowledge) !== JSON.stringify(next.profile.knowledge)) {
       await ctx.deps.repositories.knowledge.replace(current.id, next.profile.knowledge, transaction);
+    }
+    const knowledgeBases = next.profile.knowledgeBases ?? [];
+    if (JSON.stringify(current.profile.knowledgeBases ?? []) !== JSON.stringify(knowledgeBases)) {
+      // Checked in the transaction, so a base deleted meanwhile cannot be attached.
+      await checkKnowledgeBases(ctx, knowledgeBases, transaction);
+      await ctx.deps.repositories.knowledgeBases.attach(current.accountId, current.id, knowledgeBases, transaction);
     }
     const writer = eventWriterOf(ctx);
     await recordAgentEvent(writer, next, 'agent.updated', { ...agentChanges(current, next) }, transaction);

@@ -1,3 +1,4 @@
+import type { Citation } from '../../schemas/knowledge-bases.js';
 import { isoTime } from '../../clock.js';
 import type { StoredToolCall } from '../../conversation/history-window.js';
 import type { FinishReason, TokenUsage } from '../../providers/model-adapter.js';
@@ -28,6 +29,8 @@ export interface Exchange {
   startedTick: number;
   /** Whether the reply is streamed to its client (counted apart in the agent's metrics). */
   streamed: boolean;
+  /** The knowledge-base chunks the prompt held, once it is built. */
+  citations?: Citation[];
 }
 
 /**
@@ -55,6 +58,7 @@ export async function storeExchange(
     usage: outcome.usage,
     model: exchange.model,
     toolCalls: outcome.toolCalls,
+    citations: exchange.citations ?? [],
     latencyMs,
     createdAt,
   };

@@ -150,16 +150,22 @@ export async function sendMessage({
   let counted = false;
   try {
     const [built, toolbox] = await Promise.all([
-      buildPrompt(ctx.deps.repositories, agent, {
-        text: input.text,
-        userId,
-        conversation,
-        shared: roomId !== null,
-        context: (input.context as Record<string, unknown> | undefined) ?? null,
-      }),
+      buildPrompt(
+        ctx.deps.repositories,
+        agent,
+        {
+          text: input.text,
+          userId,
+          conversation,
+          shared: roomId !== null,
+          context: (input.context as Record<string, unknown> | undefined) ?? null,
+        },
+        ctx.deps.knowledge.retrieval,
+      ),
       ctx.deps.plugins.toolsets.toolboxFor(agent),
     ]);
     const prompt = toolbox?.unavailable.length ? withUnavailableTools(built, toolbox.unavailable) : built;
+    exchange.citations = built.citations ?? [];
     const apiKey = modelKeyOf(ctx, agent);
     const specs = toolbox
       ? [...toolbox.tools.values()].map(({ name, description, inputSchema }) => ({ name, description, inputSchema }))

@@ -42,6 +42,8 @@ export interface AgentProfile {
     apiKey?: StoredSecret;
   };
   metadata: Record<string, string>;
+  /** Ids of the account's knowledge bases the agent retrieves from (absent on agents stored before they existed). */
+  knowledgeBases?: string[];
 }
 
 export type AgentStatus = 'active' | 'inactive' | 'error';

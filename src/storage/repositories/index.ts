@@ -8,6 +8,8 @@ import { AgentRepository } from './agents.js';
 import { ApiKeyRepository } from './api-keys.js';
 import { IdempotencyRepository } from './idempotency.js';
 import { KnowledgeRepository } from './knowledge.js';
+import { KnowledgeBaseRepository } from './knowledge-bases.js';
+import { KnowledgeVectorIndex } from './knowledge-vectors.js';
 import { MessageRepository } from './messages.js';
 import { PlatformStateRepository } from './platform-states.js';
 import { ServiceStateRepository } from './service-state.js';
@@ -24,13 +26,18 @@ export interface Repositories {
   idempotency: IdempotencyRepository;
   messages: MessageRepository;
   knowledge: KnowledgeRepository;
+  knowledgeBases: KnowledgeBaseRepository;
   serviceState: ServiceStateRepository;
   platformStates: PlatformStateRepository;
   webhooks: WebhookRepository;
   webhookDeliveries: WebhookDeliveryRepository;
 }
 
-export function createRepositories({ db, dialect, committedReader }: DatabaseHandle): Repositories {
+/** `vectorDimensions`: the embedding model's width, or null without embeddings (no vector index). */
+export function createRepositories(
+  { db, dialect, committedReader }: DatabaseHandle,
+  vectorDimensions: number | null = null,
+): Repositories {
   return {
     db,
     accounts: new AccountRepository(db),
@@ -41,6 +48,11 @@ export function createRepositories({ db, dialect, committedReader }: DatabaseHan
     idempotency: new IdempotencyRepository(db),
     messages: new MessageRepository(db, dialect, committedReader),
     knowledge: new KnowledgeRepository(db, dialect, committedReader),
+    knowledgeBases: new KnowledgeBaseRepository(
+      db,
+      dialect,
+      vectorDimensions === null ? null : new KnowledgeVectorIndex(db, dialect, vectorDimensions),
+    ),
     serviceState: new ServiceStateRepository(db),
     platformStates: new PlatformStateRepository(db),
     webhooks: new WebhookRepository(db),
