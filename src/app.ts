@@ -31,6 +31,8 @@ import { registerCreateApiKey } from './routes/api-keys/create-api-key.js';
 import { registerListApiKeys } from './routes/api-keys/list-api-keys.js';
 import { registerRevokeApiKey } from './routes/api-keys/revoke-api-key.js';
 import { registerListEvents } from './routes/events/list-events.js';
+import { registerGetMemory } from './routes/memory/get-memory.js';
+import { registerUpdateMemory } from './routes/memory/update-memory.js';
 import { registerListPlugins } from './routes/plugins/list-plugins.js';
 import { registerForgetConversation } from './routes/messages/forget-conversation.js';
 import { registerListMessages } from './routes/messages/list-messages.js';
@@ -187,6 +189,8 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
   registerListMessages(app);
   registerForgetConversation(app);
   registerListEvents(app);
+  registerGetMemory(app);
+  registerUpdateMemory(app);
   registerCreateApiKey(app);
   registerListApiKeys(app);
   registerRevokeApiKey(app);

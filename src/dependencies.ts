@@ -22,6 +22,7 @@ import type { ServiceDeps } from './services/context.js';
 import { openDatabase, type DatabaseHandle, type OpenDatabaseOptions } from './storage/database.js';
 import { migrateToLatest } from './storage/migrate.js';
 import { createRepositories } from './storage/repositories/index.js';
+import { MemoryWorker } from './services/memory/memory-worker.js';
 
 /** Everything the app is built from; tests build their own with fakes where they need them. */
 export interface AppDeps {
@@ -91,6 +92,18 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
       logger: options.logger,
     }),
   });
+  const models = new ModelGateway(
+    createModelAdapters(config.providers, { builtinWordDelayMs: config.builtinWordDelayMs }),
+    {
+      timeoutMs: config.providerTimeoutMs,
+      maxRetries: 2,
+      retryDelayMs: config.providerRetryDelayMs,
+      circuit: config.circuitBreaker,
+    },
+    clock,
+    options.logger,
+  );
+  const memory = new MemoryWorker({ repositories, models, secretBox, clock, logger: options.logger });
   const services: ServiceDeps = {
     repositories,
     secretBox,
@@ -98,22 +111,13 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
     providers,
     logger: options.logger,
     allowAgentModelKeys: config.allowAgentModelKeys,
-    models: new ModelGateway(
-      createModelAdapters(config.providers, { builtinWordDelayMs: config.builtinWordDelayMs }),
-      {
-        timeoutMs: config.providerTimeoutMs,
-        maxRetries: 2,
-        retryDelayMs: config.providerRetryDelayMs,
-        circuit: config.circuitBreaker,
-      },
-      clock,
-      options.logger,
-    ),
+    models,
     concurrencyLimiter: limits.concurrencyLimiter,
     messageConcurrency: config.rateLimits?.sendMessageConcurrency ?? null,
     openStreamsPerAccount: config.maxOpenStreamsPerAccount,
     plugins: { catalog, toolsets, limits: config.tools },
     eventRetentionDays: config.eventRetentionDays,
+    memory,
   };
 
   return {
@@ -124,6 +128,7 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
     readiness: readinessChecks(database, limits.redis),
     shutdown: new GracefulShutdown(options.logger),
     async close() {
+      await memory.close();
       await toolsets.close();
       await limits.close();
       await database.close();

@@ -13,6 +13,7 @@ export const idPrefixes = {
   apiKey: 'key',
   request: 'req',
   event: 'evt',
+  fact: 'fct',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -3,7 +3,13 @@ import { IdString, NullableInResponse, StringEnum, Timestamp } from './common.js
 
 /** An agent's lifecycle and audit trail: what changed, when, and by whom. */
 
-export const agentEventTypes = ['agent.created', 'agent.updated', 'agent.status_changed', 'agent.deleted'] as const;
+export const agentEventTypes = [
+  'agent.created',
+  'agent.updated',
+  'agent.status_changed',
+  'agent.deleted',
+  'memory.updated',
+] as const;
 
 export const AgentEvent = Type.Object(
   {
@@ -16,7 +22,9 @@ export const AgentEvent = Type.Object(
       description:
         '`agent.created`: name, status. `agent.updated`: `fields` changed, with `plugins`/`platforms` entries ' +
         '(`entry`, `change`, `secretsChanged` names) and `model.fields`; never a secret value. ' +
-        '`agent.status_changed`: from, to, reason, by (`owner` or `service`). `agent.deleted`: name.',
+        '`agent.status_changed`: from, to, reason, by (`owner` or `service`). `agent.deleted`: name. ' +
+        '`memory.updated`: userId, roomId, `summary` (true when it changed), `facts` ({ added, replaced, removed } ' +
+        'counts), `source` (`background` or `api`); never the remembered text.',
     }),
     actor: Type.String({ description: 'The id of the API key that made the change, or `service`.' }),
     requestId: NullableInResponse('string', { description: 'The request that made the change.' }),

@@ -9,6 +9,7 @@ import type { ProviderCatalog } from '../providers/catalog.js';
 import type { ModelGateway } from '../providers/model-gateway.js';
 import type { SecretBox } from '../security/secret-box.js';
 import type { Repositories } from '../storage/repositories/index.js';
+import type { MemoryWorker } from './memory/memory-worker.js';
 import type { Scope } from '../schemas/api-keys.js';
 
 export { scopes, type Scope } from '../schemas/api-keys.js';
@@ -39,6 +40,8 @@ export interface ServiceDeps {
   plugins: { catalog: PluginCatalog; toolsets: AgentToolsets; limits: ToolLimits };
   /** Days the event trail of a deleted agent is kept. */
   eventRetentionDays: number;
+  /** The background queue that keeps conversations' long-term memory up to date. */
+  memory: MemoryWorker;
 }
 
 export interface ServiceContext {

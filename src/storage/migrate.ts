@@ -4,6 +4,7 @@ import { initialMigration } from './migrations/0001-initial.js';
 import { conversationsMigration } from './migrations/0002-conversations.js';
 import { toolTurnsMigration } from './migrations/0003-tool-turns.js';
 import { agentEventsMigration } from './migrations/0004-agent-events.js';
+import { memoryMigration } from './migrations/0009-memory.js';
 import type { Dialect } from './schema.js';
 
 /** Every migration, by name, in the order they apply. */
@@ -13,6 +14,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0002-conversations': conversationsMigration(dialect),
     '0003-tool-turns': toolTurnsMigration(),
     '0004-agent-events': agentEventsMigration(dialect),
+    '0009-memory': memoryMigration(dialect),
   };
 }
 

@@ -26,6 +26,8 @@ export interface SecurityCase {
  */
 const overrides: Record<string, Partial<Pick<SecurityCase, 'body' | 'query'>>> = {
   'DELETE /v1/agents/{agentId}/conversations': { query: '?userId=probe' },
+  'GET /v1/agents/{agentId}/memory': { query: '?userId=probe' },
+  'PATCH /v1/agents/{agentId}/memory': { query: '?userId=probe' },
   // The suite creates an agent named so in the caller's account.
   'POST /v1/chat/completions': {
     body: { model: 'agent:Probe target', messages: [{ role: 'user', content: 'hello' }] },

@@ -60,7 +60,7 @@ export async function storeExchange(
     room_id: exchange.roomId,
     created_at: createdAt,
   };
-  await ctx.deps.repositories.messages.insertForExistingAgent(exchange.agentId, [
+  const stored = await ctx.deps.repositories.messages.insertForExistingAgent(exchange.agentId, [
     {
       ...common,
       id: exchange.userTurnId,
@@ -95,5 +95,13 @@ export async function storeExchange(
       tool: null,
     },
   ]);
+  // Long-term memory catches up in the background, never on the reply's path.
+  if (stored) {
+    ctx.deps.memory.schedule({
+      accountId: ctx.actor.accountId,
+      agentId: exchange.agentId,
+      conversation: exchange.conversation,
+    });
+  }
   return reply;
 }

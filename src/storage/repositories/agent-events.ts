@@ -1,6 +1,7 @@
 import type { Database, Executor } from '../schema.js';
 
-export type AgentEventType = 'agent.created' | 'agent.updated' | 'agent.status_changed' | 'agent.deleted';
+export type AgentEventType =
+  'agent.created' | 'agent.updated' | 'agent.status_changed' | 'agent.deleted' | 'memory.updated';
 
 export interface AgentEventRecord {
   id: string;

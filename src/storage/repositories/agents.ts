@@ -42,6 +42,13 @@ export interface AgentProfile {
     apiKey?: StoredSecret;
   };
   metadata: Record<string, string>;
+  /** Long-term memory settings; agents stored before memory existed have none and use the defaults. */
+  memory?: {
+    summary: boolean;
+    facts: boolean;
+    recall: boolean;
+    budgets: { historyTokens: number | null; summaryTokens: number; factsTokens: number; recallTokens: number };
+  };
 }
 
 export type AgentStatus = 'active' | 'inactive' | 'error';

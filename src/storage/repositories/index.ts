@@ -7,6 +7,7 @@ import { AgentRepository } from './agents.js';
 import { ApiKeyRepository } from './api-keys.js';
 import { IdempotencyRepository } from './idempotency.js';
 import { KnowledgeRepository } from './knowledge.js';
+import { MemoryRepository } from './memory.js';
 import { MessageRepository } from './messages.js';
 import { ServiceStateRepository } from './service-state.js';
 
@@ -19,6 +20,7 @@ export interface Repositories {
   idempotency: IdempotencyRepository;
   messages: MessageRepository;
   knowledge: KnowledgeRepository;
+  memory: MemoryRepository;
   serviceState: ServiceStateRepository;
 }
 
@@ -32,6 +34,7 @@ export function createRepositories({ db, dialect, committedReader }: DatabaseHan
     idempotency: new IdempotencyRepository(db),
     messages: new MessageRepository(db, dialect, committedReader),
     knowledge: new KnowledgeRepository(db, dialect, committedReader),
+    memory: new MemoryRepository(db, dialect, committedReader),
     serviceState: new ServiceStateRepository(db),
   };
 }
