@@ -3,8 +3,8 @@ import { extractFacts } from './fact-patterns.js';
 
 /**
  * The builtin model's summary: extractive, offline and deterministic. Each
- * folded user turn gives one line (its first sentence, with its speaker in a
- * room); when the lines outgrow the budget, the least informative go first —
+ * folded user turn gives one line (its text up to a bound, with its speaker
+ * in a room); when the lines outgrow the budget, the least informative go first —
  * statements about the user (a name, a place, a preference), then names and
  * numbers, are kept longest; between equals, the newer stays. The agent's
  * own answers are left out: they follow from what the users said, and the
@@ -18,11 +18,10 @@ export interface SummaryTurn {
 
 const maxLineCharacters = 240;
 
-function firstSentence(text: string): string {
+/** The turn on one line, cut at a bound: its opening carries most of what it says. */
+function lineOf(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
-  const end = flat.search(/[.!?](\s|$)/);
-  const sentence = end >= 0 ? flat.slice(0, end + 1) : flat;
-  return sentence.length > maxLineCharacters ? `${sentence.slice(0, maxLineCharacters - 1)}…` : sentence;
+  return flat.length > maxLineCharacters ? `${flat.slice(0, maxLineCharacters - 1)}…` : flat;
 }
 
 function informationOf(line: string): number {
@@ -45,7 +44,7 @@ export function foldExtractive(
   for (const turn of turns) {
     if (turn.role !== 'user' || turn.text.trim() === '') continue;
     const speaker = shared && turn.userId !== null ? turn.userId : 'user';
-    const line = `- ${speaker}: ${firstSentence(turn.text)}`;
+    const line = `- ${speaker}: ${lineOf(turn.text)}`;
     if (!lines.includes(line)) lines.push(line);
   }
   const cost = (line: string) => estimateTokens(line) + 1;
