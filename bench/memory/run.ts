@@ -24,6 +24,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { buildApp } from '../../src/app.js';
 import { buildPrompt } from '../../src/conversation/build-prompt.js';
+import { fullTextRecall } from '../../src/conversation/memory/recall.js';
 import { loadConfig } from '../../src/config.js';
 import { createDependencies, type AppDeps } from '../../src/dependencies.js';
 import { newId } from '../../src/ids.js';
@@ -175,7 +176,7 @@ async function promptAssembly(backend: Backend): Promise<void> {
     id: newId('fact'),
     agent_id: agentId,
     user_id: 'bench-user',
-    subject: index === 0 ? 'name' : `preference:${pick(index, 5)}${index}`,
+    subject: index === 0 ? 'name' : `preference:item${index}`,
     statement: index === 0 ? 'name is Zephyrine' : `prefers ${pick(index, 4)} with ${pick(index, 6)} (${index})`,
     source_message_id: null,
     created_at: now,
@@ -211,25 +212,7 @@ async function promptAssembly(backend: Backend): Promise<void> {
     let carried = 0;
     for (let index = 0; index < iterations + 20; index += 1) {
       // A write to the agent's messages, as every exchange makes: SQLite's read cache starts cold for them.
-      await repositories.messages.insert([
-        {
-          ...{
-            id: newId('message'),
-            agent_id: agentId,
-            conversation: 'user:someone-else',
-            user_id: 'someone-else',
-            room_id: null,
-            role: 'user',
-            text: 'hello',
-            finish_reason: null,
-            usage: null,
-            model: null,
-            latency_ms: null,
-            tool: null,
-            created_at: now,
-          },
-        },
-      ]);
+      await repositories.messages.insert([otherTurn()]);
       const text = `What is my name, and what about the ${pick(index, 8)} and the ${pick(index, 9)}?`;
       const started = performance.now();
       const prompt = await buildPrompt(repositories, agentRecord, {
@@ -241,7 +224,7 @@ async function promptAssembly(backend: Backend): Promise<void> {
       });
       const took = performance.now() - started;
       if (index >= 20) samples.push(took);
-      if (prompt.system.includes('Zephyrine')) carried += 1;
+      if (index >= 20 && prompt.system.includes('Zephyrine')) carried += 1;
     }
     const result = summarize(samples);
     console.log(
@@ -249,6 +232,40 @@ async function promptAssembly(backend: Backend): Promise<void> {
         `(${iterations} prompts; the name from turn 1 in ${carried} of them)`,
     );
   };
+  /** A turn of another conversation of the agent: the write every exchange makes to `messages`. */
+  const otherTurn = (): MessageRow => ({
+    id: newId('message'),
+    agent_id: agentId,
+    conversation: 'user:someone-else',
+    user_id: 'someone-else',
+    room_id: null,
+    role: 'user',
+    text: 'hello',
+    finish_reason: null,
+    usage: null,
+    model: null,
+    latency_ms: null,
+    tool: null,
+    created_at: now,
+  });
+  if (process.env.PROFILE_PROMPT) {
+    const parts: Record<string, number[]> = { recent: [], summary: [], recall: [], facts: [] };
+    const time = async (label: string, work: () => Promise<unknown>) => {
+      const started = performance.now();
+      await work();
+      parts[label]?.push(performance.now() - started);
+    };
+    for (let index = 0; index < 50; index += 1) {
+      const text = `What is my name, and what about the ${pick(index, 8)} and the ${pick(index, 9)}?`;
+      await repositories.messages.insert([otherTurn()]);
+      await time('recent', () => repositories.messages.recent(agentId, conversation, 200));
+      await time('summary', () => repositories.memory.conversation(agentId, conversation));
+      await time('recall', () => fullTextRecall(repositories).recall(agentId, conversation, text, 12));
+      await time('facts', () => repositories.memory.factsOfUser(agentId, 'bench-user'));
+    }
+    for (const [label, samples] of Object.entries(parts))
+      console.log(`    ${label}: p50 ${ms(summarize(samples).p50)} ms`);
+  }
   await measure(record, 'memory on (summary, facts, recall)');
   await measure(off, 'memory off');
   await opened.close();

@@ -77,7 +77,7 @@ function peoplePresent(request: PromptRequest, rows: ReadonlyArray<{ user_id: st
 }
 
 async function factsOf(repositories: Repositories, agentId: string, userIds: string[]): Promise<MemoryFactEntry[]> {
-  const rows = await repositories.memory.factsOfUsers(agentId, userIds);
+  const rows = await repositories.memory.promptFacts(agentId, userIds);
   return rows.map((row) => ({
     userId: row.user_id,
     subject: row.subject,

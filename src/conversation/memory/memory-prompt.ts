@@ -57,11 +57,15 @@ export function chooseFacts(
   budgetTokens: number,
 ): MemoryFactEntry[] {
   if (facts.length === 0 || budgetTokens <= 0) return [];
-  const terms = new Set(searchTermsOf(message));
+  // A substring test per term, not a tokenization of each fact: a user may have a thousand facts, and this
+  // runs for every message.
+  const terms = searchTermsOf(message);
   const scored = facts.map((fact) => {
     let score = 0;
-    if (terms.size > 0) {
-      for (const word of searchTermsOf(`${fact.subject} ${fact.statement}`)) if (terms.has(word)) score += 1;
+    if (terms.length > 0) {
+      const text = `${fact.subject} ${fact.statement}`.toLowerCase();
+      // A term naming the fact's subject ("name", "units") says most about what the message needs.
+      for (const term of terms) if (text.includes(term)) score += fact.subject.includes(term) ? 3 : 1;
     }
     return { fact, score };
   });

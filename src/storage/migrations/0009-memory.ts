@@ -15,9 +15,9 @@ import type { Dialect } from '../schema.js';
  * Recall searches turns with each dialect's own full-text engine, as the
  * knowledge index does (0002): on SQLite a contentless FTS5 table kept in step
  * with `messages` by triggers (rows addressed by the messages' rowid, which
- * only a VACUUM would renumber, and agentd never runs one); on PostgreSQL an
- * expression GIN index over the turn's text, so no column is added to
- * `messages`.
+ * only a VACUUM would renumber, and agentd never runs one); on PostgreSQL a
+ * generated tsvector column of `messages` with a GIN index (adding it rewrites
+ * the table once, during the migration).
  */
 export function memoryMigration(dialect: Dialect): Migration {
   const sortable = dialect === 'postgres' ? sql`collate "C"` : sql``;
@@ -60,11 +60,13 @@ export function memoryMigration(dialect: Dialect): Migration {
           content = '', contentless_delete = 1,
           tokenize = 'porter unicode61 remove_diacritics 2'
         )`.execute(db);
-        // `scope` is the agent and conversation as words, so the index itself narrows a search to one conversation.
+        // `scope` is the agent and conversation as one token (their hex), so the index itself narrows a search
+        // to one conversation by a single term lookup; as words they would be a phrase of common tokens
+        // ("user", the agent id's parts), each matched against every turn of the database.
         await sql`create trigger messages_searchable after insert on messages
           when new.role <> 'tool' and new.text <> '' begin
           insert into message_search (rowid, scope, text)
-          values (new.rowid, new.agent_id || ' ' || new.conversation, new.text);
+          values (new.rowid, hex(new.agent_id || ' ' || new.conversation), new.text);
         end`.execute(db);
         await sql`create trigger messages_unsearchable after delete on messages
           when old.role <> 'tool' and old.text <> '' begin
@@ -72,11 +74,14 @@ export function memoryMigration(dialect: Dialect): Migration {
         end`.execute(db);
         // Turns stored before this migration become searchable too.
         await sql`insert into message_search (rowid, scope, text)
-          select rowid, agent_id || ' ' || conversation, text from messages
+          select rowid, hex(agent_id || ' ' || conversation), text from messages
           where role <> 'tool' and text <> ''`.execute(db);
       } else {
-        await sql`create index messages_search_idx on messages
-          using gin (to_tsvector('english', text))`.execute(db);
+        // Stored, not an expression index: ranking and the per-conversation filter read the vector instead of
+        // parsing each turn's text again (tens of microseconds a turn).
+        await sql`alter table messages add column search tsvector
+          generated always as (to_tsvector('english', text)) stored`.execute(db);
+        await sql`create index messages_search_idx on messages using gin (search)`.execute(db);
       }
     },
   };

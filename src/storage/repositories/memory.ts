@@ -5,6 +5,7 @@ import type { Database, Dialect, Executor } from '../schema.js';
 
 export type MemoryConversationRow = Database['memory_conversations'];
 export type MemoryFactRow = Database['memory_facts'];
+export type PromptFactRow = Pick<MemoryFactRow, 'user_id' | 'subject' | 'statement' | 'updated_at'>;
 
 /** A turn found by recall: an earlier message or answer of the same conversation. */
 export interface RecalledTurnRow {
@@ -18,6 +19,8 @@ export interface RecalledTurnRow {
 export const maxFactsPerUser = 1_000;
 
 const quoted = (text: string) => `"${text.replace(/"/g, '""')}"`;
+const scopeToken = (agentId: string, conversation: string) =>
+  Buffer.from(`${agentId} ${conversation}`, 'utf8').toString('hex').toUpperCase();
 
 /**
  * Summaries, facts and the recall search (migration 0009). Queries every
@@ -26,6 +29,7 @@ const quoted = (text: string) => `"${text.replace(/"/g, '""')}"`;
 export class MemoryRepository {
   readonly #conversation: PreparedQuery<{ agentId: string; conversation: string }, MemoryConversationRow>;
   readonly #factsOfUser: PreparedQuery<{ agentId: string; userId: string }, MemoryFactRow>;
+  readonly #promptFacts: PreparedQuery<{ agentId: string; userId: string }, PromptFactRow>;
   readonly #recall: PreparedQuery<
     { agentId: string; conversation: string; match: string; query: string; limit: number },
     RecalledTurnRow
@@ -57,6 +61,17 @@ export class MemoryRepository {
           .compile(),
       committedReader,
     );
+    // What a prompt needs of each fact, no more: a user may have a thousand, read for every message.
+    this.#promptFacts = new PreparedQuery(
+      (parameter) =>
+        db
+          .selectFrom('memory_facts')
+          .select(['user_id', 'subject', 'statement', 'updated_at'])
+          .where('agent_id', '=', parameter('agentId'))
+          .where('user_id', '=', parameter('userId'))
+          .compile(),
+      committedReader,
+    );
     this.#recall = new PreparedQuery(
       (parameter) =>
         (dialect === 'sqlite'
@@ -72,9 +87,8 @@ export class MemoryRepository {
               select id, role, user_id, text
               from messages
               where agent_id = ${parameter('agentId')} and conversation = ${parameter('conversation')}
-                and to_tsvector('english', text) @@ to_tsquery('english', ${parameter('query')})
-              order by ts_rank_cd(to_tsvector('english', text), to_tsquery('english', ${parameter('query')})) desc,
-                id desc
+                and search @@ to_tsquery('english', ${parameter('query')})
+              order by ts_rank_cd(search, to_tsquery('english', ${parameter('query')})) desc, id desc
               limit ${parameter('limit')}`
         ).compile(db),
       committedReader,
@@ -137,12 +151,17 @@ export class MemoryRepository {
     return this.#factsOfUser.execute(executor, { agentId, userId });
   }
 
-  async factsOfUsers(agentId: string, userIds: readonly string[], executor: Executor = this.db) {
+  /** The facts of the users present, as a prompt needs them. */
+  async promptFacts(
+    agentId: string,
+    userIds: readonly string[],
+    executor: Executor = this.db,
+  ): Promise<PromptFactRow[]> {
     if (userIds.length === 0) return [];
-    if (userIds.length === 1) return this.factsOfUser(agentId, userIds[0] as string, executor);
+    if (userIds.length === 1) return this.#promptFacts.execute(executor, { agentId, userId: userIds[0] as string });
     return executor
       .selectFrom('memory_facts')
-      .selectAll()
+      .select(['user_id', 'subject', 'statement', 'updated_at'])
       .where('agent_id', '=', agentId)
       .where('user_id', 'in', [...userIds])
       .orderBy('user_id')
@@ -245,7 +264,8 @@ export class MemoryRepository {
     return this.#recall.execute(executor, {
       agentId,
       conversation,
-      match: `scope : ${quoted(`${agentId} ${conversation}`)} AND text : (${terms.map(quoted).join(' OR ')})`,
+      // The scope token as the trigger of migration 0009 writes it: SQLite's hex() of the UTF-8 text.
+      match: `scope : ${quoted(scopeToken(agentId, conversation))} AND text : (${terms.map(quoted).join(' OR ')})`,
       query: terms.join(' | '),
       limit,
     });

@@ -3,6 +3,22 @@ import { PreparedQuery } from '../prepared-query.js';
 import { inTransaction, type Database, type Dialect, type Executor } from '../schema.js';
 
 export type MessageRow = Database['messages'];
+const messageColumns = [
+  'id',
+  'agent_id',
+  'conversation',
+  'user_id',
+  'room_id',
+  'role',
+  'text',
+  'finish_reason',
+  'usage',
+  'model',
+  'latency_ms',
+  'tool',
+  'created_at',
+] as const satisfies ReadonlyArray<keyof MessageRow>;
+
 export type RecentTurn = Pick<MessageRow, 'id' | 'role' | 'user_id' | 'text' | 'tool'>;
 
 /** Which turns of an agent a query is about (see services/messages/conversation.ts). */
@@ -111,7 +127,8 @@ export class MessageRepository {
   }
 
   async page(query: TurnPageQuery, executor: Executor = this.db): Promise<MessageRow[]> {
-    let builder = executor.selectFrom('messages').selectAll().where('agent_id', '=', query.agentId);
+    // Named columns, not `*`: on PostgreSQL the table also holds the recall index's vector (migration 0009).
+    let builder = executor.selectFrom('messages').select(messageColumns).where('agent_id', '=', query.agentId);
     if (query.conversation !== undefined) builder = builder.where('conversation', '=', query.conversation);
     if (query.userId !== undefined) builder = builder.where('user_id', '=', query.userId);
     if (query.beforeId !== undefined) builder = builder.where('id', '<', query.beforeId);
