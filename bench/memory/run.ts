@@ -15,6 +15,7 @@
  *    summaries, also answered by the fake) runs meanwhile in the same process.
  *
  *   npm run bench:memory [-- --iterations 300 --replies 60]
+ *   PROFILE_PROMPT=1 npm run bench:memory   # also times each read of the prompt alone
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
