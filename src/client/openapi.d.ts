@@ -1640,7 +1640,7 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
-          /** @description Edits of the user’s facts (needs userId), applied in order: `{id, statement}` rewrites a fact, `{id, delete: true}` forgets it, `{subject, statement}` sets the fact on that subject. */
+          /** @description Edits of the user’s facts (needs userId), applied in order: `{id, statement}` rewrites a fact, `{id, delete: true}` forgets it (a fact already gone is no error), `{subject, statement}` sets the fact on that subject. */
           facts?: (
             | {
                 id: string;

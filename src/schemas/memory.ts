@@ -174,7 +174,8 @@ export const UpdateMemoryBody = Type.Object(
         maxItems: factLimits.editsPerRequest,
         description:
           'Edits of the user’s facts (needs userId), applied in order: `{id, statement}` rewrites a fact, ' +
-          '`{id, delete: true}` forgets it, `{subject, statement}` sets the fact on that subject.',
+          '`{id, delete: true}` forgets it (a fact already gone is no error), `{subject, statement}` sets the fact on ' +
+          'that subject.',
       }),
     ),
   },

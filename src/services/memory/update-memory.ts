@@ -43,8 +43,9 @@ export async function updateMemory({
     const now = isoTime(ctx.deps.clock.now());
     const facts = edits.length > 0 ? await memory.factsOfUser(agent.id, userId, transaction) : [];
     const known = new Set(facts.map((fact) => fact.id));
+    // Forgetting a fact that is already gone is done; rewriting one that is not there is a mistake.
     const problems = edits.flatMap((edit, index) =>
-      'id' in edit && !known.has(edit.id)
+      'id' in edit && !('delete' in edit) && !known.has(edit.id)
         ? [{ path: `/body/facts/${index}/id`, message: 'is not a fact of this user' }]
         : [],
     );
