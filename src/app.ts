@@ -35,6 +35,8 @@ import { registerRevokeApiKey } from './routes/api-keys/revoke-api-key.js';
 import { registerListEvents } from './routes/events/list-events.js';
 import { registerGetAgentMetrics } from './routes/metrics/get-agent-metrics.js';
 import { registerGetUsage } from './routes/metrics/get-usage.js';
+import { registerGetMemory } from './routes/memory/get-memory.js';
+import { registerUpdateMemory } from './routes/memory/update-memory.js';
 import { registerListPlugins } from './routes/plugins/list-plugins.js';
 import { registerListAgentPlatforms } from './routes/platforms/list-agent-platforms.js';
 import { registerListPlatforms } from './routes/platforms/list-platforms.js';
@@ -238,6 +240,8 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
   registerRedeliver(app);
   registerGetAgentMetrics(app);
   registerGetUsage(app);
+  registerGetMemory(app);
+  registerUpdateMemory(app);
   registerCreateApiKey(app);
   registerListApiKeys(app);
   registerRevokeApiKey(app);

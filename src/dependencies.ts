@@ -42,6 +42,7 @@ import type { Tracing } from './tracing/tracing.js';
 import { KnowledgeRetrieval } from './conversation/knowledge-retrieval.js';
 import { createEmbeddings } from './providers/embeddings.js';
 import { KnowledgeIngestion } from './services/knowledge-bases/ingestion.js';
+import { MemoryWorker } from './services/memory/memory-worker.js';
 
 /** Everything the app is built from; tests build their own with fakes where they need them. */
 export interface AppDeps {
@@ -173,6 +174,19 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
           leaseMs: config.knowledge.leaseMs,
           pollMs: config.knowledge.pollMs,
         });
+  const models = new ModelGateway(
+    tracedAdapters(createModelAdapters(config.providers, { builtinWordDelayMs: config.builtinWordDelayMs }), tracing),
+    {
+      timeoutMs: config.providerTimeoutMs,
+      maxRetries: 2,
+      retryDelayMs: config.providerRetryDelayMs,
+      circuit: config.circuitBreaker,
+    },
+    clock,
+    options.logger,
+    modelCalls,
+  );
+  const memory = new MemoryWorker({ repositories, models, secretBox, clock, logger: options.logger, outbox });
   const services: ServiceDeps = {
     repositories,
     secretBox,
@@ -180,18 +194,7 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
     providers,
     logger: options.logger,
     allowAgentModelKeys: config.allowAgentModelKeys,
-    models: new ModelGateway(
-      tracedAdapters(createModelAdapters(config.providers, { builtinWordDelayMs: config.builtinWordDelayMs }), tracing),
-      {
-        timeoutMs: config.providerTimeoutMs,
-        maxRetries: 2,
-        retryDelayMs: config.providerRetryDelayMs,
-        circuit: config.circuitBreaker,
-      },
-      clock,
-      options.logger,
-      modelCalls,
-    ),
+    models,
     concurrencyLimiter: limits.concurrencyLimiter,
     messageConcurrency: config.rateLimits?.sendMessageConcurrency ?? null,
     openStreamsPerAccount: config.maxOpenStreamsPerAccount,
@@ -209,6 +212,7 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
       fetch: outboundFetch,
       maxDocumentBytes: config.knowledge.maxDocumentBytes,
     },
+    memory,
   };
   ingestion?.start();
   const platforms = createPlatformRuntime({
@@ -231,6 +235,7 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
     tracing,
     modelCalls,
     async close() {
+      await memory.close();
       await platforms.close();
       await dispatcher?.stop();
       // While the database is still open: what was gathered since the last flush is written.

@@ -18,6 +18,7 @@ export const idPrefixes = {
   knowledgeBase: 'kb',
   document: 'doc',
   chunk: 'chk',
+  fact: 'fct',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

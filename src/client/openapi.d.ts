@@ -120,7 +120,7 @@ export interface paths {
     post?: never;
     /**
      * Forget a conversation
-     * @description Deletes stored turns for good: `userId` alone, the private conversation with that user; `roomId`, the room's conversation; both, that user's turns in the room and the answers to them. One of them is required. Scope: `agents:write`.
+     * @description Deletes stored turns for good: `userId` alone, the private conversation with that user; `roomId`, the room's conversation; both, that user's turns in the room and the answers to them. One of them is required. The conversation's memory summary is forgotten with it; `facts=true` also forgets the user's facts. Scope: `agents:write`.
      */
     delete: operations['forgetConversation'];
     options?: never;
@@ -166,6 +166,30 @@ export interface paths {
     options?: never;
     head?: never;
     patch?: never;
+    trace?: never;
+  };
+  '/v1/agents/{agentId}/memory': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read what an agent remembers
+     * @description The long-term memory of a conversation: its rolling summary (the turns that left the prompt's window), and with `userId` the facts the agent keeps about that user, each with the turn it came from. `userId` alone names the private conversation, `roomId` a room's. Counted against the getAgent limit. Scope: `agents:read`.
+     */
+    get: operations['getMemory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /**
+     * Correct what an agent remembers
+     * @description Replaces (or with null clears) the conversation's summary and edits the user's facts, all or nothing; the next prompt carries the result. Fact edits need `userId`. Answers the memory as it now is. Counted against the updateAgent limit. Scope: `agents:write`.
+     */
+    patch: operations['updateMemory'];
     trace?: never;
   };
   '/v1/agents/{agentId}/messages': {
@@ -973,6 +997,76 @@ export interface webhooks {
     patch?: never;
     trace?: never;
   };
+  'memory.updated': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** An agent's long-term memory of a conversation changed (summary or facts). The remembered text is not included; read it from GET /v1/agents/{agentId}/memory. */
+    post: {
+      parameters: {
+        query?: never;
+        header: {
+          /** @description The event id (`evt_…`): the same on every attempt and redelivery; dedupe on it. */
+          'webhook-id': string;
+          /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body` with the secret (Standard Webhooks). */
+          'webhook-signature': string;
+          /** @description Unix seconds when this attempt was signed. */
+          'webhook-timestamp': string;
+        };
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            data: {
+              /** @description The API key id that made the change, or `service`. */
+              actor: string;
+              agentId: string;
+              facts: {
+                added: number;
+                removed: number;
+                replaced: number;
+              };
+              requestId: string | null;
+              roomId: string | null;
+              /** @enum {string} */
+              source: 'background' | 'api';
+              /** @description Whether the conversation's summary changed. */
+              summary: boolean;
+              userId: string | null;
+            };
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC time with milliseconds.
+             */
+            timestamp: string;
+            /** @constant */
+            type: 'memory.updated';
+          };
+        };
+      };
+      responses: {
+        /** @description Received. Any other answer, or none within the time-out, is retried. */
+        '2XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   'message.completed': {
     parameters: {
       query?: never;
@@ -1141,6 +1235,17 @@ export interface components {
           }
       )[];
       knowledgeBases: string[];
+      memory: {
+        budgets: {
+          factsTokens: number;
+          historyTokens: number | null;
+          recallTokens: number;
+          summaryTokens: number;
+        };
+        facts: boolean;
+        recall: boolean;
+        summary: boolean;
+      };
       metadata: {
         [key: string]: string;
       };
@@ -1542,6 +1647,24 @@ export interface operations {
           )[];
           /** @description Knowledge bases of this account (kb_…) the agent retrieves from for every message, cited in replies' `citations`. At most 20. */
           knowledgeBases?: string[];
+          /** @description Long-term memory: what the agent keeps beyond its context window, and the prompt share of each. */
+          memory?: {
+            budgets?: {
+              /** @description Tokens the prompt gives facts at most (default 300). */
+              factsTokens?: number;
+              historyTokens?: number | null;
+              /** @description Tokens the prompt gives recalled turns at most (default 400). */
+              recallTokens?: number;
+              /** @description Tokens the prompt gives the summary at most (default 400). */
+              summaryTokens?: number;
+            };
+            /** @description Extract facts about each user after every exchange and carry those of the users present (default true). */
+            facts?: boolean;
+            /** @description Carry the earlier turns most relevant to the message, from outside the window (default true). */
+            recall?: boolean;
+            /** @description Fold turns that leave the window into a rolling summary carried by the prompt (default true). */
+            summary?: boolean;
+          };
           /** @description Up to 50 string keys with string values of at most 500 characters. */
           metadata?: {
             [key: string]: string;
@@ -1861,6 +1984,17 @@ export interface operations {
               )[]
             | null;
           knowledgeBases?: string[] | null;
+          memory?: {
+            budgets?: {
+              factsTokens?: number | null;
+              historyTokens?: number | null;
+              recallTokens?: number | null;
+              summaryTokens?: number | null;
+            } | null;
+            facts?: boolean | null;
+            recall?: boolean | null;
+            summary?: boolean | null;
+          } | null;
           metadata?: {
             [key: string]: string | null;
           } | null;
@@ -2004,6 +2138,8 @@ export interface operations {
   forgetConversation: {
     parameters: {
       query?: {
+        /** @description Also forget what the agent remembers about the user (their facts; needs userId). The conversation's summary is always forgotten with it. */
+        facts?: boolean;
         /** @description The shared conversation of this room. */
         roomId?: string;
         /** @description Alone: the private conversation with this user. With roomId: this user's turns in the room and the answers to them. */
@@ -2117,7 +2253,7 @@ export interface operations {
                * @description RFC 3339 UTC time with milliseconds.
                */
               createdAt: string;
-              /** @description `agent.created`: name, status. `agent.updated`: `fields` changed, with `plugins`/`platforms` entries (`entry`, `change`, `secretsChanged` names) and `model.fields`; never a secret value. `agent.status_changed`: from, to, reason, by (`owner` or `service`). `agent.deleted`: name. `connector.started`, `connector.stopped`, `connector.failed`: platform (its type), reason. */
+              /** @description `agent.created`: name, status. `agent.updated`: `fields` changed, with `plugins`/`platforms` entries (`entry`, `change`, `secretsChanged` names) and `model.fields`; never a secret value. `agent.status_changed`: from, to, reason, by (`owner` or `service`). `agent.deleted`: name. `connector.started`, `connector.stopped`, `connector.failed`: platform (its type), reason. `memory.updated`: userId, roomId, `summary` (true when it changed), `facts` ({ added, replaced, removed } counts), `source` (`background` or `api`); never the remembered text. */
               data: {
                 [key: string]: unknown;
               };
@@ -2135,7 +2271,8 @@ export interface operations {
                 | 'agent.deleted'
                 | 'connector.started'
                 | 'connector.stopped'
-                | 'connector.failed';
+                | 'connector.failed'
+                | 'memory.updated';
             }[];
             pagination: {
               hasMore: boolean;
@@ -2239,6 +2376,248 @@ export interface operations {
             system?: string;
             topics: string[];
           };
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key lacks the scope this operation needs (`insufficient_scope`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this account (`not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The database cannot be reached (`service_unavailable`), or for messages the agent or its model provider cannot answer now (`agent_unavailable`, `provider_unavailable`); see Retry-After. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getMemory: {
+    parameters: {
+      query?: {
+        /** @description The room's conversation (its summary). */
+        roomId?: string;
+        /** @description Alone: the private conversation with this user, and the user's facts. With roomId: the user's facts. */
+        userId?: string;
+      };
+      header?: never;
+      path: {
+        agentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            agentId: string;
+            /** @description The user's facts (empty without userId). */
+            facts: {
+              /**
+               * Format: date-time
+               * @description RFC 3339 UTC time with milliseconds.
+               */
+              createdAt: string;
+              id: string;
+              /** @description The turn the fact was extracted from; null when written through this API. */
+              sourceMessageId: string | null;
+              statement: string;
+              /** @description What the fact is about (`name`, `location`, …): one fact per subject. */
+              subject: string;
+              /**
+               * Format: date-time
+               * @description RFC 3339 UTC time with milliseconds.
+               */
+              updatedAt: string;
+              userId: string;
+            }[];
+            roomId: string | null;
+            /** @description The newest turn folded into the summary. */
+            summarizedThrough: string | null;
+            /** @description The rolling summary of the conversation, or null. */
+            summary: string | null;
+            userId: string | null;
+          };
+        };
+      };
+      /** @description Invalid JSON or a request that does not match the schema (`invalid_json`, `validation_failed`). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key lacks the scope this operation needs (`insufficient_scope`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this account (`not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The database cannot be reached (`service_unavailable`), or for messages the agent or its model provider cannot answer now (`agent_unavailable`, `provider_unavailable`); see Retry-After. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  updateMemory: {
+    parameters: {
+      query?: {
+        /** @description The room's conversation (its summary). */
+        roomId?: string;
+        /** @description Alone: the private conversation with this user, and the user's facts. With roomId: the user's facts. */
+        userId?: string;
+      };
+      header?: never;
+      path: {
+        agentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Edits of the user’s facts (needs userId), applied in order: `{id, statement}` rewrites a fact, `{id, delete: true}` forgets it (a fact already gone is no error), `{subject, statement}` sets the fact on that subject. */
+          facts?: (
+            | {
+                id: string;
+                statement: string;
+              }
+            | {
+                /** @enum {boolean} */
+                delete: true;
+                id: string;
+              }
+            | {
+                statement: string;
+                /** @description Lower-case words, e.g. `name`, `location`, `preference:units`. */
+                subject: string;
+              }
+          )[];
+          /** @description Replaces the summary; null or "" clears it. */
+          summary?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            agentId: string;
+            /** @description The user's facts (empty without userId). */
+            facts: {
+              /**
+               * Format: date-time
+               * @description RFC 3339 UTC time with milliseconds.
+               */
+              createdAt: string;
+              id: string;
+              /** @description The turn the fact was extracted from; null when written through this API. */
+              sourceMessageId: string | null;
+              statement: string;
+              /** @description What the fact is about (`name`, `location`, …): one fact per subject. */
+              subject: string;
+              /**
+               * Format: date-time
+               * @description RFC 3339 UTC time with milliseconds.
+               */
+              updatedAt: string;
+              userId: string;
+            }[];
+            roomId: string | null;
+            /** @description The newest turn folded into the summary. */
+            summarizedThrough: string | null;
+            /** @description The rolling summary of the conversation, or null. */
+            summary: string | null;
+            userId: string | null;
+          };
+        };
+      };
+      /** @description Invalid JSON or a request that does not match the schema (`invalid_json`, `validation_failed`). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
         };
       };
       /** @description Missing, malformed, unknown or revoked API key (`unauthorized`). */
@@ -2839,6 +3218,24 @@ export interface operations {
               )[];
               /** @description Knowledge bases of this account (kb_…) the agent retrieves from for every message, cited in replies' `citations`. At most 20. */
               knowledgeBases?: string[];
+              /** @description Long-term memory: what the agent keeps beyond its context window, and the prompt share of each. */
+              memory?: {
+                budgets?: {
+                  /** @description Tokens the prompt gives facts at most (default 300). */
+                  factsTokens?: number;
+                  historyTokens?: number | null;
+                  /** @description Tokens the prompt gives recalled turns at most (default 400). */
+                  recallTokens?: number;
+                  /** @description Tokens the prompt gives the summary at most (default 400). */
+                  summaryTokens?: number;
+                };
+                /** @description Extract facts about each user after every exchange and carry those of the users present (default true). */
+                facts?: boolean;
+                /** @description Carry the earlier turns most relevant to the message, from outside the window (default true). */
+                recall?: boolean;
+                /** @description Fold turns that leave the window into a rolling summary carried by the prompt (default true). */
+                summary?: boolean;
+              };
               /** @description Up to 50 string keys with string values of at most 500 characters. */
               metadata?: {
                 [key: string]: string;
@@ -5329,6 +5726,7 @@ export interface operations {
             | 'agent.status_changed'
             | 'message.completed'
             | 'message.failed'
+            | 'memory.updated'
           )[];
           /**
            * Format: uri
@@ -5606,6 +6004,7 @@ export interface operations {
             | 'agent.status_changed'
             | 'message.completed'
             | 'message.failed'
+            | 'memory.updated'
           )[];
           /**
            * Format: uri

@@ -7,6 +7,9 @@ import { searchTermsOf } from './knowledge-query.js';
 import type { KnowledgeRetrieval } from './knowledge-retrieval.js';
 import { assemblePrompt, type AssembledPrompt, type KnowledgeEntry } from './prompt.js';
 import { estimateTokens } from './tokens.js';
+import { memorySettingsOf } from '../schemas/memory-settings.js';
+import { chooseFacts, type MemoryFactEntry, type PromptMemory } from './memory/memory-prompt.js';
+import { fullTextRecall, type RecallSource } from './memory/recall.js';
 
 /** Knowledge items considered per message, and the share of the prompt they may take. */
 const maxKnowledgeItems = 5;
@@ -15,7 +18,11 @@ const knowledgeTokenBudget = 2_000;
 const maxKnowledgeBaseChunks = 5;
 const knowledgeBaseTokenBudget = 2_000;
 /** Turns read for the history window: enough for any budget we cut to, and a bound on the work. */
-const maxHistoryTurns = 200;
+export const maxHistoryTurns = 200;
+/** Recall candidates read per message; those already in the window are dropped, the rest fit the budget. */
+const recallCandidates = 12;
+/** In a room, the most recent speakers (besides the sender) whose facts the prompt may carry. */
+const maxSpeakersRemembered = 5;
 
 export interface PromptRequest {
   text: string;
@@ -98,25 +105,73 @@ export async function findKnowledgeBaseChunks(
   };
 }
 
-/** Reads what the prompt needs (relevant knowledge, recent history) and assembles it. */
+/** The people whose facts a prompt carries: the sender, and in a room the recent speakers. */
+function peoplePresent(request: PromptRequest, rows: ReadonlyArray<{ user_id: string | null }>): string[] {
+  const people = request.userId !== null ? [request.userId] : [];
+  if (!request.shared) return people;
+  for (const row of rows) {
+    if (people.length > maxSpeakersRemembered) break;
+    if (row.user_id !== null && !people.includes(row.user_id)) people.push(row.user_id);
+  }
+  return people;
+}
+
+async function factsOf(repositories: Repositories, agentId: string, userIds: string[]): Promise<MemoryFactEntry[]> {
+  const rows = await repositories.memory.promptFacts(agentId, userIds);
+  return rows.map((row) => ({
+    userId: row.user_id,
+    subject: row.subject,
+    statement: row.statement,
+    updatedAt: row.updated_at,
+  }));
+}
+
+/** Reads what the prompt needs (relevant knowledge, recent history, memory) and assembles it. */
 export async function buildPrompt(
   repositories: Repositories,
   agent: AgentRecord,
   request: PromptRequest,
   retrieval: KnowledgeRetrieval | null = null,
+  recall: RecallSource = fullTextRecall(repositories),
 ): Promise<AssembledPrompt> {
   const { profile } = agent;
-  const [found, fromBases, rows] = await Promise.all([
+  const settings = memorySettingsOf(profile);
+  const conversation = request.conversation;
+  const remembers = conversation !== null;
+  // A private conversation's facts are the sender's alone, known before history is read; a room's depend on who spoke.
+  const privateFacts = remembers && settings.facts && !request.shared && request.userId !== null;
+  const [found, fromBases, rows, summary, recalled, senderFacts] = await Promise.all([
     findKnowledge(repositories, agent, request.text, maxKnowledgeItems),
     retrieval === null
       ? Promise.resolve({ entries: [], citations: [] })
       : findKnowledgeBaseChunks(repositories, retrieval, agent, request.text),
-    request.conversation !== null
-      ? repositories.messages.recent(agent.id, request.conversation, maxHistoryTurns)
+    conversation !== null ? repositories.messages.recent(agent.id, conversation, maxHistoryTurns) : Promise.resolve([]),
+    conversation !== null && settings.summary
+      ? repositories.memory.conversation(agent.id, conversation)
+      : Promise.resolve(null),
+    conversation !== null && settings.recall
+      ? recall.recall(agent.id, conversation, request.text, recallCandidates)
       : Promise.resolve([]),
+    privateFacts ? factsOf(repositories, agent.id, [request.userId as string]) : Promise.resolve([]),
   ]);
+  const facts =
+    remembers && settings.facts && request.shared
+      ? await factsOf(repositories, agent.id, peoplePresent(request, rows))
+      : senderFacts;
+  const memory: PromptMemory | null =
+    remembers && (settings.summary || settings.facts || settings.recall || settings.budgets.historyTokens !== null)
+      ? {
+          summary: summary?.summary || null,
+          facts: chooseFacts(facts, request.text, request.userId, settings.budgets.factsTokens),
+          recalled,
+          summaryTokens: settings.budgets.summaryTokens,
+          recallTokens: settings.budgets.recallTokens,
+          historyTokens: settings.budgets.historyTokens,
+        }
+      : null;
   const knowledge = [...withinBudget(found), ...fromBases.entries];
   const history: HistoryTurn[] = rows.map((row) => ({
+    id: row.id,
     role: row.role,
     userId: row.user_id,
     text: row.text,
@@ -138,6 +193,7 @@ export async function buildPrompt(
     message: { text: request.text, userId: request.userId },
     shared: request.shared,
     budgetTokens: contextWindowOf(model.provider, model.name) - (model.maxOutputTokens ?? defaultOutputReserve),
+    memory,
   });
   return fromBases.citations.length > 0 ? { ...assembled, citations: fromBases.citations } : assembled;
 }

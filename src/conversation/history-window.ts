@@ -14,6 +14,8 @@ export interface StoredToolCall {
 
 /** One stored turn of a conversation, as the prompt needs it; `tool` turns sit between a message and its answer. */
 export interface HistoryTurn {
+  /** The stored turn's id, where it is known (recall leaves out what the window already holds). */
+  id?: string;
   role: 'user' | 'agent' | 'tool';
   userId: string | null;
   text: string;

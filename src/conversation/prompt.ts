@@ -1,6 +1,15 @@
 import type { Citation } from '../schemas/knowledge-bases.js';
 import { fitHistory, type HistoryTurn, type StoredToolCall } from './history-window.js';
 import { estimateMessageTokens, estimateTokens } from './tokens.js';
+import {
+  chooseRecalled,
+  renderFacts,
+  renderRecalled,
+  renderSummary,
+  type MemoryFactEntry,
+  type PromptMemory,
+  type RecalledTurn,
+} from './memory/memory-prompt.js';
 
 /**
  * Prompt assembly (contract §5): the agent's character, the knowledge found
@@ -56,6 +65,8 @@ export interface AssembledPrompt {
   estimatedInputTokens: number;
   /** The knowledge-base chunks among `knowledge`, as replies cite them. */
   citations?: Citation[];
+  /** What long-term memory put in the prompt, when the agent's memory is on. */
+  memory?: { summary: string | null; facts: MemoryFactEntry[]; recalled: RecalledTurn[] };
 }
 
 export interface PromptInput {
@@ -68,6 +79,8 @@ export interface PromptInput {
   shared: boolean;
   /** Tokens the whole prompt may take (the model's window less the answer's reserve). */
   budgetTokens: number;
+  /** Long-term memory for this message: summary, facts, recall candidates and their budgets. */
+  memory?: PromptMemory | null;
 }
 
 function list(items: string[]): string {
@@ -175,11 +188,24 @@ export function assemblePrompt(input: PromptInput): AssembledPrompt {
       "This is a shared conversation with several people. Each of their messages starts with the speaker's id in brackets.",
     );
   }
-  const system = sections.join('\n\n');
+  const memory = input.memory ?? null;
+  if (memory?.summary) sections.push(renderSummary(memory.summary, memory.summaryTokens));
+  if (memory && memory.facts.length > 0) sections.push(renderFacts(memory.facts, input.shared));
+  let system = sections.join('\n\n');
 
   const current = renderTurn({ role: 'user', ...input.message }, input.shared);
-  const fixedTokens = estimateTokens(system) + estimateMessageTokens(current);
-  const history = fitHistory(input.history, input.budgetTokens - fixedTokens, (turn) => renderTurn(turn, input.shared));
+  // Recalled turns are chosen once the window is known (the window's own turns are not recalled), so their
+  // budget is set aside first.
+  const recallReserve = memory && memory.recalled.length > 0 ? memory.recallTokens : 0;
+  const fixedTokens = estimateTokens(system) + estimateMessageTokens(current) + recallReserve;
+  const historyBudget = Math.min(input.budgetTokens - fixedTokens, memory?.historyTokens ?? Number.POSITIVE_INFINITY);
+  const history = fitHistory(input.history, historyBudget, (turn) => renderTurn(turn, input.shared));
+  let recalled: RecalledTurn[] = [];
+  if (recallReserve > 0 && memory) {
+    const inWindow = new Set(history.flatMap((turn) => (turn.id === undefined ? [] : [turn.id])));
+    recalled = chooseRecalled(memory.recalled, inWindow, memory.recallTokens);
+    if (recalled.length > 0) system = `${system}\n\n${renderRecalled(recalled, input.shared)}`;
+  }
 
   const messages = historyMessages(history, input.shared);
   messages.push({ role: 'user', content: current });
@@ -197,6 +223,7 @@ export function assemblePrompt(input: PromptInput): AssembledPrompt {
     message: input.message,
     shared: input.shared,
     estimatedInputTokens,
+    ...(memory ? { memory: { summary: memory.summary, facts: memory.facts, recalled } } : {}),
   };
 }
 

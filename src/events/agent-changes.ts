@@ -1,3 +1,4 @@
+import { memorySettingsOf } from '../schemas/memory-settings.js';
 import type { AgentProfile, AgentRecord, StoredSecret } from '../storage/repositories/agents.js';
 
 /**
@@ -95,6 +96,8 @@ export function agentChanges(before: AgentRecord, after: AgentRecord): AgentChan
     if (field === 'plugins' || field === 'platforms' || field === 'model') continue;
     if (!same(before.profile[field], after.profile[field])) fields.push(field);
   }
+  // Compared with defaults filled in: an agent stored before memory existed has none.
+  if (!same(memorySettingsOf(before.profile), memorySettingsOf(after.profile))) fields.push('memory');
   const plugins = entryChanges(before.profile.plugins, after.profile.plugins, pluginIdentity);
   if (
     plugins.length > 0 ||

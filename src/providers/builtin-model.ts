@@ -44,6 +44,11 @@ export function composeBuiltinReply(prompt: AssembledPrompt): string {
     parts.push("I don't have notes on that.");
   }
 
+  // What long-term memory gave the prompt, said plainly: how memory is seen working without a provider.
+  const remembered = prompt.memory?.facts.filter((fact) => fact.userId === message.userId) ?? [];
+  if (remembered.length > 0) {
+    parts.push(`I remember about you: ${remembered.map((fact) => fact.statement).join('; ')}.`);
+  }
   const earlier = [...history].reverse().find((turn) => turn.role === 'user');
   if (earlier) {
     const who =

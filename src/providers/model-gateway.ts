@@ -20,6 +20,9 @@ export interface GatewaySettings {
   circuit: CircuitSettings;
 }
 
+const ignore = () => undefined;
+const uncountedTicket: CircuitTicket = { succeeded: ignore, failed: ignore, released: ignore };
+
 /** Seconds a client is told to wait after a failure that named no time of its own. */
 const defaultRetryAfterSeconds = 2;
 
@@ -166,6 +169,7 @@ export class ModelGateway {
     provider: ProviderName,
     call: Omit<ModelCall, 'abortSignal'>,
     signal: AbortSignal,
+    options: { background?: boolean } = {},
   ): Promise<OpenedModelStream> {
     const adapter = this.adapters.get(provider);
     if (adapter === undefined)
@@ -182,7 +186,10 @@ export class ModelGateway {
         },
       );
     }
-    const { ticket } = admission;
+    // Background work (memory upkeep) is refused while the circuit is open, but its outcome is not counted:
+    // a failing summarization must never open the circuit, and with it fail the replies.
+    if (options.background) admission.ticket.released();
+    const ticket = options.background ? uncountedTicket : admission.ticket;
     const { timeoutMs, maxRetries, retryDelayMs } = this.settings;
 
     for (let attempt = 0; ; attempt += 1) {

@@ -1,5 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { IdString, NullableInResponse, StringEnum, Timestamp } from './common.js';
+import { MemorySettingsInput, MemorySettingsPatch, MemorySettingsView } from './memory.js';
 
 /**
  * The agent as the contract defines it (§3). These schemas validate requests,
@@ -174,6 +175,7 @@ export const CreateAgentBody = Type.Object(
     model: Type.Optional(ModelInput),
     deletionProtection: Type.Optional(Type.Boolean()),
     metadata: Type.Optional(Metadata),
+    memory: Type.Optional(MemorySettingsInput),
   },
   { additionalProperties: false, title: 'CreateAgent' },
 );
@@ -235,6 +237,7 @@ export const UpdateAgentBody = Type.Object(
         }),
       ),
     ),
+    memory: Type.Optional(Nullable(MemorySettingsPatch)),
   },
   { additionalProperties: false, title: 'UpdateAgent' },
 );
@@ -280,6 +283,7 @@ export const AgentSchema = Type.Object(
     model: ModelView,
     deletionProtection: Type.Boolean(),
     metadata: Type.Record(Type.String(), Type.String()),
+    memory: MemorySettingsView,
     createdAt: Timestamp,
     updatedAt: Timestamp,
   },

@@ -11,6 +11,7 @@ export const agentEventTypes = [
   'connector.started',
   'connector.stopped',
   'connector.failed',
+  'memory.updated',
 ] as const;
 
 export const AgentEvent = Type.Object(
@@ -25,7 +26,9 @@ export const AgentEvent = Type.Object(
         '`agent.created`: name, status. `agent.updated`: `fields` changed, with `plugins`/`platforms` entries ' +
         '(`entry`, `change`, `secretsChanged` names) and `model.fields`; never a secret value. ' +
         '`agent.status_changed`: from, to, reason, by (`owner` or `service`). `agent.deleted`: name. ' +
-        '`connector.started`, `connector.stopped`, `connector.failed`: platform (its type), reason.',
+        '`connector.started`, `connector.stopped`, `connector.failed`: platform (its type), reason. ' +
+        '`memory.updated`: userId, roomId, `summary` (true when it changed), `facts` ({ added, replaced, removed } ' +
+        'counts), `source` (`background` or `api`); never the remembered text.',
     }),
     actor: Type.String({ description: 'The id of the API key that made the change, or `service`.' }),
     requestId: NullableInResponse('string', { description: 'The request that made the change.' }),

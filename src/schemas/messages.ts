@@ -143,7 +143,19 @@ export const MessageList = Type.Object({
 });
 export type MessageListView = Static<typeof MessageList>;
 
-export const ForgetConversationQuery = Type.Object(conversationSelector, { additionalProperties: false });
+export const ForgetConversationQuery = Type.Object(
+  {
+    ...conversationSelector,
+    facts: Type.Optional(
+      Type.Boolean({
+        description:
+          "Also forget what the agent remembers about the user (their facts; needs userId). The conversation's " +
+          'summary is always forgotten with it.',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
 export type ForgetConversationQueryValue = Static<typeof ForgetConversationQuery>;
 
 export const ForgottenTurns = Type.Object({ deleted: Type.Integer({ description: 'Turns removed.' }) });

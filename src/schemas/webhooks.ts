@@ -9,6 +9,7 @@ export const webhookEventTypes = [
   'agent.status_changed',
   'message.completed',
   'message.failed',
+  'memory.updated',
 ] as const;
 export type WebhookEventType = (typeof webhookEventTypes)[number];
 
@@ -225,5 +226,18 @@ export const webhookPayloads: Record<WebhookEventType, ReturnType<typeof envelop
       error: Type.Object({ code: Type.String(), status: Type.Integer(), detail: Type.String() }),
     }),
     "A reply failed: the model provider failed or rejected the agent's credentials.",
+  ),
+  'memory.updated': envelope(
+    'memory.updated',
+    Type.Object({
+      ...agentEventData,
+      userId: NullableInResponse('string'),
+      roomId: NullableInResponse('string'),
+      summary: Type.Boolean({ description: "Whether the conversation's summary changed." }),
+      facts: Type.Object({ added: Type.Integer(), replaced: Type.Integer(), removed: Type.Integer() }),
+      source: StringEnum(['background', 'api'] as const),
+    }),
+    "An agent's long-term memory of a conversation changed (summary or facts). The remembered text is not " +
+      'included; read it from GET /v1/agents/{agentId}/memory.',
   ),
 };

@@ -14,6 +14,7 @@ import type { ProviderCatalog } from '../providers/catalog.js';
 import type { ModelGateway } from '../providers/model-gateway.js';
 import type { SecretBox } from '../security/secret-box.js';
 import type { Repositories } from '../storage/repositories/index.js';
+import type { MemoryWorker } from './memory/memory-worker.js';
 import type { Scope } from '../schemas/api-keys.js';
 
 export { scopes, type Scope } from '../schemas/api-keys.js';
@@ -60,6 +61,8 @@ export interface ServiceDeps {
     fetch: FetchFunction;
     maxDocumentBytes: number;
   };
+  /** The background queue that keeps conversations' long-term memory up to date. */
+  memory: MemoryWorker;
 }
 
 export interface ServiceContext {

@@ -8,6 +8,7 @@ import { webhooksMigration } from './migrations/0006-webhooks.js';
 import { platformsMigration } from './migrations/0007-platforms.js';
 import { agentMetricsMigration } from './migrations/0005-agent-metrics.js';
 import { knowledgeBasesMigration } from './migrations/0008-knowledge-bases.js';
+import { memoryMigration } from './migrations/0009-memory.js';
 import type { Dialect } from './schema.js';
 
 /** Every migration, by name, in the order they apply. */
@@ -21,6 +22,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0007-platforms': platformsMigration(dialect),
     '0005-agent-metrics': agentMetricsMigration(dialect),
     '0008-knowledge-bases': knowledgeBasesMigration(dialect),
+    '0009-memory': memoryMigration(dialect),
   };
 }
 

@@ -237,6 +237,33 @@ export interface AgentKnowledgeBasesTable {
   account_id: string;
 }
 
+/** The long-term memory of one stored conversation (see migration 0009). */
+export interface MemoryConversationsTable {
+  agent_id: string;
+  conversation: string;
+  summary: string;
+  /** The newest turn folded into `summary`; null before the first fold. */
+  summarized_through: string | null;
+  /** The newest user turn facts were extracted from; null before the first extraction. */
+  facts_through: string | null;
+  /** Bumped by every write, which checks it: compare-and-set between instances. */
+  version: number;
+  updated_at: string;
+}
+
+/** A fact about one user, known to one agent; one per subject (`name`, `location`, …). */
+export interface MemoryFactsTable {
+  id: string;
+  agent_id: string;
+  user_id: string;
+  subject: string;
+  statement: string;
+  /** The turn the fact came from; null when its owner wrote it through the API. */
+  source_message_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   service_state: ServiceStateTable;
   accounts: AccountsTable;
@@ -256,6 +283,8 @@ export interface Database {
   knowledge_document_bodies: KnowledgeDocumentBodiesTable;
   knowledge_chunks: KnowledgeChunksTable;
   agent_knowledge_bases: AgentKnowledgeBasesTable;
+  memory_conversations: MemoryConversationsTable;
+  memory_facts: MemoryFactsTable;
 }
 
 export type Executor = Kysely<Database> | Transaction<Database>;

@@ -69,6 +69,12 @@ for (const backend of backends) {
           model: { provider: 'builtin', name: 'echo' },
           deletionProtection: false,
           metadata: {},
+          memory: {
+            summary: true,
+            facts: true,
+            recall: true,
+            budgets: { historyTokens: null, summaryTokens: 400, factsTokens: 300, recallTokens: 400 },
+          },
           createdAt: undefined,
           updatedAt: undefined,
         },

@@ -177,10 +177,35 @@ export interface FakeProviderServer {
   waitForRequests(count: number): Promise<void>;
   /** Resolves when the request at `index` has been aborted by its client. */
   waitForAbort(index: number): Promise<void>;
+  /**
+   * agentd's background memory work (fact extraction, summaries; see services/memory/memory-model.ts),
+   * kept apart so that it neither shows in `requests` nor takes a queued behaviour.
+   */
+  memoryRequests: RecordedRequest[];
+  /** The behaviour for memory work; default: no facts, and a one-line summary. */
+  setMemoryBehaviour(behaviour: FakeScript): void;
   /** Forgets recorded requests and queued behaviours. */
   reset(): void;
   close(): Promise<void>;
 }
+
+/** The system prompt of a request, in either wire format. */
+export function systemTextOf(request: Pick<RecordedRequest, 'body'>): string {
+  const { system, messages } = request.body;
+  if (typeof system === 'string') return system;
+  if (Array.isArray(system)) return system.map((part) => part.text ?? '').join('');
+  const first = messages?.find((message) => message.role === 'system');
+  return first ? textOf(first) : '';
+}
+
+/** Whether the request is agentd's background memory work rather than a reply. */
+export function isMemoryTask(request: Pick<RecordedRequest, 'body'>): boolean {
+  return systemTextOf(request).startsWith('agentd-memory-task');
+}
+
+const defaultMemoryBehaviour: FakeScript = (request) => ({
+  reply: systemTextOf(request).startsWith('agentd-memory-task: facts') ? '{"facts":[]}' : 'A conversation.',
+});
 
 /** The text of a message, whether content is a string, a list of parts or (only tool calls) null. */
 export function textOf(message: Pick<ChatMessage, 'content'>): string {
@@ -308,7 +333,9 @@ export async function startFakeProviderServer(
 ): Promise<FakeProviderServer> {
   let defaultBehaviour: FakeScript = {};
   let queue: FakeScript[] = [];
+  let memoryBehaviour: FakeScript = defaultMemoryBehaviour;
   const requests: RecordedRequest[] = [];
+  const memoryRequests: RecordedRequest[] = [];
   const listeners = new Set<() => void>();
   const notify = () => {
     for (const listener of [...listeners]) listener();
@@ -356,7 +383,8 @@ export async function startFakeProviderServer(
         receivedAt,
         closed: false,
       };
-      requests.push(recorded);
+      const memoryTask = isMemoryTask(recorded);
+      (memoryTask ? memoryRequests : requests).push(recorded);
       const connection = new Connection();
       response.on('close', () => {
         connection.close();
@@ -365,7 +393,7 @@ export async function startFakeProviderServer(
         notify();
       });
       notify();
-      const script = queue.shift() ?? defaultBehaviour;
+      const script = memoryTask ? memoryBehaviour : (queue.shift() ?? defaultBehaviour);
       void answer(protocol, recorded, typeof script === 'function' ? script(recorded) : script, response, connection);
     });
   });
@@ -378,6 +406,10 @@ export async function startFakeProviderServer(
     baseUrl: `${origin}/v1`,
     origin,
     requests,
+    memoryRequests,
+    setMemoryBehaviour(behaviour) {
+      memoryBehaviour = behaviour;
+    },
     setDefault(behaviour) {
       defaultBehaviour = behaviour;
     },
@@ -388,8 +420,10 @@ export async function startFakeProviderServer(
     waitForAbort: (index) => until(() => requests[index]?.aborted === true),
     reset() {
       requests.length = 0;
+      memoryRequests.length = 0;
       queue = [];
       defaultBehaviour = {};
+      memoryBehaviour = defaultMemoryBehaviour;
     },
     close: () =>
       new Promise<void>((resolve) => {

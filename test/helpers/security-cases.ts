@@ -30,6 +30,8 @@ const overrides: Record<string, Partial<Pick<SecurityCase, 'body' | 'query'>>> =
   'POST /v1/webhooks': { body: { url: 'https://hooks.invalid/agentd', events: ['message.failed'] } },
   // A document needs content (or a URL), which the schema cannot require of a body that also takes a URL.
   'POST /v1/knowledge-bases/{knowledgeBaseId}/documents': { body: { title: 'probe', content: 'probe document' } },
+  'GET /v1/agents/{agentId}/memory': { query: '?userId=probe' },
+  'PATCH /v1/agents/{agentId}/memory': { query: '?userId=probe' },
   // The suite creates an agent named so in the caller's account.
   'POST /v1/chat/completions': {
     body: { model: 'agent:Probe target', messages: [{ role: 'user', content: 'hello' }] },

@@ -209,6 +209,12 @@ describe('character export mapping', () => {
     model: { provider: 'openai', name: 'gpt-4o', temperature: 0.3, apiKey: '••••5d1e' },
     deletionProtection: true,
     metadata: { team: 'research' },
+    memory: {
+      summary: false,
+      facts: true,
+      recall: true,
+      budgets: { historyTokens: 500, summaryTokens: 400, factsTokens: 300, recallTokens: 400 },
+    },
     createdAt: '2025-01-01T00:00:00.000Z',
     updatedAt: '2025-01-01T00:00:00.000Z',
   };

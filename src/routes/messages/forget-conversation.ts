@@ -17,6 +17,7 @@ export function registerForgetConversation(app: App): void {
         description:
           "Deletes stored turns for good: `userId` alone, the private conversation with that user; `roomId`, the room's " +
           "conversation; both, that user's turns in the room and the answers to them. One of them is required. " +
+          "The conversation's memory summary is forgotten with it; `facts=true` also forgets the user's facts. " +
           'Scope: `agents:write`.',
         params: AgentIdParams,
         querystring: ForgetConversationQuery,

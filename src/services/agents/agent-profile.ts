@@ -9,6 +9,7 @@ import type {
   StoredSecret,
 } from '../../storage/repositories/agents.js';
 import type { ServiceDeps } from '../context.js';
+import { memorySettingsOf, memoryFromCreate, mergeMemory } from '../../schemas/memory-settings.js';
 
 /**
  * Turning request bodies into stored agent profiles and stored agents into
@@ -189,6 +190,7 @@ export function profileFromCreate(deps: ServiceDeps, agentId: string, input: Cre
     plugins: plugins(box, agentId, input.plugins ?? []),
     model,
     metadata: input.metadata ?? {},
+    memory: memoryFromCreate(input.memory),
   };
   checkProfile(deps, profile);
   if (input.plugins !== undefined) checkPlugins(deps, input.plugins, profile.plugins);
@@ -291,6 +293,7 @@ export function applyAgentPatch(deps: ServiceDeps, current: AgentRecord, patch: 
           ? { ...deps.providers.defaultModel }
           : mergeModel(deps, current.id, before.model, patch.model),
     metadata,
+    memory: patch.memory === undefined ? memorySettingsOf(before) : mergeMemory(memorySettingsOf(before), patch.memory),
   };
   checkProfile(deps, profile);
   // Only entries sent now are checked: an agent stored before a plugin was withdrawn can still be patched.
@@ -354,6 +357,7 @@ function buildAgentView(record: AgentRecord): Agent {
     model: apiKey ? { ...model, apiKey: apiKey.mask } : model,
     deletionProtection: record.deletionProtection,
     metadata: profile.metadata,
+    memory: memorySettingsOf(profile),
     createdAt: record.createdAt,
     updatedAt: record.updatedAt,
   };

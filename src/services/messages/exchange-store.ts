@@ -112,14 +112,25 @@ export async function storeExchange(
     },
   ];
   const { messages, db } = ctx.deps.repositories;
+  let stored: boolean;
   if (event === null) {
-    await messages.insertForExistingAgent(exchange.agentId, rows);
-    return reply;
+    stored = await messages.insertForExistingAgent(exchange.agentId, rows);
+  } else {
+    let written = 0;
+    stored = await db.transaction().execute(async (transaction) => {
+      if (!(await messages.insertForExistingAgent(exchange.agentId, rows, transaction))) return false;
+      written = await outbox.enqueue(event, transaction);
+      return true;
+    });
+    outbox.committed(written);
   }
-  const written = await db.transaction().execute(async (transaction) => {
-    if (!(await messages.insertForExistingAgent(exchange.agentId, rows, transaction))) return 0;
-    return outbox.enqueue(event, transaction);
-  });
-  outbox.committed(written);
+  // Long-term memory catches up in the background, never on the reply's path.
+  if (stored) {
+    ctx.deps.memory.schedule({
+      accountId: ctx.actor.accountId,
+      agentId: exchange.agentId,
+      conversation: exchange.conversation,
+    });
+  }
   return reply;
 }

@@ -7,7 +7,8 @@ export type AgentEventType =
   | 'agent.deleted'
   | 'connector.started'
   | 'connector.stopped'
-  | 'connector.failed';
+  | 'connector.failed'
+  | 'memory.updated';
 
 export interface AgentEventRecord {
   id: string;

@@ -44,6 +44,13 @@ export interface AgentProfile {
   metadata: Record<string, string>;
   /** Ids of the account's knowledge bases the agent retrieves from (absent on agents stored before they existed). */
   knowledgeBases?: string[];
+  /** Long-term memory settings; agents stored before memory existed have none and use the defaults. */
+  memory?: {
+    summary: boolean;
+    facts: boolean;
+    recall: boolean;
+    budgets: { historyTokens: number | null; summaryTokens: number; factsTokens: number; recallTokens: number };
+  };
 }
 
 export type AgentStatus = 'active' | 'inactive' | 'error';

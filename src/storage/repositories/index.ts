@@ -10,6 +10,7 @@ import { IdempotencyRepository } from './idempotency.js';
 import { KnowledgeRepository } from './knowledge.js';
 import { KnowledgeBaseRepository } from './knowledge-bases.js';
 import { KnowledgeVectorIndex } from './knowledge-vectors.js';
+import { MemoryRepository } from './memory.js';
 import { MessageRepository } from './messages.js';
 import { PlatformStateRepository } from './platform-states.js';
 import { ServiceStateRepository } from './service-state.js';
@@ -27,6 +28,7 @@ export interface Repositories {
   messages: MessageRepository;
   knowledge: KnowledgeRepository;
   knowledgeBases: KnowledgeBaseRepository;
+  memory: MemoryRepository;
   serviceState: ServiceStateRepository;
   platformStates: PlatformStateRepository;
   webhooks: WebhookRepository;
@@ -53,6 +55,7 @@ export function createRepositories(
       dialect,
       vectorDimensions === null ? null : new KnowledgeVectorIndex(db, dialect, vectorDimensions),
     ),
+    memory: new MemoryRepository(db, dialect, committedReader),
     serviceState: new ServiceStateRepository(db),
     platformStates: new PlatformStateRepository(db),
     webhooks: new WebhookRepository(db),

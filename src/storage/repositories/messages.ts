@@ -3,7 +3,23 @@ import { PreparedQuery } from '../prepared-query.js';
 import { inTransaction, type Database, type Dialect, type Executor } from '../schema.js';
 
 export type MessageRow = Database['messages'];
-export type RecentTurn = Pick<MessageRow, 'role' | 'user_id' | 'text' | 'tool'>;
+const messageColumns = [
+  'id',
+  'agent_id',
+  'conversation',
+  'user_id',
+  'room_id',
+  'role',
+  'text',
+  'finish_reason',
+  'usage',
+  'model',
+  'latency_ms',
+  'tool',
+  'created_at',
+] as const satisfies ReadonlyArray<keyof MessageRow>;
+
+export type RecentTurn = Pick<MessageRow, 'id' | 'role' | 'user_id' | 'text' | 'tool'>;
 
 /** Which turns of an agent a query is about (see services/messages/conversation.ts). */
 export interface TurnFilter {
@@ -34,7 +50,7 @@ export class MessageRepository {
       (parameter) =>
         db
           .selectFrom('messages')
-          .select(['role', 'user_id', 'text', 'tool'])
+          .select(['id', 'role', 'user_id', 'text', 'tool'])
           .where('agent_id', '=', parameter('agentId'))
           .where('conversation', '=', parameter('conversation'))
           .orderBy('id', 'desc')
@@ -77,8 +93,42 @@ export class MessageRepository {
     return this.#recent.execute(executor, { agentId, conversation, limit });
   }
 
+  /**
+   * Turns of one conversation after `afterId` (from the first when null) and
+   * before `beforeId` (to the last when null), oldest first: what memory has
+   * not yet folded into a summary or taken facts from.
+   */
+  async between(
+    agentId: string,
+    conversation: string,
+    range: { afterId: string | null; beforeId: string | null; role?: 'user' },
+    limit: number,
+    executor: Executor = this.db,
+  ): Promise<Array<Pick<MessageRow, 'id' | 'role' | 'user_id' | 'text'>>> {
+    let builder = executor
+      .selectFrom('messages')
+      .select(['id', 'role', 'user_id', 'text'])
+      .where('agent_id', '=', agentId)
+      .where('conversation', '=', conversation);
+    if (range.afterId !== null) builder = builder.where('id', '>', range.afterId);
+    if (range.beforeId !== null) builder = builder.where('id', '<', range.beforeId);
+    if (range.role !== undefined) builder = builder.where('role', '=', range.role);
+    return builder.orderBy('id', 'asc').limit(limit).execute();
+  }
+
+  async exists(agentId: string, id: string, executor: Executor = this.db): Promise<boolean> {
+    const row = await executor
+      .selectFrom('messages')
+      .select('id')
+      .where('agent_id', '=', agentId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   async page(query: TurnPageQuery, executor: Executor = this.db): Promise<MessageRow[]> {
-    let builder = executor.selectFrom('messages').selectAll().where('agent_id', '=', query.agentId);
+    // Named columns, not `*`: on PostgreSQL the table also holds the recall index's vector (migration 0009).
+    let builder = executor.selectFrom('messages').select(messageColumns).where('agent_id', '=', query.agentId);
     if (query.conversation !== undefined) builder = builder.where('conversation', '=', query.conversation);
     if (query.userId !== undefined) builder = builder.where('user_id', '=', query.userId);
     if (query.beforeId !== undefined) builder = builder.where('id', '<', query.beforeId);

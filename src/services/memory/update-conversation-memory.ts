@@ -1,0 +1,300 @@
+import type { Logger } from 'pino';
+import { isoTime, type Clock } from '../../clock.js';
+import { maxHistoryTurns } from '../../conversation/build-prompt.js';
+import { fitHistory, type HistoryTurn } from '../../conversation/history-window.js';
+import { foldExtractive, type SummaryTurn } from '../../conversation/memory/extractive-summary.js';
+import { extractFacts, type ExtractedFact } from '../../conversation/memory/fact-patterns.js';
+import { renderCharacter, renderTurn } from '../../conversation/prompt.js';
+import { estimateTokens } from '../../conversation/tokens.js';
+import { recordAgentEvent } from '../../events/agent-events.js';
+import type { WebhookOutbox } from '../../events/webhook-outbox.js';
+import { newId } from '../../ids.js';
+import { contextWindowOf, defaultOutputReserve } from '../../providers/model-limits.js';
+import type { ModelGateway } from '../../providers/model-gateway.js';
+import { memorySettingsOf } from '../../schemas/memory-settings.js';
+import type { MemorySettings } from '../../schemas/memory.js';
+import type { SecretBox } from '../../security/secret-box.js';
+import type { AgentRecord } from '../../storage/repositories/agents.js';
+import type { Repositories } from '../../storage/repositories/index.js';
+import type { MemoryConversationRow } from '../../storage/repositories/memory.js';
+import { extractFactsWithModel, summarizeWithModel } from './memory-model.js';
+
+/** One conversation whose memory may be behind its stored turns. */
+export interface MemoryJob {
+  accountId: string;
+  agentId: string;
+  conversation: string;
+}
+
+export interface MemoryWorkDeps {
+  repositories: Repositories;
+  models: ModelGateway;
+  secretBox: SecretBox;
+  clock: Clock;
+  logger: Logger;
+  /** Where `memory.updated` also goes for webhooks, in the same transaction. */
+  outbox: WebhookOutbox;
+}
+
+/** Another instance wrote this conversation's memory first: the work is redone from what it wrote. */
+export class MemoryWriteConflict extends Error {
+  constructor() {
+    super('The conversation memory was updated by someone else meanwhile.');
+    this.name = 'MemoryWriteConflict';
+  }
+}
+
+/** User turns whose facts are extracted per pass, and turns folded into the summary per pass. */
+const factTurnsPerPass = 20;
+const summaryTurnsPerPass = 200;
+
+/** The participants a conversation key names (see services/messages/conversation.ts). */
+export function participantsOf(conversation: string): { userId: string | null; roomId: string | null } {
+  if (conversation.startsWith('room:')) return { userId: null, roomId: conversation.slice('room:'.length) };
+  return { userId: conversation.slice('user:'.length), roomId: null };
+}
+
+/**
+ * The tokens the recent turns get in a prompt, as the prompt computes them
+ * (less the character, which memory work does not render exactly): turns
+ * beyond it are folded into the summary.
+ */
+function historyBudgetOf(agent: AgentRecord, settings: MemorySettings): number {
+  const model = agent.profile.model;
+  const { budgets } = settings;
+  const left =
+    contextWindowOf(model.provider, model.name) -
+    (model.maxOutputTokens ?? defaultOutputReserve) -
+    estimateTokens(renderCharacter({ name: agent.name, ...agent.profile })) -
+    (settings.summary ? budgets.summaryTokens : 0) -
+    (settings.facts ? budgets.factsTokens : 0) -
+    (settings.recall ? budgets.recallTokens : 0);
+  return Math.min(left, budgets.historyTokens ?? Number.POSITIVE_INFINITY);
+}
+
+interface FactChanges {
+  added: number;
+  replaced: number;
+}
+
+async function writeConversation(
+  deps: MemoryWorkDeps,
+  agent: AgentRecord,
+  job: MemoryJob,
+  before: MemoryConversationRow | null,
+  next: Pick<MemoryConversationRow, 'summary' | 'summarized_through' | 'facts_through'>,
+  work: {
+    facts?: Array<{ userId: string; fact: ExtractedFact; messageId: string }>;
+    summaryChanged?: boolean;
+  },
+): Promise<void> {
+  const { repositories, clock } = deps;
+  const now = isoTime(clock.now());
+  await repositories.db.transaction().execute(async (transaction) => {
+    const saved = await repositories.memory.saveConversation(
+      { agent_id: job.agentId, conversation: job.conversation, ...next, updated_at: now },
+      before?.version ?? null,
+      transaction,
+    );
+    if (!saved) throw new MemoryWriteConflict();
+    // The conversation forgotten while this pass worked: what it read must not come back as memory.
+    const through = next.summarized_through ?? next.facts_through;
+    if (through !== null && !(await repositories.messages.exists(agent.id, through, transaction))) {
+      throw new MemoryWriteConflict();
+    }
+    const changes: FactChanges = { added: 0, replaced: 0 };
+    const users = new Set<string>();
+    for (const { userId, fact, messageId } of work.facts ?? []) {
+      const existing = (await repositories.memory.factsOfUser(agent.id, userId, transaction)).find(
+        (known) => known.subject === fact.subject,
+      );
+      // The same thing said again is not a new fact.
+      if (existing && existing.statement.toLowerCase() === fact.statement.toLowerCase()) continue;
+      await repositories.memory.upsertFact(
+        {
+          id: newId('fact'),
+          agent_id: agent.id,
+          user_id: userId,
+          subject: fact.subject,
+          statement: fact.statement,
+          source_message_id: messageId,
+          created_at: now,
+          updated_at: now,
+        },
+        transaction,
+      );
+      if (existing) changes.replaced += 1;
+      else {
+        changes.added += 1;
+        users.add(userId);
+      }
+    }
+    for (const userId of users) await repositories.memory.pruneFacts(agent.id, userId, transaction);
+    const factsChanged = changes.added + changes.replaced > 0;
+    if (!factsChanged && !work.summaryChanged) return;
+    await recordAgentEvent(
+      { events: repositories.agentEvents, clock, actor: 'service', requestId: null, outbox: deps.outbox },
+      agent,
+      'memory.updated',
+      {
+        ...participantsOf(job.conversation),
+        summary: work.summaryChanged === true,
+        facts: { ...changes, removed: 0 },
+        source: 'background',
+      },
+      transaction,
+    );
+  });
+  deps.outbox.committed();
+}
+
+/** Extracts facts from the user turns not yet read for facts; true when more are waiting. */
+async function updateFacts(
+  deps: MemoryWorkDeps,
+  agent: AgentRecord,
+  job: MemoryJob,
+  row: MemoryConversationRow | null,
+  signal: AbortSignal,
+): Promise<boolean> {
+  const { repositories } = deps;
+  let turns;
+  if (row?.facts_through) {
+    turns = await repositories.messages.between(
+      agent.id,
+      job.conversation,
+      { afterId: row.facts_through, beforeId: null, role: 'user' },
+      factTurnsPerPass,
+    );
+  } else {
+    // The first pass of a conversation starts from its latest turns: one stored before memory was turned on
+    // is not read back to its beginning, one model call per turn.
+    const latest = await repositories.messages.page({
+      agentId: agent.id,
+      conversation: job.conversation,
+      limit: factTurnsPerPass * 3,
+    });
+    turns = latest
+      .filter((turn) => turn.role === 'user')
+      .slice(0, factTurnsPerPass)
+      .reverse();
+  }
+  if (turns.length === 0) return false;
+  const builtin = agent.profile.model.provider === 'builtin';
+  const found: Array<{ userId: string; fact: ExtractedFact; messageId: string }> = [];
+  for (const turn of turns) {
+    if (turn.user_id === null || turn.text.trim() === '') continue;
+    const facts = builtin
+      ? extractFacts(turn.text)
+      : await extractFactsWithModel(
+          deps.models,
+          deps.secretBox,
+          agent,
+          turn.text,
+          (await repositories.memory.factsOfUser(agent.id, turn.user_id)).slice(-50),
+          signal,
+        );
+    for (const fact of facts) found.push({ userId: turn.user_id, fact, messageId: turn.id });
+  }
+  const last = turns.at(-1)?.id as string;
+  await writeConversation(
+    deps,
+    agent,
+    job,
+    row,
+    {
+      summary: row?.summary ?? '',
+      summarized_through: row?.summarized_through ?? null,
+      facts_through: last,
+    },
+    { facts: found },
+  );
+  return turns.length === factTurnsPerPass;
+}
+
+/** Folds the turns that left the window into the summary; true when more are waiting. */
+async function updateSummary(
+  deps: MemoryWorkDeps,
+  agent: AgentRecord,
+  settings: MemorySettings,
+  job: MemoryJob,
+  row: MemoryConversationRow | null,
+  signal: AbortSignal,
+): Promise<boolean> {
+  const { repositories } = deps;
+  const shared = job.conversation.startsWith('room:');
+  const recent = await repositories.messages.recent(agent.id, job.conversation, maxHistoryTurns);
+  const history: HistoryTurn[] = recent.map((turn) => ({
+    id: turn.id,
+    role: turn.role,
+    userId: turn.user_id,
+    text: turn.text,
+  }));
+  const window = fitHistory(history, historyBudgetOf(agent, settings), (turn) => renderTurn(turn, shared));
+  // Everything before the window's first turn has left it; with an empty window, everything has.
+  const windowStart = window.length > 0 ? (window[0]?.id ?? null) : null;
+  if (windowStart === null && recent.length === 0) return false;
+  const turns = await repositories.messages.between(
+    agent.id,
+    job.conversation,
+    { afterId: row?.summarized_through ?? null, beforeId: windowStart },
+    summaryTurnsPerPass,
+  );
+  if (turns.length === 0) return false;
+  const folded: SummaryTurn[] = turns.flatMap((turn) =>
+    turn.role === 'tool' || turn.text.trim() === ''
+      ? []
+      : [{ role: turn.role as 'user' | 'agent', userId: turn.user_id, text: turn.text }],
+  );
+  const previous = row?.summary ?? '';
+  const budget = settings.budgets.summaryTokens;
+  let summary = previous;
+  if (folded.length > 0) {
+    summary =
+      agent.profile.model.provider === 'builtin'
+        ? foldExtractive(previous, folded, shared, budget)
+        : await summarizeWithModel(deps.models, deps.secretBox, agent, previous, folded, shared, budget, signal);
+    // An empty answer is a failed summarization, not an empty conversation: tried again later.
+    if (summary === '' && agent.profile.model.provider !== 'builtin') throw new Error('The model answered no summary');
+  }
+  await writeConversation(
+    deps,
+    agent,
+    job,
+    row,
+    {
+      summary,
+      summarized_through: turns.at(-1)?.id as string,
+      facts_through: row?.facts_through ?? null,
+    },
+    { summaryChanged: summary !== previous },
+  );
+  return turns.length === summaryTurnsPerPass;
+}
+
+/**
+ * Brings one conversation's memory up to date with its stored turns: facts
+ * from the user turns not yet read, then the summary of the turns that left
+ * the window. Everything it needs is found from the stored turns and the two
+ * markers, so it can run on any instance, again after a failure or a restart.
+ * Resolves true when a pass stopped at its bound with more work waiting.
+ */
+export async function updateConversationMemory(
+  deps: MemoryWorkDeps,
+  job: MemoryJob,
+  signal: AbortSignal,
+): Promise<boolean> {
+  const { repositories } = deps;
+  const agent = await repositories.agents.find(job.accountId, job.agentId);
+  if (agent === null) return false;
+  const settings = memorySettingsOf(agent.profile);
+  let more = false;
+  if (settings.facts) {
+    const row = await repositories.memory.conversation(agent.id, job.conversation, repositories.db);
+    more = (await updateFacts(deps, agent, job, row, signal)) || more;
+  }
+  if (settings.summary) {
+    const row = await repositories.memory.conversation(agent.id, job.conversation, repositories.db);
+    more = (await updateSummary(deps, agent, settings, job, row, signal)) || more;
+  }
+  return more;
+}
