@@ -11,7 +11,7 @@ import { anyRequest } from './request-arbitrary.js';
  * long one. A failure prints the arguments that send the same request again.
  */
 const seed = 20_261_122;
-const requests = 3_000;
+const requests = 5_000;
 
 describe('every route, fuzzed over HTTP', () => {
   let target: FuzzTarget;

@@ -10,7 +10,19 @@ function idText(choice: IdChoice, target: FuzzTarget): string {
 }
 
 export function pathOf(request: FuzzRequest, target: FuzzTarget): string {
-  const path = request.path.map((part) => (typeof part === 'string' ? part : idText(part, target))).join('');
+  // The pools pair own webhooks and own deliveries by position (delivery i belongs to webhook i): a delivery
+  // named under an own webhook is taken from the same position, so such paths can name a delivery that exists.
+  let webhookIndex: number | null = null;
+  const path = request.path
+    .map((part) => {
+      if (typeof part === 'string') return part;
+      if ('pool' in part && part.pool === 'ownWebhook') webhookIndex = part.index;
+      if ('pool' in part && part.pool === 'ownDelivery' && webhookIndex !== null) {
+        return idText({ pool: part.pool, index: webhookIndex }, target);
+      }
+      return idText(part, target);
+    })
+    .join('');
   return request.query ? `${path}?${request.query}` : path;
 }
 

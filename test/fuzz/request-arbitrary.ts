@@ -341,7 +341,14 @@ function bodyOf(operation: Operation): fc.Arbitrary<Buffer | null> {
       return fc.constantFrom(value, { ...fields, model: knownModel }, smallestChatRequest);
     }
     if (schema.properties?.plugins) {
-      const { plugins: _plugins, model: _model, ...rest } = fields;
+      // Knowledge bases must be the account's own: a generated id never is.
+      const { plugins: _plugins, model: _model, knowledgeBases: _knowledgeBases, ...rest } = fields;
+      const { knowledgeBases: _bases, ...withoutBases } = fields;
+      return fc.constantFrom(value, rest, withoutBases);
+    }
+    if (schema.properties?.facts && schema.properties?.summary) {
+      // Edits name the user's facts by id, which a generated id never is; a new summary alone always fits.
+      const { facts: _facts, ...rest } = fields;
       return fc.constantFrom(value, rest);
     }
     return fc.constant(value);
