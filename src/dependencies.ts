@@ -186,7 +186,15 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
     options.logger,
     modelCalls,
   );
-  const memory = new MemoryWorker({ repositories, models, secretBox, clock, logger: options.logger, outbox });
+  const memory = new MemoryWorker({
+    repositories,
+    models,
+    secretBox,
+    clock,
+    logger: options.logger,
+    outbox,
+    agentMetrics,
+  });
   const services: ServiceDeps = {
     repositories,
     secretBox,

@@ -31,6 +31,7 @@ export interface AgentMetricsRecorder {
   message(agent: AgentRef, at: number, outcome: MessageOutcome): void;
   rateLimited(agent: AgentRef): void;
   concurrencyRejected(agent: AgentRef): void;
+  memoryUpdated(agent: AgentRef): void;
   flush(): Promise<void>;
   /** Removes rollups older than the retention; the number of rows removed. */
   prune(): Promise<number>;
@@ -43,6 +44,7 @@ export const disabledAgentMetrics: AgentMetricsRecorder = {
   message: () => undefined,
   rateLimited: () => undefined,
   concurrencyRejected: () => undefined,
+  memoryUpdated: () => undefined,
   flush: async () => undefined,
   prune: async () => 0,
   close: async () => undefined,
@@ -162,6 +164,11 @@ export class RollupRecorder implements AgentMetricsRecorder {
   concurrencyRejected(agent: AgentRef): void {
     const counts = this.#row(agent, this.#options.clock.now());
     if (counts !== null) counts.concurrencyRejected += 1;
+  }
+
+  memoryUpdated(agent: AgentRef): void {
+    const counts = this.#row(agent, this.#options.clock.now());
+    if (counts !== null) counts.memoryUpdates += 1;
   }
 
   /** Writes what was gathered; flushes run one after another, never two at once. */

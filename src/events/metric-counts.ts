@@ -70,6 +70,8 @@ export interface MetricCounts {
   outputTokens: number;
   rateLimited: number;
   concurrencyRejected: number;
+  /** Long-term memory updates (summary or facts changed, in the background or through the API). */
+  memoryUpdates: number;
   /** Counts per bucket of `latencyBoundsMs` (request to reply complete, completed replies). */
   latency: number[];
   /** The same for the time to the first text of streamed replies. */
@@ -87,6 +89,7 @@ export function emptyCounts(): MetricCounts {
     outputTokens: 0,
     rateLimited: 0,
     concurrencyRejected: 0,
+    memoryUpdates: 0,
     latency: new Array<number>(histogramSize).fill(0),
     timeToFirstToken: new Array<number>(histogramSize).fill(0),
   };
@@ -103,6 +106,7 @@ export function addCounts(target: MetricCounts, source: MetricCounts): void {
   target.outputTokens += source.outputTokens;
   target.rateLimited += source.rateLimited;
   target.concurrencyRejected += source.concurrencyRejected;
+  target.memoryUpdates += source.memoryUpdates;
   for (let bucket = 0; bucket < histogramSize; bucket += 1) {
     (target.latency[bucket] as number) += source.latency[bucket] as number;
     (target.timeToFirstToken[bucket] as number) += source.timeToFirstToken[bucket] as number;

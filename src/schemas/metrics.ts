@@ -51,6 +51,11 @@ const MetricFields = {
   concurrencyRejected: Type.Integer({
     description: 'Messages refused 429 `concurrency_limited` (messages in flight per agent, open streams per account).',
   }),
+  memoryUpdates: Type.Integer({
+    description:
+      'Long-term memory updates: a summary or facts changed (in the background after exchanges, through the ' +
+      'memory API, or by forgetting a conversation); each is a `memory.updated` event.',
+  }),
 };
 
 export const MetricTotals = Type.Object(MetricFields, { title: 'MetricTotals' });

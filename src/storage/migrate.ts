@@ -4,9 +4,9 @@ import { initialMigration } from './migrations/0001-initial.js';
 import { conversationsMigration } from './migrations/0002-conversations.js';
 import { toolTurnsMigration } from './migrations/0003-tool-turns.js';
 import { agentEventsMigration } from './migrations/0004-agent-events.js';
+import { agentMetricsMigration } from './migrations/0005-agent-metrics.js';
 import { webhooksMigration } from './migrations/0006-webhooks.js';
 import { platformsMigration } from './migrations/0007-platforms.js';
-import { agentMetricsMigration } from './migrations/0005-agent-metrics.js';
 import { knowledgeBasesMigration } from './migrations/0008-knowledge-bases.js';
 import { memoryMigration } from './migrations/0009-memory.js';
 import type { Dialect } from './schema.js';
@@ -18,9 +18,9 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0002-conversations': conversationsMigration(dialect),
     '0003-tool-turns': toolTurnsMigration(),
     '0004-agent-events': agentEventsMigration(dialect),
+    '0005-agent-metrics': agentMetricsMigration(dialect),
     '0006-webhooks': webhooksMigration(dialect),
     '0007-platforms': platformsMigration(dialect),
-    '0005-agent-metrics': agentMetricsMigration(dialect),
     '0008-knowledge-bases': knowledgeBasesMigration(dialect),
     '0009-memory': memoryMigration(dialect),
   };

@@ -29,6 +29,7 @@ const zeroBucket = {
   timeToFirstTokenMs: { p50: null, p95: null },
   rateLimited: 0,
   concurrencyRejected: 0,
+  memoryUpdates: 0,
 };
 
 /** A bucket's counts without its percentiles (which depend on how fast the machine is). */
@@ -73,7 +74,14 @@ for (const backend of backends) {
       });
       await t.app.listen({ port: 0, host: '127.0.0.1' });
       base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-      agentId = (await t.newAgent({ name: 'Counted', plugins: [{ name: 'math' }] })).id;
+      // Memory off: its background model calls would add tokens of their own to the provider's counters.
+      agentId = (
+        await t.newAgent({
+          name: 'Counted',
+          plugins: [{ name: 'math' }],
+          memory: { summary: false, facts: false, recall: false },
+        })
+      ).id;
       otherAgentId = (await t.newAgent({ name: 'Other' })).id;
 
       // Minute A (10:00:30): six accepted messages.
@@ -156,6 +164,7 @@ for (const backend of backends) {
         outputTokens: 10,
         rateLimited: 0,
         concurrencyRejected: 0,
+        memoryUpdates: 0,
       });
       // Three completed replies, two streams that sent text (one completed, one broke off after it).
       for (const value of Object.values(first.latencyMs)) assert.ok(Number.isInteger(value), JSON.stringify(first));
@@ -170,6 +179,7 @@ for (const backend of backends) {
         outputTokens: 5,
         rateLimited: 2,
         concurrencyRejected: 1,
+        memoryUpdates: 0,
       });
       // The slow stream paced three words 100 ms apart: its latency is at least 200 ms, its first token sooner.
       assert.ok(second.latencyMs.p99 >= 200, JSON.stringify(second.latencyMs));
@@ -185,6 +195,7 @@ for (const backend of backends) {
         outputTokens: 15,
         rateLimited: 2,
         concurrencyRejected: 1,
+        memoryUpdates: 0,
       });
     });
 

@@ -365,4 +365,35 @@ describe('long-term memory with the builtin model', () => {
     const reply = await send('Do you know me?');
     assert.match(reply, /I remember about you: name is Kim Lee; prefers metric units\./);
   });
+
+  it("counts memory updates in the agent's metrics, in the background and through the memory API", async () => {
+    const agent = await t.newAgent({ name: 'Counted' });
+    const memoryUpdates = async () => {
+      await t.deps.services.agentMetrics.flush();
+      const response = await t.inject({ method: 'GET', url: `/v1/agents/${agent.id}/metrics?interval=day` });
+      assert.equal(response.statusCode, 200, response.body);
+      return response.json().totals.memoryUpdates as number;
+    };
+    assert.equal(await memoryUpdates(), 0);
+    const sent = await t.inject({
+      method: 'POST',
+      url: `/v1/agents/${agent.id}/messages`,
+      payload: { text: 'My name is Ana.', userId: 'ana' },
+    });
+    assert.equal(sent.statusCode, 200, sent.body);
+    await eventually(async () => {
+      const response = await t.inject({ method: 'GET', url: `/v1/agents/${agent.id}/memory?userId=ana` });
+      return response.json().facts.length === 1 ? true : null;
+    }, 'the fact extracted');
+    await t.deps.services.memory.whenIdle();
+    const background = await memoryUpdates();
+    assert.ok(background >= 1, `background updates counted: ${background}`);
+    const edited = await t.inject({
+      method: 'PATCH',
+      url: `/v1/agents/${agent.id}/memory?userId=ana`,
+      payload: { facts: [{ subject: 'location', statement: 'lives in Faro' }] },
+    });
+    assert.equal(edited.statusCode, 200, edited.body);
+    assert.equal(await memoryUpdates(), background + 1);
+  });
 });

@@ -191,7 +191,9 @@ describe('the web dashboard', { skip: chromiumMissing ?? false }, () => {
     const agent = await createAgent(server, {
       name: 'Courier',
       bio: 'Delivers.',
-      platforms: [{ type: 'telegram', enabled: false, settings: { chat: 'ops' }, secrets: { botToken: secret } }],
+      platforms: [
+        { type: 'telegram', enabled: false, settings: { pollTimeoutSeconds: 20 }, secrets: { botToken: secret } },
+      ],
       metadata: { team: 'ops', region: 'eu' },
     });
     await signIn(page, server);
@@ -218,7 +220,7 @@ describe('the web dashboard', { skip: chromiumMissing ?? false }, () => {
     assert.equal(stored.deletionProtection, true);
     // The secret was kept (sent back masked), not replaced by its mask.
     assert.deepEqual(stored.platforms[0].secrets, { botToken: '••••9a1c' });
-    assert.deepEqual(stored.platforms[0].settings, { chat: 'ops' });
+    assert.deepEqual(stored.platforms[0].settings, { pollTimeoutSeconds: 20 });
 
     // A new value replaces it.
     await page.getByLabel('New value (stored: ••••9a1c)').fill('dashboard-secret-0000b2c4');

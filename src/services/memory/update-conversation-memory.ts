@@ -7,6 +7,7 @@ import { extractFacts, type ExtractedFact } from '../../conversation/memory/fact
 import { renderCharacter, renderTurn } from '../../conversation/prompt.js';
 import { estimateTokens } from '../../conversation/tokens.js';
 import { recordAgentEvent } from '../../events/agent-events.js';
+import type { AgentMetricsRecorder } from '../../events/agent-metrics-recorder.js';
 import type { WebhookOutbox } from '../../events/webhook-outbox.js';
 import { newId } from '../../ids.js';
 import { contextWindowOf, defaultOutputReserve } from '../../providers/model-limits.js';
@@ -34,6 +35,8 @@ export interface MemoryWorkDeps {
   logger: Logger;
   /** Where `memory.updated` also goes for webhooks, in the same transaction. */
   outbox: WebhookOutbox;
+  /** Counts each update in the agent's metrics. */
+  agentMetrics: AgentMetricsRecorder;
 }
 
 /** Another instance wrote this conversation's memory first: the work is redone from what it wrote. */
@@ -90,7 +93,7 @@ async function writeConversation(
 ): Promise<void> {
   const { repositories, clock } = deps;
   const now = isoTime(clock.now());
-  await repositories.db.transaction().execute(async (transaction) => {
+  const updated = await repositories.db.transaction().execute(async (transaction) => {
     const saved = await repositories.memory.saveConversation(
       { agent_id: job.agentId, conversation: job.conversation, ...next, updated_at: now },
       before?.version ?? null,
@@ -131,7 +134,7 @@ async function writeConversation(
     }
     for (const userId of users) await repositories.memory.pruneFacts(agent.id, userId, transaction);
     const factsChanged = changes.added + changes.replaced > 0;
-    if (!factsChanged && !work.summaryChanged) return;
+    if (!factsChanged && !work.summaryChanged) return false;
     await recordAgentEvent(
       { events: repositories.agentEvents, clock, actor: 'service', requestId: null, outbox: deps.outbox },
       agent,
@@ -144,8 +147,12 @@ async function writeConversation(
       },
       transaction,
     );
+    return true;
   });
-  deps.outbox.committed();
+  if (updated) {
+    deps.outbox.committed();
+    deps.agentMetrics.memoryUpdated({ accountId: agent.accountId, agentId: agent.id });
+  }
 }
 
 /** Extracts facts from the user turns not yet read for facts; true when more are waiting. */

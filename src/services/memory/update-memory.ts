@@ -39,6 +39,7 @@ export async function updateMemory({
   const { repositories } = ctx.deps;
   const { memory } = repositories;
   const userId = query.userId as string;
+  let updated = false;
   const result = await repositories.db.transaction().execute(async (transaction) => {
     const now = isoTime(ctx.deps.clock.now());
     const facts = edits.length > 0 ? await memory.factsOfUser(agent.id, userId, transaction) : [];
@@ -113,6 +114,7 @@ export async function updateMemory({
       }
     }
     if (summaryChanged || changes.added + changes.replaced + changes.removed > 0) {
+      updated = true;
       await recordAgentEvent(
         eventWriterOf(ctx),
         agent,
@@ -129,6 +131,9 @@ export async function updateMemory({
     }
     return readMemory(ctx, agent.id, query, transaction);
   });
-  ctx.deps.webhooks.outbox.committed();
+  if (updated) {
+    ctx.deps.webhooks.outbox.committed();
+    ctx.deps.agentMetrics.memoryUpdated({ accountId: agent.accountId, agentId: agent.id });
+  }
   return result;
 }

@@ -30,6 +30,7 @@ export async function forgetConversation({
   const agent = await findOwnAgent(ctx, agentId);
   const { repositories } = ctx.deps;
   const conversation = conversationKey(query.userId ?? null, query.roomId ?? null) as string;
+  let memoryUpdated = false;
   const deleted = await repositories.db.transaction().execute(async (transaction) => {
     const turns = await repositories.messages.deleteTurns(agent.id, turnFilterOf(query), transaction);
     // A summary would keep what was forgotten: it goes too, a room's as well when one user's turns leave it.
@@ -39,6 +40,7 @@ export async function forgetConversation({
         ? await repositories.memory.deleteFactsOfUser(agent.id, query.userId as string, transaction)
         : 0;
     if (summaries + facts > 0) {
+      memoryUpdated = true;
       await recordAgentEvent(
         eventWriterOf(ctx),
         agent,
@@ -55,7 +57,10 @@ export async function forgetConversation({
     }
     return turns;
   });
-  ctx.deps.webhooks.outbox.committed();
+  if (memoryUpdated) {
+    ctx.deps.webhooks.outbox.committed();
+    ctx.deps.agentMetrics.memoryUpdated({ accountId: agent.accountId, agentId: agent.id });
+  }
   ctx.deps.logger.info({ agentId: agent.id, deleted, requestId: ctx.requestId }, 'conversation forgotten');
   return { deleted };
 }

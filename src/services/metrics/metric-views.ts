@@ -25,6 +25,7 @@ export function toMetricTotals(counts: MetricCounts): MetricTotalsView {
     },
     rateLimited: counts.rateLimited,
     concurrencyRejected: counts.concurrencyRejected,
+    memoryUpdates: counts.memoryUpdates,
   };
 }
 

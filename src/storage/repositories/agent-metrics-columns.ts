@@ -49,6 +49,7 @@ export const metricColumns: readonly MetricColumn[] = [
   scalar('output_tokens', 'outputTokens', true),
   scalar('rate_limited', 'rateLimited'),
   scalar('concurrency_rejected', 'concurrencyRejected'),
+  scalar('memory_updates', 'memoryUpdates'),
   ...Array.from({ length: histogramSize }, (_, index): MetricColumn => ({
     name: `latency_${padded(index)}`,
     wide: false,
