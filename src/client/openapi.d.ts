@@ -2943,6 +2943,8 @@ export interface operations {
                 p95: number | null;
                 p99: number | null;
               };
+              /** @description Long-term memory updates: a summary or facts changed (in the background after exchanges, through the memory API, or by forgetting a conversation); each is a `memory.updated` event. */
+              memoryUpdates: number;
               /** @description Messages accepted (past the rate and concurrency limits), streamed or not, whatever their outcome. */
               messages: number;
               /** @description Output tokens the provider reported. */
@@ -3000,6 +3002,8 @@ export interface operations {
                 p95: number | null;
                 p99: number | null;
               };
+              /** @description Long-term memory updates: a summary or facts changed (in the background after exchanges, through the memory API, or by forgetting a conversation); each is a `memory.updated` event. */
+              memoryUpdates: number;
               /** @description Messages accepted (past the rate and concurrency limits), streamed or not, whatever their outcome. */
               messages: number;
               /** @description Output tokens the provider reported. */
@@ -4910,6 +4914,8 @@ export interface operations {
                 p95: number | null;
                 p99: number | null;
               };
+              /** @description Long-term memory updates: a summary or facts changed (in the background after exchanges, through the memory API, or by forgetting a conversation); each is a `memory.updated` event. */
+              memoryUpdates: number;
               /** @description Messages accepted (past the rate and concurrency limits), streamed or not, whatever their outcome. */
               messages: number;
               /** @description Output tokens the provider reported. */
@@ -4965,6 +4971,8 @@ export interface operations {
                 p95: number | null;
                 p99: number | null;
               };
+              /** @description Long-term memory updates: a summary or facts changed (in the background after exchanges, through the memory API, or by forgetting a conversation); each is a `memory.updated` event. */
+              memoryUpdates: number;
               /** @description Messages accepted (past the rate and concurrency limits), streamed or not, whatever their outcome. */
               messages: number;
               /** @description Output tokens the provider reported. */
