@@ -165,6 +165,11 @@ export interface PlatformSettings {
 export interface WebhookSettings {
   /** AGENTD_WEBHOOKS=off: no outbox rows are written and no dispatcher runs (webhooks can still be managed). */
   enabled: boolean;
+  /**
+   * AGENTD_WEBHOOK_DELIVERY=off: this instance writes the outbox but delivers nothing, leaving delivery to
+   * the instances that have it on (dedicated delivery workers).
+   */
+  deliver: boolean;
   /** Time for a receiver to answer one delivery attempt. */
   timeoutMs: number;
   /** The unit of the retry schedule (events/retry-schedule.ts): 5 s gives retries over about 24 h. */
@@ -455,6 +460,7 @@ export function loadConfig(env: Environment, cwd: string = process.cwd()): Confi
     platforms: platformSettings(env),
     webhooks: {
       enabled: boolean(env, 'AGENTD_WEBHOOKS', true),
+      deliver: boolean(env, 'AGENTD_WEBHOOK_DELIVERY', true),
       timeoutMs: integer(env, 'AGENTD_WEBHOOK_TIMEOUT_MS', 10_000, 50, 120_000),
       retryBaseMs: integer(env, 'AGENTD_WEBHOOK_RETRY_BASE_MS', 5_000, 1, 600_000),
       pollMs: integer(env, 'AGENTD_WEBHOOK_POLL_MS', 1_000, 10, 600_000),

@@ -136,7 +136,7 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
   });
   const outbox = new WebhookOutbox(repositories, config.webhooks.enabled);
   const dispatcher =
-    config.webhooks.enabled && options.dispatchWebhooks !== false
+    config.webhooks.enabled && config.webhooks.deliver && options.dispatchWebhooks !== false
       ? new WebhookDispatcher({
           webhooks: repositories.webhooks,
           deliveries: repositories.webhookDeliveries,

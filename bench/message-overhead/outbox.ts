@@ -1,6 +1,6 @@
 /**
  * What the webhook outbox adds to non-streamed messages: throughput of the
- * same build in three configurations, side by side in one run.
+ * same build in four configurations, side by side in one run.
  *
  *   npm run build && node --import tsx bench/message-overhead/outbox.ts
  *
@@ -9,11 +9,13 @@
  *   subscribers per reply, nothing written;
  * - webhooks on, one subscription to `message.completed`: the delivery row is
  *   written in the reply's transaction and delivered (signed POST) to a local
- *   receiver that answers 204, all while the load runs.
+ *   receiver that answers 204, all while the load runs;
+ * - the same subscription with `AGENTD_WEBHOOK_DELIVERY=off`: the outbox row
+ *   is written and left for delivery workers, so the write alone is measured.
  *
  * Each agentd is its own process (SQLite, rate limits off, LOG_LEVEL=warn),
  * sharing one fake provider that answers at once. The rounds alternate
- * between the three, so a noisy moment of the machine falls on all of them.
+ * between them, so a noisy moment of the machine falls on all of them.
  * ROUNDS (10), PER_ROUND (1000) and CONCURRENCY (20) can be set.
  */
 import http from 'node:http';
@@ -61,6 +63,14 @@ const variants: Variant[] = [
   {
     label: 'webhooks on, 1 subscription (message.completed)',
     env: {},
+    subscribe: true,
+    requestsPerSecond: [],
+    timings: [],
+  },
+  {
+    // The outbox write alone: delivery left to other instances (dedicated delivery workers).
+    label: '1 subscription, AGENTD_WEBHOOK_DELIVERY=off (write only)',
+    env: { AGENTD_WEBHOOK_DELIVERY: 'off' },
     subscribe: true,
     requestsPerSecond: [],
     timings: [],
