@@ -88,7 +88,7 @@ export class MemoryRepository {
               from messages
               where agent_id = ${parameter('agentId')} and conversation = ${parameter('conversation')}
                 and search @@ to_tsquery('english', ${parameter('query')})
-              order by ts_rank_cd(search, to_tsquery('english', ${parameter('query')})) desc, id desc
+              order by ts_rank(search, to_tsquery('english', ${parameter('query')})) desc, id desc
               limit ${parameter('limit')}`
         ).compile(db),
       committedReader,
@@ -250,8 +250,9 @@ export class MemoryRepository {
 
   /**
    * The conversation's turns best matching `terms` (plain words, see
-   * conversation/knowledge-query.ts), best first: BM25 on SQLite, ts_rank_cd
-   * on PostgreSQL.
+   * conversation/knowledge-query.ts), best first: BM25 on SQLite, ts_rank
+   * on PostgreSQL (term frequency: cover density, ts_rank_cd, cost about
+   * twice as much per candidate, and a long conversation has thousands).
    */
   async recall(
     agentId: string,
