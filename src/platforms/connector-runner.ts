@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { abortableDelay } from '../providers/abortable-delay.js';
 import type { PlatformLeases } from '../limits/platform-lease.js';
 import type { PlatformState } from '../storage/repositories/platform-states.js';
 import {
@@ -43,19 +44,6 @@ function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
-}
-
 /**
  * Runs one connector of one agent until told to stop: takes its lease first
  * when it must run on one instance, starts it, restarts it with backoff after
@@ -90,7 +78,7 @@ export class ConnectorRunner {
     while (!stopping.aborted) {
       const lease = options.onLease ? await options.leases.tryAcquire(`${options.agentId}:${options.type}`) : null;
       if (options.onLease && lease === null) {
-        await pause(options.timings.leaseRetryMs, stopping);
+        await abortableDelay(options.timings.leaseRetryMs, stopping);
         continue;
       }
       const attempt = new AbortController();
@@ -142,7 +130,7 @@ export class ConnectorRunner {
       const reason = `${describe(failure)}; retrying in ${Math.ceil(delay / 1000)} s`;
       options.logger.warn({ agentId: options.agentId, platform: options.type, reason }, 'connector failed');
       await options.reports.state('error', reason, options.onLease ? options.instanceId : null);
-      await pause(delay, stopping);
+      await abortableDelay(delay, stopping);
     }
   }
 }

@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { abortableDelay } from '../../providers/abortable-delay.js';
 import { Type } from '@sinclair/typebox';
 import { Api, GrammyError, HttpError } from 'grammy';
 import {
@@ -69,19 +70,6 @@ function credentialsRejected(error: GrammyError): PlatformCredentialsRejected {
   );
 }
 
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
-}
-
 /** grammY types signals with the abort-controller package's class; Node's own are what it receives at run time. */
 type GrammySignal = NonNullable<Parameters<Api['getMe']>[0]>;
 const forGrammy = (signal: AbortSignal) => signal as unknown as GrammySignal;
@@ -108,7 +96,7 @@ async function answerUpdate(api: Api, update: TelegramUpdate, token: string, con
     while (!working.signal.aborted) {
       // Not cut short when the reply is ready: it completes before the reply is sent, so typing never shows after it.
       await api.sendChatAction(chatId, 'typing', undefined, forGrammy(context.signal)).catch(() => undefined);
-      await pause(typingEveryMs, working.signal);
+      await abortableDelay(typingEveryMs, working.signal);
     }
   })();
   try {
@@ -167,7 +155,7 @@ async function poll(api: Api, token: string, timeoutSeconds: number, context: Pl
         { agentId: context.agentId, platform: 'telegram', error: describeFault(error, token), retryInMs: delay },
         'telegram poll failed',
       );
-      await pause(delay, context.signal);
+      await abortableDelay(delay, context.signal);
       continue;
     }
     for (const update of updates) {
