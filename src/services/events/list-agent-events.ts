@@ -1,29 +1,11 @@
-import { notFound, validationError } from '../../errors.js';
-import { isId } from '../../ids.js';
+import { notFound } from '../../errors.js';
 import type { AgentEventView, EventListView, ListEventsQueryValue } from '../../schemas/events.js';
 import type { AgentEventRecord } from '../../storage/repositories/agent-events.js';
 import { requireScope, type ServiceContext } from '../context.js';
 import { retentionCutoff } from './prune-events.js';
+import { decodeLastIdCursor, encodeLastIdCursor } from '../last-id-cursor.js';
 
 const defaultLimit = 20;
-
-/** Opaque to clients (base64url JSON): the id of the last event of the page. */
-function encodeCursor(lastId: string): string {
-  return Buffer.from(JSON.stringify([1, lastId]), 'utf8').toString('base64url');
-}
-
-function decodeCursor(value: string): string {
-  let fields: unknown;
-  try {
-    fields = JSON.parse(Buffer.from(value, 'base64url').toString('utf8'));
-  } catch {
-    fields = null;
-  }
-  if (Array.isArray(fields) && fields.length === 2 && fields[0] === 1 && typeof fields[1] === 'string') {
-    if (isId('event', fields[1])) return fields[1];
-  }
-  throw validationError('/query/cursor', 'is not a cursor this server issued');
-}
 
 function toView(event: AgentEventRecord): AgentEventView {
   return {
@@ -62,7 +44,7 @@ export async function listAgentEvents({
   requireScope(ctx, 'agents:read');
   await ensureTrailVisible(ctx, agentId);
   const limit = query.limit ?? defaultLimit;
-  const beforeId = query.cursor !== undefined ? decodeCursor(query.cursor) : undefined;
+  const beforeId = query.cursor !== undefined ? decodeLastIdCursor('event', query.cursor) : undefined;
   const events = await ctx.deps.repositories.agentEvents.page({
     accountId: ctx.actor.accountId,
     agentId,
@@ -74,6 +56,6 @@ export async function listAgentEvents({
   const last = page.at(-1);
   return {
     data: page.map(toView),
-    pagination: { limit, hasMore, nextCursor: hasMore && last ? encodeCursor(last.id) : null },
+    pagination: { limit, hasMore, nextCursor: hasMore && last ? encodeLastIdCursor(last.id) : null },
   };
 }

@@ -1,30 +1,11 @@
 import { isoTime } from '../../clock.js';
-import { validationError } from '../../errors.js';
-import { isId } from '../../ids.js';
 import type { UsageQueryValue, UsageView } from '../../schemas/metrics.js';
 import { requireScope, type ServiceContext } from '../context.js';
 import { timeRangeOf, toMetricTotals } from './metric-views.js';
+import { decodeLastIdCursor, encodeLastIdCursor } from '../last-id-cursor.js';
 
 const defaultLimit = 100;
 const defaultSpanMs = 30 * 86_400_000;
-
-/** Opaque to clients (base64url JSON): the id of the last agent of the page. */
-function encodeCursor(lastAgentId: string): string {
-  return Buffer.from(JSON.stringify([1, lastAgentId]), 'utf8').toString('base64url');
-}
-
-function decodeCursor(value: string): string {
-  let fields: unknown;
-  try {
-    fields = JSON.parse(Buffer.from(value, 'base64url').toString('utf8'));
-  } catch {
-    fields = null;
-  }
-  if (Array.isArray(fields) && fields.length === 2 && fields[0] === 1 && typeof fields[1] === 'string') {
-    if (isId('agent', fields[1])) return fields[1];
-  }
-  throw validationError('/query/cursor', 'is not a cursor this server issued');
-}
 
 /**
  * The account's metric totals over the hours from `from` (rounded down) up to `to`, for the whole account and per
@@ -36,7 +17,7 @@ export async function getUsage({ ctx, query }: { ctx: ServiceContext; query: Usa
   // Usage is read from the hour rollups: whole hours, from the hour `from` falls in.
   const { from, to } = timeRangeOf(query, ctx.deps.clock.now(), defaultSpanMs, 3_600_000);
   const limit = query.limit ?? defaultLimit;
-  const afterAgentId = query.cursor !== undefined ? decodeCursor(query.cursor) : undefined;
+  const afterAgentId = query.cursor !== undefined ? decodeLastIdCursor('agent', query.cursor) : undefined;
   const range = { accountId: ctx.actor.accountId, from: isoTime(from), to: isoTime(to) };
   const { agentMetrics } = ctx.deps.repositories;
   const [totals, agents] = await Promise.all([
@@ -52,6 +33,6 @@ export async function getUsage({ ctx, query }: { ctx: ServiceContext; query: Usa
     to: range.to,
     totals: toMetricTotals(totals),
     data: page.map((agent) => ({ agentId: agent.agentId, ...toMetricTotals(agent.counts) })),
-    pagination: { limit, hasMore, nextCursor: hasMore && last ? encodeCursor(last.agentId) : null },
+    pagination: { limit, hasMore, nextCursor: hasMore && last ? encodeLastIdCursor(last.agentId) : null },
   };
 }
