@@ -25,6 +25,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { buildApp } from '../../src/app.js';
 import { buildPrompt } from '../../src/conversation/build-prompt.js';
+import { searchTermsOf } from '../../src/conversation/knowledge-query.js';
 import { fullTextRecall } from '../../src/conversation/memory/recall.js';
 import { loadConfig } from '../../src/config.js';
 import { createDependencies, type AppDeps } from '../../src/dependencies.js';
@@ -262,7 +263,12 @@ async function promptAssembly(backend: Backend): Promise<void> {
       await time('recent', () => repositories.messages.recent(agentId, conversation, 200));
       await time('summary', () => repositories.memory.conversation(agentId, conversation));
       await time('recall', () => fullTextRecall(repositories).recall(agentId, conversation, text, 12));
-      await time('facts', () => repositories.memory.factsOfUser(agentId, 'bench-user'));
+      await time('facts', () =>
+        repositories.memory.promptFacts(agentId, ['bench-user'], {
+          terms: searchTermsOf(text),
+          limit: 75,
+        }),
+      );
     }
     for (const [label, samples] of Object.entries(parts))
       console.log(`    ${label}: p50 ${ms(summarize(samples).p50)} ms`);

@@ -116,8 +116,22 @@ function peoplePresent(request: PromptRequest, rows: ReadonlyArray<{ user_id: st
   return people;
 }
 
-async function factsOf(repositories: Repositories, agentId: string, userIds: string[]): Promise<MemoryFactEntry[]> {
-  const rows = await repositories.memory.promptFacts(agentId, userIds);
+/**
+ * The facts of `userIds` worth considering for this message (see
+ * MemoryRepository.promptFacts): no more than could fit the budget, as each
+ * costs at least four tokens (one of statement, three of framing).
+ */
+async function factsOf(
+  repositories: Repositories,
+  agentId: string,
+  userIds: string[],
+  request: PromptRequest,
+  budgetTokens: number,
+): Promise<MemoryFactEntry[]> {
+  const rows = await repositories.memory.promptFacts(agentId, userIds, {
+    terms: searchTermsOf(request.text),
+    limit: Math.floor(budgetTokens / 4),
+  });
   return rows.map((row) => ({
     userId: row.user_id,
     subject: row.subject,
@@ -152,11 +166,13 @@ export async function buildPrompt(
     conversation !== null && settings.recall
       ? recall.recall(agent.id, conversation, request.text, recallCandidates)
       : Promise.resolve([]),
-    privateFacts ? factsOf(repositories, agent.id, [request.userId as string]) : Promise.resolve([]),
+    privateFacts
+      ? factsOf(repositories, agent.id, [request.userId as string], request, settings.budgets.factsTokens)
+      : Promise.resolve([]),
   ]);
   const facts =
     remembers && settings.facts && request.shared
-      ? await factsOf(repositories, agent.id, peoplePresent(request, rows))
+      ? await factsOf(repositories, agent.id, peoplePresent(request, rows), request, settings.budgets.factsTokens)
       : senderFacts;
   const memory: PromptMemory | null =
     remembers && (settings.summary || settings.facts || settings.recall || settings.budgets.historyTokens !== null)

@@ -9,6 +9,7 @@ import { webhooksMigration } from './migrations/0006-webhooks.js';
 import { platformsMigration } from './migrations/0007-platforms.js';
 import { knowledgeBasesMigration } from './migrations/0008-knowledge-bases.js';
 import { memoryMigration } from './migrations/0009-memory.js';
+import { memorySearchMigration } from './migrations/0010-memory-search.js';
 import type { Dialect } from './schema.js';
 
 /** Every migration, by name, in the order they apply. */
@@ -23,6 +24,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0007-platforms': platformsMigration(dialect),
     '0008-knowledge-bases': knowledgeBasesMigration(dialect),
     '0009-memory': memoryMigration(dialect),
+    '0010-memory-search': memorySearchMigration(dialect),
   };
 }
 

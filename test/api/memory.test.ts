@@ -132,6 +132,47 @@ for (const backend of backends) {
       assert.ok(!systemOf(lastPromptOf('Forgetful')).includes('Zephyrine'), 'with memory off the name is gone');
     });
 
+    it('recalls the turn sharing a rare word of the message before recent turns sharing its common ones, and carries the facts it names first', async () => {
+      const agent = await t.newAgent({
+        name: 'Rare',
+        memory: {
+          summary: false,
+          facts: true,
+          recall: true,
+          budgets: { historyTokens: 100, recallTokens: 40, factsTokens: 40 },
+        },
+      });
+      await send(agent.id, { text: 'The spare key is under the marmalade jar.', userId: 'ana' });
+      for (let index = 0; index < 40; index += 1) {
+        await send(agent.id, { text: `Forecast ${index}: wind and tide at the harbour.`, userId: 'ana' });
+      }
+      // Another user's conversation with the same words: recall never crosses into it.
+      await send(agent.id, { text: 'Marmalade wind tide harbour, said Bo.', userId: 'bo' });
+      // More facts than the budget holds (each about 8 tokens: 4 fit), the one the message names stored first.
+      const { repositories } = t.deps.services;
+      const stored = Date.now();
+      for (let index = 0; index < 60; index += 1) {
+        const at = new Date(stored + index * 1000).toISOString();
+        await repositories.memory.upsertFact({
+          id: `fact_rare${String(index).padStart(3, '0')}`,
+          agent_id: agent.id,
+          user_id: 'ana',
+          subject: index === 0 ? 'preference:bicycle' : `preference:item${index}`,
+          statement: index === 0 ? 'rides a green bicycle' : `likes item number ${index}`,
+          source_message_id: null,
+          created_at: at,
+          updated_at: at,
+        });
+      }
+      await send(agent.id, { text: 'Where is the key? Think of wind, tide, marmalade and my bicycle.', userId: 'ana' });
+      const system = systemOf(lastPromptOf('Rare'));
+      assert.match(system, /Earlier in this conversation[^]*under the marmalade jar/);
+      assert.ok(!system.includes('said Bo'), "another user's turn is never recalled");
+      assert.match(system, /What you remember about the person you are talking with[^]*- rides a green bicycle/);
+      assert.ok(system.includes('likes item number 59'), 'the newest facts fill the rest of the budget');
+      assert.ok(!system.includes('likes item number 1\n'), 'the oldest facts that name nothing are left out');
+    });
+
     it('folds what leaves the window into a summary the prompt carries; a failing summarization never fails a reply', async () => {
       let summarizerDown = true;
       memoryAwareProvider(fake, { failSummaries: () => summarizerDown });

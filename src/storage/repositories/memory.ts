@@ -18,6 +18,9 @@ export interface RecalledTurnRow {
 /** The most facts kept per (agent, user): the least recently confirmed go first beyond it. */
 export const maxFactsPerUser = 1_000;
 
+/** On PostgreSQL, the most recent turns each search term brings to recall's ranking. */
+const recallHitsPerTerm = 200;
+
 const quoted = (text: string) => `"${text.replace(/"/g, '""')}"`;
 const scopeToken = (agentId: string, conversation: string) =>
   Buffer.from(`${agentId} ${conversation}`, 'utf8').toString('hex').toUpperCase();
@@ -29,9 +32,11 @@ const scopeToken = (agentId: string, conversation: string) =>
 export class MemoryRepository {
   readonly #conversation: PreparedQuery<{ agentId: string; conversation: string }, MemoryConversationRow>;
   readonly #factsOfUser: PreparedQuery<{ agentId: string; userId: string }, MemoryFactRow>;
-  readonly #promptFacts: PreparedQuery<{ agentId: string; userId: string }, PromptFactRow>;
+  /** The prompt-facts query of one user, by the number of search terms (prepared on first use). */
+  readonly #promptFacts = new Map<number, PreparedQuery<Record<string, unknown>, PromptFactRow>>();
+  readonly #committedReader: CommittedReader | null;
   readonly #recall: PreparedQuery<
-    { agentId: string; conversation: string; match: string; query: string; limit: number },
+    { agentId: string; conversation: string; match: string; terms: string[]; limit: number },
     RecalledTurnRow
   >;
 
@@ -61,17 +66,7 @@ export class MemoryRepository {
           .compile(),
       committedReader,
     );
-    // What a prompt needs of each fact, no more: a user may have a thousand, read for every message.
-    this.#promptFacts = new PreparedQuery(
-      (parameter) =>
-        db
-          .selectFrom('memory_facts')
-          .select(['user_id', 'subject', 'statement', 'updated_at'])
-          .where('agent_id', '=', parameter('agentId'))
-          .where('user_id', '=', parameter('userId'))
-          .compile(),
-      committedReader,
-    );
+    this.#committedReader = committedReader;
     this.#recall = new PreparedQuery(
       (parameter) =>
         (dialect === 'sqlite'
@@ -83,13 +78,40 @@ export class MemoryRepository {
                 and turn.agent_id = ${parameter('agentId')} and turn.conversation = ${parameter('conversation')}
               order by bm25(message_search, 0.0, 1.0), turn.id desc
               limit ${parameter('limit')}`
-          : sql<RecalledTurnRow>`
-              select id, role, user_id, text
-              from messages
-              where agent_id = ${parameter('agentId')} and conversation = ${parameter('conversation')}
-                and search @@ to_tsquery('english', ${parameter('query')})
-              order by ts_rank(search, to_tsquery('english', ${parameter('query')})) desc, id desc
-              limit ${parameter('limit')}`
+          : // Each term brings its most recent matching turns (the scope lexeme of migration 0010 keeps the GIN
+            // index to this conversation); a turn scores the sum, over the terms it was found by, of one over that
+            // term's number of hits, so rarer words count more, as BM25's IDF makes them on SQLite. The
+            // agent/conversation comparison is a recheck a typed look-alike of the lexeme cannot pass, written as
+            // one expression so that the planner does not AND the GIN scan with the b-tree's every turn of the
+            // conversation.
+            sql<RecalledTurnRow>`
+              with terms as (
+                select q.n, to_tsquery('simple', 's' || md5(${parameter('agentId')} || ' ' || ${parameter('conversation')}))
+                  && plainto_tsquery('english', q.term) as query
+                from unnest(${parameter('terms')}::text[]) with ordinality as q(term, n)
+                where numnode(plainto_tsquery('english', q.term)) > 0
+              ),
+              hits as (
+                select terms.n, hit.id
+                from terms cross join lateral (
+                  select id from messages
+                  where search @@ terms.query
+                    and agent_id || ' ' || conversation = ${parameter('agentId')} || ' ' || ${parameter('conversation')}
+                  order by id desc
+                  limit ${recallHitsPerTerm}
+                ) as hit
+              ),
+              rarity as (select n, 1.0::float8 / count(*) as weight from hits group by n),
+              best as (
+                select hits.id, sum(rarity.weight) as score
+                from hits join rarity using (n)
+                group by hits.id
+                order by score desc, hits.id desc
+                limit ${parameter('limit')}
+              )
+              select turn.id, turn.role, turn.user_id, turn.text
+              from best join messages as turn on turn.id = best.id
+              order by best.score desc, turn.id desc`
         ).compile(db),
       committedReader,
     );
@@ -151,22 +173,95 @@ export class MemoryRepository {
     return this.#factsOfUser.execute(executor, { agentId, userId });
   }
 
-  /** The facts of the users present, as a prompt needs them. */
+  /**
+   * The facts of the users present a prompt should consider (the caller ranks
+   * them, see conversation/memory/memory-prompt.ts chooseFacts): those
+   * containing words of the message (`terms`, plain lower-case words, see
+   * conversation/knowledge-query.ts) and the most recently confirmed, about
+   * `limit` of each kind, so that a user with a thousand facts costs a prompt
+   * a few dozen rows, not a thousand. A fact that shares no word with the
+   * message and is older than `limit` others could never win a place.
+   */
   async promptFacts(
     agentId: string,
     userIds: readonly string[],
+    query: { terms: readonly string[]; limit: number },
     executor: Executor = this.db,
   ): Promise<PromptFactRow[]> {
-    if (userIds.length === 0) return [];
-    if (userIds.length === 1) return this.#promptFacts.execute(executor, { agentId, userId: userIds[0] as string });
-    return executor
+    if (userIds.length === 0 || query.limit <= 0) return [];
+    const rows =
+      userIds.length === 1
+        ? await this.#promptFactsQuery(query.terms.length).execute(executor, {
+            agentId,
+            userId: userIds[0],
+            limit: query.limit,
+            ...Object.fromEntries(query.terms.map((term, index) => [`t${index}`, term])),
+          })
+        : await this.#factCandidates(agentId, [...userIds], query.terms, query.limit).execute();
+    // A fact found by several lists once: (agent, user, subject) is unique.
+    const seen = new Set<string>();
+    return rows.filter((row) => {
+      const key = `${row.user_id}\u0000${row.subject}`;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+  }
+
+  #promptFactsQuery(termCount: number): PreparedQuery<Record<string, unknown>, PromptFactRow> {
+    let prepared = this.#promptFacts.get(termCount);
+    if (prepared === undefined) {
+      prepared = new PreparedQuery<Record<string, unknown>, PromptFactRow>(
+        (parameter) =>
+          this.#factCandidates(
+            parameter('agentId') as string,
+            parameter('userId') as string,
+            Array.from({ length: termCount }, (_, index) => parameter(`t${index}`) as string),
+            parameter('limit') as number,
+          ).compile(),
+        this.#committedReader,
+      );
+      this.#promptFacts.set(termCount, prepared);
+    }
+    return prepared;
+  }
+
+  #factCandidates(agentId: string, users: string | string[], terms: readonly string[], limit: number) {
+    const ofUsers = this.db
       .selectFrom('memory_facts')
       .select(['user_id', 'subject', 'statement', 'updated_at'])
       .where('agent_id', '=', agentId)
-      .where('user_id', 'in', [...userIds])
-      .orderBy('user_id')
-      .orderBy('subject')
-      .execute();
+      .where('user_id', Array.isArray(users) ? 'in' : '=', users);
+    if (this.dialect === 'sqlite') {
+      // One pass over the user's facts, ranked by the words they share with the message, then by recency:
+      // SQLite reads rows fast, and a scan per word (as below) cost it more than it saved.
+      const text = sql`lower(subject || ' ' || statement)`;
+      const score = sql.join(
+        terms.map(
+          (term) =>
+            sql`case when instr(${text}, ${term}) > 0 then case when instr(subject, ${term}) > 0 then 3 else 1 end else 0 end`,
+        ),
+        sql` + `,
+      );
+      // Without words there is no score (and SQLite reads a constant in ORDER BY as a column number).
+      return (terms.length === 0 ? ofUsers : ofUsers.orderBy(sql`${score}`, 'desc'))
+        .orderBy('updated_at', 'desc')
+        .limit(limit);
+    }
+    // PostgreSQL: a backward scan of the recency index per word, stopping at `limit` facts containing it (the
+    // lower-cased text is kept by migration 0010), and one for the most recent of all. Ranking every fact in
+    // SQL instead sorted a thousand rows with their texts on each read.
+    const list = (term: string | null) =>
+      this.db
+        .selectFrom(
+          (term === null ? ofUsers : ofUsers.where(sql<boolean>`strpos(search, ${term}) > 0`))
+            .orderBy('updated_at', 'desc')
+            .limit(limit)
+            .as('listed'),
+        )
+        .selectAll();
+    // `union all`, and the caller drops repeats: `union` compared every row's texts to find them.
+    return terms.reduce((query, term) => query.unionAll(list(term)), list(null));
   }
 
   /** Inserts a fact, or replaces the statement of the user's fact on the same subject. */
@@ -250,9 +345,11 @@ export class MemoryRepository {
 
   /**
    * The conversation's turns best matching `terms` (plain words, see
-   * conversation/knowledge-query.ts), best first: BM25 on SQLite, ts_rank
-   * on PostgreSQL (term frequency: cover density, ts_rank_cd, cost about
-   * twice as much per candidate, and a long conversation has thousands).
+   * conversation/knowledge-query.ts), best first: BM25 on SQLite; on
+   * PostgreSQL the rarity-weighted count above, over each term's
+   * `recallHitsPerTerm` most recent turns (ts_rank over every match cost a
+   * long conversation several milliseconds a message, and weighs a common
+   * word as much as a rare one).
    */
   async recall(
     agentId: string,
@@ -267,7 +364,7 @@ export class MemoryRepository {
       conversation,
       // The scope token as the trigger of migration 0009 writes it: SQLite's hex() of the UTF-8 text.
       match: `scope : ${quoted(scopeToken(agentId, conversation))} AND text : (${terms.map(quoted).join(' OR ')})`,
-      query: terms.join(' | '),
+      terms: [...terms],
       limit,
     });
   }
