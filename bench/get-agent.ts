@@ -73,7 +73,14 @@ const created = await fetch(`${agentd.url}/v1/agents`, {
     expertise: ['defi', 'ethereum', 'lending'],
     knowledge: ['Gas is paid in ETH.', { title: 'Fees', content: 'Fees rise with network demand.' }],
     goals: { objectives: ['explain risks'], motivations: ['protect users'] },
-    platforms: [{ type: 'telegram', settings: { chat: 'research' }, secrets: { botToken: '123456:ABCDEFGH4f2a' } }],
+    platforms: [
+      {
+        type: 'telegram',
+        enabled: false,
+        settings: { pollTimeoutSeconds: 25 },
+        secrets: { botToken: '123456:ABCDEFGH4f2a' },
+      },
+    ],
     metadata: { team: 'research' },
   }),
 });

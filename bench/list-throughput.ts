@@ -119,7 +119,13 @@ async function seed(server: ServerProcess, key: string): Promise<string> {
       knowledge: ['Gas is paid in ETH.', { title: 'Fees', content: 'Fees rise with network demand.' }],
       goals: { objectives: ['explain risks'], motivations: ['protect users'] },
       platforms: [
-        { type: 'telegram', settings: { chat: 'research' }, secrets: { botToken: `123456:${index}ABCDEFGH4f2a` } },
+        // Disabled: the same stored shape (a secret to mask), but no connector polling Telegram during the run.
+        {
+          type: 'telegram',
+          enabled: false,
+          settings: { pollTimeoutSeconds: 25 },
+          secrets: { botToken: `123456:${index}ABCDEFGH4f2a` },
+        },
       ],
       metadata: { team: 'research' },
     });

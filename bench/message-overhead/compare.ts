@@ -36,7 +36,13 @@ async function start(main: string, port: number) {
   const created = await fetch(`${url}/v1/agents`, {
     method: 'POST',
     headers: { ...auth, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'Bench', bio: 'A benchmark agent.', knowledge: ['Gas is paid in ETH.'] }),
+    body: JSON.stringify({
+      name: 'Bench',
+      bio: 'A benchmark agent.',
+      knowledge: ['Gas is paid in ETH.'],
+      // As in run.ts: long-term memory off unless MEMORY=on (its background model call is not the message path).
+      ...(process.env.MEMORY === 'on' ? {} : { memory: { summary: false, facts: false, recall: false } }),
+    }),
   });
   const agent = (await created.json()) as { id: string };
   const connection = new http.Agent({ keepAlive: true, maxSockets: 1 });

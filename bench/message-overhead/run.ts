@@ -12,6 +12,7 @@
  * The same rounds also measure sdk-floor-server.mjs, a bare server making the
  * same model call through the AI SDK and nothing else: agentd's own part is
  * its time above that floor. CLIENTS=1 measures with one client only (default 1,50).
+ * The agent has long-term memory off (MEMORY=on: on, as new agents have it by default).
  *
  * Capacity: a fresh agentd and a provider that sends one word every 10 seconds hold
  * STREAMS streams open at once; agentd's resident memory is read when all of
@@ -84,7 +85,14 @@ async function latency() {
     const created = await fetch(`${agentd.url}/v1/agents`, {
       method: 'POST',
       headers: { ...auth, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'Bench', bio: 'A benchmark agent.', knowledge: ['Gas is paid in ETH.'] }),
+      body: JSON.stringify({
+        name: 'Bench',
+        bio: 'A benchmark agent.',
+        knowledge: ['Gas is paid in ETH.'],
+        // Long-term memory (on for new agents) makes a second model call after each exchange, to extract facts:
+        // off unless MEMORY=on, so that this measures the message path (bench/memory measures memory's cost).
+        ...(process.env.MEMORY === 'on' ? {} : { memory: { summary: false, facts: false, recall: false } }),
+      }),
     });
     const agent = (await created.json()) as { id: string };
     const messagesUrl = `${agentd.url}/v1/agents/${agent.id}/messages`;

@@ -7,6 +7,7 @@ import * as sqliteVec from 'sqlite-vec';
 import type { Logger } from 'pino';
 import type { DatabaseConfig } from '../config.js';
 import type { Database, Dialect } from './schema.js';
+import { startCheckpointer } from './sqlite-checkpointer.js';
 import { CommittedReads, openSqliteConnection, withStatementCache } from './sqlite-connections.js';
 import { tracedDialect } from '../tracing/database-spans.js';
 import type { Tracing } from '../tracing/tracing.js';
@@ -87,6 +88,7 @@ export function openDatabase(config: DatabaseConfig, options: OpenDatabaseOption
     let reader: CommittedReads | null = null;
     const statements = withStatementCache(database, (report) => reader?.written(report));
     reader = config.file === ':memory:' ? null : new CommittedReads(config.file, database, statements);
+    const checkpointer = config.file === ':memory:' ? null : startCheckpointer(database, config.file);
     const dialect = new SqliteDialect({ database: statements as unknown as SqliteDatabase.Database });
     const db = new Kysely<Database>({
       dialect: options.tracing ? tracedDialect(dialect, 'sqlite', options.tracing) : dialect,
@@ -101,6 +103,7 @@ export function openDatabase(config: DatabaseConfig, options: OpenDatabaseOption
       },
       close: async () => {
         reader?.close();
+        await checkpointer?.close();
         await db.destroy();
       },
     };

@@ -159,6 +159,9 @@ export class CommittedReads {
   /** Per table, every table a write to it may change (itself, by triggers, by cascades); built from the schema when needed. */
   #affected: Map<string, string[]> | null = null;
   readonly #watcher: fs.FSWatcher | null;
+  /** A change to the files was reported while the writer had a transaction open: check when it ends. */
+  #foreignCheckPending = false;
+  #foreignCheckScheduled = false;
 
   /** `writerStatements`: the writer connection's statement cache, the one its queries go through. */
   /** `now`: the time source for entries' lifetimes (settable in tests). */
@@ -182,7 +185,7 @@ export class CommittedReads {
     const base = path.basename(file);
     try {
       this.#watcher = fs.watch(path.dirname(file), { persistent: false }, (_event, name) => {
-        if (name === null || name.startsWith(base)) this.#checkForeignCommits();
+        if (name === null || name.startsWith(base)) this.#foreignChangeReported();
       });
       this.#watcher.on('error', () => this.#everythingChanged());
     } catch {
@@ -232,7 +235,10 @@ export class CommittedReads {
       if (this.#unknownInTransaction) this.#everythingChanged();
       this.#unknownInTransaction = false;
       // Another process's commit reported during the transaction could not be seen from inside it.
-      this.#checkForeignCommits();
+      if (this.#foreignCheckPending) {
+        this.#foreignCheckPending = false;
+        this.#checkForeignCommits();
+      }
     } else {
       for (const table of this.#affectedBy(report.table)) {
         this.#tableChanged(table);
@@ -261,6 +267,22 @@ export class CommittedReads {
     this.#watcher?.close();
     this.#reads.clear();
     this.#connection.close();
+  }
+
+  /**
+   * The files changed: this process's own commit (each reports two or three
+   * changes) or another's. One check per turn of the event loop, and none
+   * inside a transaction (it could not see another commit from there): the
+   * version check is a read transaction of its own, a few dozen microseconds.
+   */
+  #foreignChangeReported(): void {
+    if (this.#foreignCheckScheduled) return;
+    this.#foreignCheckScheduled = true;
+    setImmediate(() => {
+      this.#foreignCheckScheduled = false;
+      if (this.#writer.inTransaction) this.#foreignCheckPending = true;
+      else this.#checkForeignCommits();
+    });
   }
 
   #checkForeignCommits(): void {
