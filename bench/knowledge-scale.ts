@@ -1,7 +1,7 @@
 /**
  * How vector retrieval scales: seeds one knowledge base with chunks carrying
  * random unit vectors (384 dimensions), up to 1,000,000, and at each size
- * times the vector search the retrieval runs (KnowledgeVectorIndex.search,
+ * times the vector search the retrieval runs (VectorIndex.search over knowledgeVectorLayout,
  * top 10) for random query vectors: p50 and p95 per size, as a Markdown table.
  *
  *   npm run bench:knowledge-scale -- [--chunks 1000000] [--sizes 10000,100000,250000,500000,1000000] [--queries 20]
@@ -20,7 +20,8 @@ import * as sqliteVec from 'sqlite-vec';
 import { monotonicFactory } from 'ulid';
 import { openDatabase } from '../src/storage/database.js';
 import { migrateToLatest } from '../src/storage/migrate.js';
-import { KnowledgeVectorIndex } from '../src/storage/repositories/knowledge-vectors.js';
+import { knowledgeVectorLayout } from '../src/storage/repositories/knowledge-bases.js';
+import { VectorIndex } from '../src/storage/repositories/vector-index.js';
 
 const { values: options } = parseArgs({
   options: {
@@ -62,7 +63,7 @@ async function sqliteRun(): Promise<void> {
   const handle = openDatabase({ kind: 'sqlite', file });
   try {
     await migrateToLatest(handle);
-    const index = new KnowledgeVectorIndex(handle.db, 'sqlite', dimensions);
+    const index = new VectorIndex(handle.db, 'sqlite', dimensions, knowledgeVectorLayout);
     await index.ensure();
     const knowledgeBaseId = `kb_${nextUlid()}`;
     const documentId = `doc_${nextUlid()}`;

@@ -40,6 +40,7 @@ import { WebhookOutbox } from './events/webhook-outbox.js';
 import { tracedModelAdapter } from './tracing/model-spans.js';
 import type { Tracing } from './tracing/tracing.js';
 import { KnowledgeRetrieval } from './conversation/knowledge-retrieval.js';
+import { recallSourceOf } from './conversation/memory/recall.js';
 import { createEmbeddings } from './providers/embeddings.js';
 import { KnowledgeIngestion } from './services/knowledge-bases/ingestion.js';
 import { MemoryWorker } from './services/memory/memory-worker.js';
@@ -102,8 +103,9 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
   try {
     const applied = await migrateToLatest(database);
     if (applied.length > 0) options.logger.info({ migrations: applied }, 'database migrated');
-    // With embeddings, the vector index (and on PostgreSQL the pgvector extension) must exist.
+    // With embeddings, the vector indexes (and on PostgreSQL the pgvector extension) must exist.
     await repositories.knowledgeBases.vectors?.ensure();
+    await repositories.memoryVectors?.ensure();
   } catch (error) {
     await database.close();
     throw error;
@@ -188,6 +190,7 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
   );
   const memory = new MemoryWorker({
     repositories,
+    embeddings,
     models,
     secretBox,
     clock,
@@ -221,6 +224,7 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
       maxDocumentBytes: config.knowledge.maxDocumentBytes,
     },
     memory,
+    recall: recallSourceOf(repositories, embeddings, options.logger),
   };
   ingestion?.start();
   const platforms = createPlatformRuntime({

@@ -5,6 +5,7 @@ import type { HistoryTurn, StoredToolCall } from './history-window.js';
 import type { Citation } from '../schemas/knowledge-bases.js';
 import { searchTermsOf } from './knowledge-query.js';
 import type { KnowledgeRetrieval } from './knowledge-retrieval.js';
+import type { QueryVector } from './query-vector.js';
 import { assemblePrompt, type AssembledPrompt, type KnowledgeEntry } from './prompt.js';
 import { estimateTokens } from './tokens.js';
 import { memorySettingsOf } from '../schemas/memory-settings.js';
@@ -81,6 +82,7 @@ export async function findKnowledgeBaseChunks(
   retrieval: KnowledgeRetrieval,
   agent: AgentRecord,
   text: string,
+  vector?: QueryVector,
 ): Promise<{ entries: KnowledgeEntry[]; citations: Citation[] }> {
   const attached = agent.profile.knowledgeBases ?? [];
   if (attached.length === 0) return { entries: [], citations: [] };
@@ -88,7 +90,7 @@ export async function findKnowledgeBaseChunks(
   const chunks = await retrieval.search(
     attached.filter((id) => owned.has(id)),
     text,
-    { limit: maxKnowledgeBaseChunks, tokenBudget: knowledgeBaseTokenBudget },
+    { limit: maxKnowledgeBaseChunks, tokenBudget: knowledgeBaseTokenBudget, ...(vector ? { vector } : {}) },
   );
   return {
     entries: chunks.map((chunk) => ({
@@ -154,17 +156,19 @@ export async function buildPrompt(
   const remembers = conversation !== null;
   // A private conversation's facts are the sender's alone, known before history is read; a room's depend on who spoke.
   const privateFacts = remembers && settings.facts && !request.shared && request.userId !== null;
+  // One embeddings call for the message, whichever of retrieval and recall asks for it first (none if neither does).
+  const vector = retrieval?.queryVector(request.text) ?? undefined;
   const [found, fromBases, rows, summary, recalled, senderFacts] = await Promise.all([
     findKnowledge(repositories, agent, request.text, maxKnowledgeItems),
     retrieval === null
       ? Promise.resolve({ entries: [], citations: [] })
-      : findKnowledgeBaseChunks(repositories, retrieval, agent, request.text),
+      : findKnowledgeBaseChunks(repositories, retrieval, agent, request.text, vector),
     conversation !== null ? repositories.messages.recent(agent.id, conversation, maxHistoryTurns) : Promise.resolve([]),
     conversation !== null && settings.summary
       ? repositories.memory.conversation(agent.id, conversation)
       : Promise.resolve(null),
     conversation !== null && settings.recall
-      ? recall.recall(agent.id, conversation, request.text, recallCandidates)
+      ? recall.recall(agent.id, conversation, request.text, recallCandidates, vector)
       : Promise.resolve([]),
     privateFacts
       ? factsOf(repositories, agent.id, [request.userId as string], request, settings.budgets.factsTokens)

@@ -2,16 +2,16 @@ import type { Logger } from 'pino';
 import type { EmbeddingAdapter } from '../providers/embeddings.js';
 import type { KnowledgeBaseRepository, StoredChunk } from '../storage/repositories/knowledge-bases.js';
 import { searchTermsOf } from './knowledge-query.js';
+import { queryVectorOf, type QueryVector } from './query-vector.js';
+import { fuseRankings, fusionCandidates } from './rank-fusion.js';
 
 /**
  * Retrieval from knowledge bases: full text (BM25 on SQLite's FTS5, ts_rank_cd
  * on PostgreSQL) and, with an embedding model, nearest vectors, merged by
- * reciprocal rank fusion (Cormack, Clarke & Büttcher, SIGIR 2009): each list
- * gives a chunk 1/(k + rank), the sums decide. Fusion needs no calibration
- * between BM25 scores and cosine distances, which are not comparable.
+ * reciprocal rank fusion (see rank-fusion.ts, shared with memory recall).
  *
- * This is the one entry point for retrieval: the prompt, the search endpoint
- * and, later, long-term memory recall use `search`.
+ * This is the one entry point for knowledge-base retrieval: the prompt and
+ * the search endpoint use `search`.
  */
 export type RetrievalMode = 'hybrid' | 'text' | 'vector';
 
@@ -34,13 +34,9 @@ export interface RetrievalOptions {
   tokenBudget?: number;
   /** Default `hybrid`; `vector` and `hybrid` fall back to full text without an embedding model. */
   mode?: RetrievalMode;
+  /** The query's embedding when the caller shares it with other searches (see query-vector.ts). */
+  vector?: QueryVector;
 }
-
-/** The constant of reciprocal rank fusion; 60 is the value of the original paper and common practice. */
-const fusionConstant = 60;
-/** Candidates taken from each list before fusion, per result wanted. */
-const candidatesPerResult = 4;
-const minimumCandidates = 20;
 
 export class KnowledgeRetrieval {
   constructor(
@@ -54,6 +50,11 @@ export class KnowledgeRetrieval {
     return this.embeddings !== null && this.repository.vectors !== null;
   }
 
+  /** The embedding of `text`, computed once for every search given it; null without an embedding model. */
+  queryVector(text: string): QueryVector | null {
+    return this.embeddings === null ? null : queryVectorOf(this.embeddings, text);
+  }
+
   /** The chunks of these bases (the caller has checked they are the account's) most relevant to `query`, best first. */
   async search(
     knowledgeBaseIds: readonly string[],
@@ -62,28 +63,25 @@ export class KnowledgeRetrieval {
   ): Promise<RetrievedChunk[]> {
     if (knowledgeBaseIds.length === 0 || options.limit <= 0) return [];
     const mode = options.mode ?? 'hybrid';
-    const candidates = Math.max(minimumCandidates, options.limit * candidatesPerResult);
+    const candidates = fusionCandidates(options.limit);
     const lists: number[][] = [];
     const [textIds, vectorIds] = await Promise.all([
       mode === 'vector' && this.hybrid
         ? Promise.resolve(null)
         : this.repository.searchText(knowledgeBaseIds, searchTermsOf(query), candidates),
-      mode === 'text' || !this.hybrid ? Promise.resolve(null) : this.#nearest(knowledgeBaseIds, query, candidates),
+      mode === 'text' || !this.hybrid
+        ? Promise.resolve(null)
+        : this.#nearest(knowledgeBaseIds, options.vector ?? queryVectorOf(this.embeddings!, query), candidates),
     ]);
     if (textIds) lists.push(textIds);
     if (vectorIds) lists.push(vectorIds);
 
-    const scores = new Map<number, number>();
-    for (const list of lists) {
-      list.forEach((searchId, index) => {
-        scores.set(searchId, (scores.get(searchId) ?? 0) + 1 / (fusionConstant + index + 1));
-      });
-    }
-    const ranked = [...scores.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, options.limit);
-    const chunks = await this.repository.chunksBySearchId(ranked.map(([searchId]) => searchId));
+    // Equal scores: the chunk indexed first.
+    const ranked = fuseRankings(lists, options.limit, (a, b) => a - b);
+    const chunks = await this.repository.chunksBySearchId(ranked.map(({ key }) => key));
     const results: RetrievedChunk[] = [];
     let tokens = 0;
-    for (const [searchId, score] of ranked) {
+    for (const { key: searchId, score } of ranked) {
       const chunk = chunks.get(searchId);
       // Deleted between the search and the read.
       if (chunk === undefined) continue;
@@ -96,11 +94,10 @@ export class KnowledgeRetrieval {
   }
 
   /** Nearest chunks by vector; null (full text alone) when the query cannot be embedded now. */
-  async #nearest(knowledgeBaseIds: readonly string[], query: string, limit: number): Promise<number[] | null> {
+  async #nearest(knowledgeBaseIds: readonly string[], vector: QueryVector, limit: number): Promise<number[] | null> {
     try {
-      const [vector] = await this.embeddings!.embed([query]);
-      const matches = await this.repository.vectors!.search(knowledgeBaseIds, vector!, limit);
-      return matches.map((match) => match.searchId);
+      const matches = await this.repository.vectors!.search(knowledgeBaseIds, await vector(), limit);
+      return matches.map((match) => match.key);
     } catch (error) {
       this.logger.warn(
         { err: { message: (error as Error).message } },

@@ -7,6 +7,7 @@ import type { WebhookOutbox } from '../events/webhook-outbox.js';
 import type { ConcurrencyLimiter } from '../limits/concurrency-limiter.js';
 import type { PlatformCatalog } from '../platforms/catalog.js';
 import type { KnowledgeRetrieval } from '../conversation/knowledge-retrieval.js';
+import type { RecallSource } from '../conversation/memory/recall.js';
 import type { FetchFunction } from '../plugins/plugin.js';
 import type { PluginCatalog } from '../plugins/catalog.js';
 import type { AgentToolsets } from '../plugins/toolsets.js';
@@ -63,6 +64,8 @@ export interface ServiceDeps {
   };
   /** The background queue that keeps conversations' long-term memory up to date. */
   memory: MemoryWorker;
+  /** Where prompts find earlier turns: full text, and nearest vectors with an embedding model. */
+  recall: RecallSource;
 }
 
 export interface ServiceContext {

@@ -23,6 +23,7 @@ export async function deleteAgent({
         'This agent has deletionProtection enabled; set it to false with PATCH before deleting.',
       );
     }
+    await repositories.memoryVectors?.deleteForAgent(record.id, transaction);
     await repositories.messages.deleteForAgent(record.id, transaction);
     await repositories.knowledge.deleteForAgent(record.id, transaction);
     await repositories.knowledgeBases.attach(record.accountId, record.id, [], transaction);

@@ -11,6 +11,7 @@ import type { AgentMetricsRecorder } from '../../events/agent-metrics-recorder.j
 import type { WebhookOutbox } from '../../events/webhook-outbox.js';
 import { newId } from '../../ids.js';
 import { contextWindowOf, defaultOutputReserve } from '../../providers/model-limits.js';
+import type { EmbeddingAdapter } from '../../providers/embeddings.js';
 import type { ModelGateway } from '../../providers/model-gateway.js';
 import { memorySettingsOf } from '../../schemas/memory-settings.js';
 import type { MemorySettings } from '../../schemas/memory.js';
@@ -18,6 +19,7 @@ import type { SecretBox } from '../../security/secret-box.js';
 import type { AgentRecord } from '../../storage/repositories/agents.js';
 import type { Repositories } from '../../storage/repositories/index.js';
 import type { MemoryConversationRow } from '../../storage/repositories/memory.js';
+import { embedTurns } from './embed-turns.js';
 import { extractFactsWithModel, summarizeWithModel } from './memory-model.js';
 
 /** One conversation whose memory may be behind its stored turns. */
@@ -29,6 +31,8 @@ export interface MemoryJob {
 
 export interface MemoryWorkDeps {
   repositories: Repositories;
+  /** Turns get vectors for recall when an embedding model is configured. */
+  embeddings: EmbeddingAdapter | null;
   models: ModelGateway;
   secretBox: SecretBox;
   clock: Clock;
@@ -279,11 +283,12 @@ async function updateSummary(
 }
 
 /**
- * Brings one conversation's memory up to date with its stored turns: facts
- * from the user turns not yet read, then the summary of the turns that left
- * the window. Everything it needs is found from the stored turns and the two
- * markers, so it can run on any instance, again after a failure or a restart.
- * Resolves true when a pass stopped at its bound with more work waiting.
+ * Brings one conversation's memory up to date with its stored turns: vectors
+ * of the turns without one (for recall), facts from the user turns not yet
+ * read, then the summary of the turns that left the window. Everything it
+ * needs is found from the stored turns and the two markers, so it can run on
+ * any instance, again after a failure or a restart. Resolves true when a pass
+ * stopped at its bound with more work waiting.
  */
 export async function updateConversationMemory(
   deps: MemoryWorkDeps,
@@ -295,6 +300,15 @@ export async function updateConversationMemory(
   if (agent === null) return false;
   const settings = memorySettingsOf(agent.profile);
   let more = false;
+  // The embedding provider down does not hold facts and summary back: its failure is thrown once they are done.
+  let embeddingFailure: unknown = null;
+  if (settings.recall) {
+    try {
+      more = await embedTurns(deps, agent, job, signal);
+    } catch (error) {
+      embeddingFailure = error;
+    }
+  }
   if (settings.facts) {
     const row = await repositories.memory.conversation(agent.id, job.conversation, repositories.db);
     more = (await updateFacts(deps, agent, job, row, signal)) || more;
@@ -303,5 +317,6 @@ export async function updateConversationMemory(
     const row = await repositories.memory.conversation(agent.id, job.conversation, repositories.db);
     more = (await updateSummary(deps, agent, settings, job, row, signal)) || more;
   }
+  if (embeddingFailure !== null) throw embeddingFailure;
   return more;
 }

@@ -32,6 +32,8 @@ export async function forgetConversation({
   const conversation = conversationKey(query.userId ?? null, query.roomId ?? null) as string;
   let memoryUpdated = false;
   const deleted = await repositories.db.transaction().execute(async (transaction) => {
+    // Recall's vectors of these turns go with them (on PostgreSQL by their foreign key).
+    await repositories.memoryVectors?.deleteTurns(agent.id, turnFilterOf(query), transaction);
     const turns = await repositories.messages.deleteTurns(agent.id, turnFilterOf(query), transaction);
     // A summary would keep what was forgotten: it goes too, a room's as well when one user's turns leave it.
     const summaries = await repositories.memory.deleteConversation(agent.id, conversation, transaction);

@@ -161,6 +161,7 @@ export async function sendMessage({
           context: (input.context as Record<string, unknown> | undefined) ?? null,
         },
         ctx.deps.knowledge.retrieval,
+        ctx.deps.recall,
       ),
       ctx.deps.plugins.toolsets.toolboxFor(agent),
     ]);

@@ -8,10 +8,11 @@ import { AgentRepository } from './agents.js';
 import { ApiKeyRepository } from './api-keys.js';
 import { IdempotencyRepository } from './idempotency.js';
 import { KnowledgeRepository } from './knowledge.js';
-import { KnowledgeBaseRepository } from './knowledge-bases.js';
-import { KnowledgeVectorIndex } from './knowledge-vectors.js';
+import { KnowledgeBaseRepository, knowledgeVectorLayout } from './knowledge-bases.js';
 import { MemoryRepository } from './memory.js';
+import { MemoryVectorRepository } from './memory-vectors.js';
 import { MessageRepository } from './messages.js';
+import { VectorIndex } from './vector-index.js';
 import { PlatformStateRepository } from './platform-states.js';
 import { ServiceStateRepository } from './service-state.js';
 import { WebhookDeliveryRepository } from './webhook-deliveries.js';
@@ -29,13 +30,15 @@ export interface Repositories {
   knowledge: KnowledgeRepository;
   knowledgeBases: KnowledgeBaseRepository;
   memory: MemoryRepository;
+  /** Vectors of conversation turns for recall; null without an embedding model. */
+  memoryVectors: MemoryVectorRepository | null;
   serviceState: ServiceStateRepository;
   platformStates: PlatformStateRepository;
   webhooks: WebhookRepository;
   webhookDeliveries: WebhookDeliveryRepository;
 }
 
-/** `vectorDimensions`: the embedding model's width, or null without embeddings (no vector index). */
+/** `vectorDimensions`: the embedding model's width, or null without embeddings (no vector indexes). */
 export function createRepositories(
   { db, dialect, committedReader }: DatabaseHandle,
   vectorDimensions: number | null = null,
@@ -53,9 +56,10 @@ export function createRepositories(
     knowledgeBases: new KnowledgeBaseRepository(
       db,
       dialect,
-      vectorDimensions === null ? null : new KnowledgeVectorIndex(db, dialect, vectorDimensions),
+      vectorDimensions === null ? null : new VectorIndex(db, dialect, vectorDimensions, knowledgeVectorLayout),
     ),
     memory: new MemoryRepository(db, dialect, committedReader),
+    memoryVectors: vectorDimensions === null ? null : new MemoryVectorRepository(db, dialect, vectorDimensions),
     serviceState: new ServiceStateRepository(db),
     platformStates: new PlatformStateRepository(db),
     webhooks: new WebhookRepository(db),

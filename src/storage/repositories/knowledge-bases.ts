@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Database, Dialect, Executor, KnowledgeDocumentsTable } from '../schema.js';
 import { inTransaction } from '../schema.js';
-import type { KnowledgeVectorIndex } from './knowledge-vectors.js';
+import type { VectorIndex, VectorIndexLayout } from './vector-index.js';
 
 export interface KnowledgeBaseRecord {
   id: string;
@@ -107,6 +107,17 @@ function chunkOf(row: Omit<ChunkRow, 'search_id'> & { search_id: number | string
   };
 }
 
+/**
+ * The vector index of chunks (`knowledge_vectors_<dimensions>`), keyed by the
+ * chunk's `search_id`, partitioned by knowledge base; on PostgreSQL one HNSW
+ * index over every base, as a prompt searches several bases of any size.
+ */
+export const knowledgeVectorLayout: VectorIndexLayout = {
+  prefix: 'knowledge_vectors',
+  partition: 'knowledge_base_id',
+  postgres: { key: 'search_id', keyDefinition: 'bigint primary key', keyType: 'bigint', search: 'hnsw' },
+};
+
 /** Chunk ids per statement: well under SQLite's and PostgreSQL's bound on parameters. */
 const idsPerStatement = 500;
 
@@ -121,7 +132,7 @@ export class KnowledgeBaseRepository {
     private readonly db: Executor,
     private readonly dialect: Dialect,
     /** Null when no embedding model is configured: full-text retrieval only. */
-    readonly vectors: KnowledgeVectorIndex | null,
+    readonly vectors: VectorIndex | null,
   ) {}
 
   async insert(record: KnowledgeBaseRecord, executor: Executor = this.db): Promise<void> {
@@ -474,9 +485,7 @@ export class KnowledgeBaseRepository {
           await this.vectors.insert(
             inserted.flatMap((row) => {
               const vector = byPosition.get(Number(row.position))?.vector;
-              return vector
-                ? [{ searchId: Number(row.search_id), knowledgeBaseId: document.knowledgeBaseId, vector }]
-                : [];
+              return vector ? [{ key: Number(row.search_id), partition: document.knowledgeBaseId, vector }] : [];
             }),
             transaction,
           );
