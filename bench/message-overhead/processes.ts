@@ -57,8 +57,9 @@ export async function startFakeProvider(tokenDelayMs: number, words: number): Pr
  * The bare server that makes agentd's model call through the AI SDK and nothing
  * else (sdk-floor-server.mjs, over this checkout's build): the floor under agentd.
  */
-export async function startSdkFloor(providerUrl: string): Promise<Started> {
-  const child = spawn(process.execPath, [path.join(root, 'bench/message-overhead/sdk-floor-server.mjs'), providerUrl], {
+export async function startSdkFloor(providerUrl: string, dataDir?: string): Promise<Started> {
+  const script = path.join(root, 'bench/message-overhead/sdk-floor-server.mjs');
+  const child = spawn(process.execPath, [script, providerUrl, ...(dataDir ? [dataDir] : [])], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -13,12 +13,17 @@
  * same model call through the AI SDK and nothing else: agentd's own part is
  * its time above that floor. CLIENTS=1 measures with one client only (default 1,50).
  * The agent has long-term memory off (MEMORY=on: on, as new agents have it by default).
+ * FLOOR=store: the floor also stores each exchange in SQLite with agentd's
+ * schema, as agentd must before a non-streamed reply (the storage floor).
  *
  * Capacity: a fresh agentd and a provider that sends one word every 10 seconds hold
  * STREAMS streams open at once; agentd's resident memory is read when all of
  * them have begun. Set STREAMS (default 5000) to try other numbers.
  */
+import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
 import { load, percentile, post, type Timing } from './client.js';
 import { cpuMs, rssBytes, startAgentd, startFakeProvider, startSdkFloor } from './processes.js';
 
@@ -68,7 +73,9 @@ function summary(label: string, direct: Timing[], through: Timing[], field: 'tot
 
 async function latency() {
   const provider = await startFakeProvider(0, 0);
-  const sdkFloor = await startSdkFloor(provider.url).catch(async (error) => {
+  // FLOOR=store: the floor also stores each exchange in SQLite (see sdk-floor-server.mjs).
+  const floorData = process.env.FLOOR === 'store' ? fs.mkdtempSync(path.join(os.tmpdir(), 'agentd-floor-')) : undefined;
+  const sdkFloor = await startSdkFloor(provider.url, floorData).catch(async (error) => {
     await provider.stop();
     throw error;
   });

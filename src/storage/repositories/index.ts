@@ -62,7 +62,7 @@ export function createRepositories(
     memoryVectors: vectorDimensions === null ? null : new MemoryVectorRepository(db, dialect, vectorDimensions),
     serviceState: new ServiceStateRepository(db),
     platformStates: new PlatformStateRepository(db),
-    webhooks: new WebhookRepository(db),
+    webhooks: new WebhookRepository(db, committedReader),
     webhookDeliveries: new WebhookDeliveryRepository(db, dialect),
   };
 }

@@ -1,3 +1,5 @@
+import type { CommittedReader } from '../database.js';
+import { PreparedQuery } from '../prepared-query.js';
 import type { Database, Executor } from '../schema.js';
 
 export interface WebhookRecord {
@@ -45,7 +47,25 @@ function toRow(record: WebhookRecord): WebhookRow {
 
 /** Webhook subscriptions. Every read a client can cause filters by account. */
 export class WebhookRepository {
-  constructor(private readonly db: Executor) {}
+  readonly #subscribers: PreparedQuery<{ accountId: string; pattern: string }, { id: string }>;
+
+  constructor(
+    private readonly db: Executor,
+    committedReader: CommittedReader | null = null,
+  ) {
+    this.#subscribers = new PreparedQuery(
+      (parameter) =>
+        db
+          .selectFrom('webhooks')
+          .select('id')
+          .where('account_id', '=', parameter('accountId'))
+          .where('enabled', '=', 1)
+          // Event types are a closed list of plain names, so the quoted name matches one whole JSON array item.
+          .where('events', 'like', parameter('pattern'))
+          .compile(),
+      committedReader,
+    );
+  }
 
   async insert(record: WebhookRecord, executor: Executor = this.db): Promise<void> {
     await executor.insertInto('webhooks').values(toRow(record)).execute();
@@ -88,16 +108,17 @@ export class WebhookRepository {
     return (await builder.execute()).map(toRecord);
   }
 
-  /** The enabled webhooks of the account subscribed to `eventType`: who gets an outbox row. */
+  /**
+   * The enabled webhooks of the account subscribed to `eventType`: who gets
+   * an outbox row. Asked inside the transaction of every change and stored
+   * reply, so on SQLite it is answered from the committed-read cache (kept
+   * until the webhooks table changes): there the transaction holds the only
+   * write lock, so the committed webhooks are the ones it would read, and
+   * no transaction that enqueues events writes webhooks itself.
+   */
   async subscribers(accountId: string, eventType: string, executor: Executor = this.db): Promise<string[]> {
-    const rows = await executor
-      .selectFrom('webhooks')
-      .select('id')
-      .where('account_id', '=', accountId)
-      .where('enabled', '=', 1)
-      // Event types are a closed list of plain names, so the quoted name matches one whole JSON array item.
-      .where('events', 'like', `%"${eventType}"%`)
-      .execute();
+    const values = { accountId, pattern: `%"${eventType}"%` };
+    const rows = this.#subscribers.readCommittedNow(values) ?? (await this.#subscribers.execute(executor, values));
     return rows.map((row) => row.id);
   }
 
