@@ -35,8 +35,10 @@ export class MemoryRepository {
   /** The prompt-facts query of one user, by the number of search terms (prepared on first use). */
   readonly #promptFacts = new Map<number, PreparedQuery<Record<string, unknown>, PromptFactRow>>();
   readonly #committedReader: CommittedReader | null;
+  /** SQLite's recall query, by the number of search terms (prepared on first use). */
+  readonly #sqliteRecall = new Map<number, PreparedQuery<Record<string, unknown>, RecalledTurnRow>>();
   readonly #recall: PreparedQuery<
-    { agentId: string; conversation: string; match: string; terms: string[]; limit: number },
+    { agentId: string; conversation: string; terms: string[]; limit: number },
     RecalledTurnRow
   >;
 
@@ -69,22 +71,11 @@ export class MemoryRepository {
     this.#committedReader = committedReader;
     this.#recall = new PreparedQuery(
       (parameter) =>
-        (dialect === 'sqlite'
-          ? sql<RecalledTurnRow>`
-              select turn.id, turn.role, turn.user_id, turn.text
-              from message_search
-              join messages as turn on turn.rowid = message_search.rowid
-              where message_search match ${parameter('match')}
-                and turn.agent_id = ${parameter('agentId')} and turn.conversation = ${parameter('conversation')}
-              order by bm25(message_search, 0.0, 1.0), turn.id desc
-              limit ${parameter('limit')}`
-          : // Each term brings its most recent matching turns (the scope lexeme of migration 0010 keeps the GIN
-            // index to this conversation); a turn scores the sum, over the terms it was found by, of one over that
-            // term's number of hits, so rarer words count more, as BM25's IDF makes them on SQLite. The
-            // agent/conversation comparison is a recheck a typed look-alike of the lexeme cannot pass, written as
-            // one expression so that the planner does not AND the GIN scan with the b-tree's every turn of the
-            // conversation.
-            sql<RecalledTurnRow>`
+        // PostgreSQL's recall (SQLite's: #sqliteRecallQuery), ranked as `recall` says. The scope lexeme of
+        // migration 0010 keeps the GIN index to this conversation. The agent/conversation comparison is a
+        // recheck a typed look-alike of the lexeme cannot pass, written as one expression so that the planner
+        // does not AND the GIN scan with the b-tree's every turn of the conversation.
+        sql<RecalledTurnRow>`
               with terms as (
                 select q.n, to_tsquery('simple', 's' || md5(${parameter('agentId')} || ' ' || ${parameter('conversation')}))
                   && plainto_tsquery('english', q.term) as query
@@ -111,8 +102,7 @@ export class MemoryRepository {
               )
               select turn.id, turn.role, turn.user_id, turn.text
               from best join messages as turn on turn.id = best.id
-              order by best.score desc, turn.id desc`
-        ).compile(db),
+              order by best.score desc, turn.id desc`.compile(db),
       committedReader,
     );
   }
@@ -222,6 +212,40 @@ export class MemoryRepository {
         this.#committedReader,
       );
       this.#promptFacts.set(termCount, prepared);
+    }
+    return prepared;
+  }
+
+  /**
+   * SQLite's recall, ranked as PostgreSQL's (see `recall`): each term's
+   * `recallHitsPerTerm` most recent matches (FTS5 walks its index by rowid,
+   * newest first, and stops), each scoring one over the term's number of
+   * hits. BM25 over every match cost a long conversation 3–4 ms a message.
+   */
+  #sqliteRecallQuery(termCount: number): PreparedQuery<Record<string, unknown>, RecalledTurnRow> {
+    let prepared = this.#sqliteRecall.get(termCount);
+    if (prepared === undefined) {
+      prepared = new PreparedQuery<Record<string, unknown>, RecalledTurnRow>((parameter) => {
+        const lists = Array.from(
+          { length: termCount },
+          (_, index) =>
+            sql`select ${index} as n, rowid as rid from (
+              select rowid from message_search where message_search match ${parameter(`m${index}`)}
+              order by rowid desc limit ${recallHitsPerTerm})`,
+        );
+        return sql<RecalledTurnRow>`
+          with hits as (${sql.join(lists, sql` union all `)}),
+          rarity as (select n, 1.0 / count(*) as weight from hits group by n),
+          best as (
+            select rid, sum(weight) as score from hits join rarity using (n)
+            group by rid order by score desc, rid desc limit ${parameter('limit')}
+          )
+          select turn.id, turn.role, turn.user_id, turn.text
+          from best join messages as turn on turn.rowid = best.rid
+          where turn.agent_id = ${parameter('agentId')} and turn.conversation = ${parameter('conversation')}
+          order by best.score desc, turn.id desc`.compile(this.db);
+      }, this.#committedReader);
+      this.#sqliteRecall.set(termCount, prepared);
     }
     return prepared;
   }
@@ -345,11 +369,12 @@ export class MemoryRepository {
 
   /**
    * The conversation's turns best matching `terms` (plain words, see
-   * conversation/knowledge-query.ts), best first: BM25 on SQLite; on
-   * PostgreSQL the rarity-weighted count above, over each term's
-   * `recallHitsPerTerm` most recent turns (ts_rank over every match cost a
-   * long conversation several milliseconds a message, and weighs a common
-   * word as much as a rare one).
+   * conversation/knowledge-query.ts), best first, the same on both
+   * databases: each term's `recallHitsPerTerm` most recent matching turns,
+   * a turn scoring the sum, over the terms it was found by, of one over that
+   * term's number of hits (rarer words count more, as in BM25's IDF). Ranking
+   * every match instead (BM25, ts_rank) cost a long conversation several
+   * milliseconds a message.
    */
   async recall(
     agentId: string,
@@ -359,11 +384,19 @@ export class MemoryRepository {
     executor: Executor = this.db,
   ): Promise<RecalledTurnRow[]> {
     if (terms.length === 0) return [];
+    if (this.dialect === 'sqlite') {
+      const scope = `scope : ${quoted(scopeToken(agentId, conversation))}`;
+      return this.#sqliteRecallQuery(terms.length).execute(executor, {
+        agentId,
+        conversation,
+        limit,
+        // The scope token as the trigger of migration 0009 writes it: SQLite's hex() of the UTF-8 text.
+        ...Object.fromEntries(terms.map((term, index) => [`m${index}`, `${scope} AND text : ${quoted(term)}`])),
+      });
+    }
     return this.#recall.execute(executor, {
       agentId,
       conversation,
-      // The scope token as the trigger of migration 0009 writes it: SQLite's hex() of the UTF-8 text.
-      match: `scope : ${quoted(scopeToken(agentId, conversation))} AND text : (${terms.map(quoted).join(' OR ')})`,
       terms: [...terms],
       limit,
     });
