@@ -14,7 +14,7 @@
 import http from 'node:http';
 import path from 'node:path';
 import { load, percentile, post, type Timing } from './client.js';
-import { startAgentd, startFakeProvider } from './processes.js';
+import { createBenchAgent, startAgentd, startFakeProvider } from './processes.js';
 
 const streamed = (process.env.MODE ?? 'stream') !== 'plain';
 const builds = process.argv.slice(2);
@@ -33,18 +33,7 @@ async function start(main: string, port: number) {
   );
   const { url, key } = agentd;
   const auth = { authorization: `Bearer ${key}` };
-  const created = await fetch(`${url}/v1/agents`, {
-    method: 'POST',
-    headers: { ...auth, 'content-type': 'application/json' },
-    body: JSON.stringify({
-      name: 'Bench',
-      bio: 'A benchmark agent.',
-      knowledge: ['Gas is paid in ETH.'],
-      // As in run.ts: long-term memory off unless MEMORY=on (its background model call is not the message path).
-      ...(process.env.MEMORY === 'on' ? {} : { memory: { summary: false, facts: false, recall: false } }),
-    }),
-  });
-  const agent = (await created.json()) as { id: string };
+  const agent = { id: await createBenchAgent(url, key) };
   const connection = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const send = (index: number) =>
     post(

@@ -132,3 +132,24 @@ export function cpuMs(pid: number): number {
   // utime and stime are fields 14 and 15 of the line, 12 and 13 after the command name.
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }
+
+/**
+ * The agent the message benches talk to, created over the API: a bio and one knowledge item (so the prompt
+ * reads knowledge), long-term memory off unless MEMORY=on. With memory on (the default for new agents) each
+ * exchange is followed by a second model call, to extract facts, which is memory's cost (bench/memory
+ * measures it), not the message path's.
+ */
+export async function createBenchAgent(url: string, key: string): Promise<string> {
+  const created = await fetch(`${url}/v1/agents`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      name: 'Bench',
+      bio: 'A benchmark agent.',
+      knowledge: ['Gas is paid in ETH.'],
+      ...(process.env.MEMORY === 'on' ? {} : { memory: { summary: false, facts: false, recall: false } }),
+    }),
+  });
+  if (!created.ok) throw new Error(`creating the bench agent: ${created.status} ${await created.text()}`);
+  return ((await created.json()) as { id: string }).id;
+}

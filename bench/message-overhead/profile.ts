@@ -10,9 +10,8 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { load } from './client.js';
-import { post } from './client.js';
-import { cpuMs, startAgentd, startFakeProvider } from './processes.js';
+import { load, post } from './client.js';
+import { cpuMs, createBenchAgent, startAgentd, startFakeProvider } from './processes.js';
 
 const directory = path.resolve(process.argv[2] ?? fs.mkdtempSync('/tmp/agentd-message-profile-'));
 fs.mkdirSync(directory, { recursive: true });
@@ -25,17 +24,7 @@ const agentd = await startAgentd(
 );
 try {
   const auth = { authorization: `Bearer ${agentd.key}` };
-  const created = await fetch(`${agentd.url}/v1/agents`, {
-    method: 'POST',
-    headers: { ...auth, 'content-type': 'application/json' },
-    body: JSON.stringify({
-      name: 'Bench',
-      bio: 'A benchmark agent.',
-      knowledge: ['Gas is paid in ETH.'],
-      ...(process.env.MEMORY === 'on' ? {} : { memory: { summary: false, facts: false, recall: false } }),
-    }),
-  });
-  const agent = (await created.json()) as { id: string };
+  const agent = { id: await createBenchAgent(agentd.url, agentd.key) };
   const url = `${agentd.url}/v1/agents/${agent.id}/messages`;
   const client = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const send = (stream: boolean) => (index: number) =>

@@ -25,7 +25,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { load, percentile, post, type Timing } from './client.js';
-import { cpuMs, rssBytes, startAgentd, startFakeProvider, startSdkFloor } from './processes.js';
+import { cpuMs, createBenchAgent, rssBytes, startAgentd, startFakeProvider, startSdkFloor } from './processes.js';
 
 const mib = (bytes: number) => `${(bytes / 1_048_576).toFixed(0)} MiB`;
 const fixed = (value: number) => value.toFixed(2);
@@ -89,19 +89,7 @@ async function latency() {
   });
   try {
     const auth = { authorization: `Bearer ${agentd.key}` };
-    const created = await fetch(`${agentd.url}/v1/agents`, {
-      method: 'POST',
-      headers: { ...auth, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        name: 'Bench',
-        bio: 'A benchmark agent.',
-        knowledge: ['Gas is paid in ETH.'],
-        // Long-term memory (on for new agents) makes a second model call after each exchange, to extract facts:
-        // off unless MEMORY=on, so that this measures the message path (bench/memory measures memory's cost).
-        ...(process.env.MEMORY === 'on' ? {} : { memory: { summary: false, facts: false, recall: false } }),
-      }),
-    });
-    const agent = (await created.json()) as { id: string };
+    const agent = { id: await createBenchAgent(agentd.url, agentd.key) };
     const messagesUrl = `${agentd.url}/v1/agents/${agent.id}/messages`;
     const providerUrl = `${provider.url}/chat/completions`;
     const providerBody = (stream: boolean) => ({

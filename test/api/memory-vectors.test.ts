@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { sql } from 'kysely';
-import pg from 'pg';
 import {
   fakeEmbedding,
   startFakeEmbeddingsServer,
@@ -9,7 +8,7 @@ import {
 } from '../helpers/fake-embeddings-server.js';
 import { startFakeOpenAiServer } from '../helpers/fake-openai-server.js';
 import { textOf, type FakeProviderServer, type RecordedRequest } from '../helpers/fake-provider-server.js';
-import { databaseUrl, postgresSkip } from '../helpers/environment.js';
+import { pgvectorAvailable } from '../helpers/postgres.js';
 import { embeddingsEnvironment, newKnowledgeBase, settledDocument } from '../helpers/knowledge.js';
 import { backends, createTestApp, type BackendName, type TestApp } from '../helpers/test-app.js';
 
@@ -20,18 +19,6 @@ import { backends, createTestApp, type BackendName, type TestApp } from '../help
  * the prompt. On PostgreSQL this needs pgvector: where the server has none,
  * those tests are skipped saying so (as test/integration/knowledge-pgvector.test.ts).
  */
-async function pgvectorAvailable(): Promise<boolean> {
-  if (postgresSkip) return false;
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    const result = await client.query("select 1 from pg_available_extensions where name = 'vector'");
-    return result.rowCount !== null && result.rowCount > 0;
-  } finally {
-    await client.end();
-  }
-}
-
 const available = await pgvectorAvailable();
 const skipOf = (backend: { name: BackendName; skip: string | false }) =>
   backend.skip ||

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { databaseUrl } from './environment.js';
+import { databaseUrl, postgresSkip } from './environment.js';
 
 export interface FreshDatabase {
   name: string;
@@ -40,4 +40,17 @@ export async function createFreshDatabase(
     // `with (force)` ends connections a killed instance may have left behind.
     drop: () => onServer(maintenance.toString(), `drop database if exists ${name} with (force)`),
   };
+}
+
+/** Whether the PostgreSQL server of the tests offers pgvector (Debian: postgresql-<version>-pgvector). */
+export async function pgvectorAvailable(): Promise<boolean> {
+  if (postgresSkip) return false;
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const result = await client.query("select 1 from pg_available_extensions where name = 'vector'");
+    return result.rowCount !== null && result.rowCount > 0;
+  } finally {
+    await client.end();
+  }
 }

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import pg from 'pg';
 import { startFakeEmbeddingsServer, type FakeEmbeddingsServer } from '../helpers/fake-embeddings-server.js';
-import { databaseUrl, postgresSkip } from '../helpers/environment.js';
+import { postgresSkip } from '../helpers/environment.js';
+import { pgvectorAvailable } from '../helpers/postgres.js';
 import { embeddingsEnvironment, newKnowledgeBase, settledDocument } from '../helpers/knowledge.js';
 import { createTestApp } from '../helpers/test-app.js';
 
@@ -11,18 +11,6 @@ import { createTestApp } from '../helpers/test-app.js';
  * pgvector package, the vector tests are skipped saying so, and start-up with
  * embeddings configured is checked to fail naming the missing extension.
  */
-async function pgvectorAvailable(): Promise<boolean> {
-  if (postgresSkip) return false;
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    const result = await client.query("select 1 from pg_available_extensions where name = 'vector'");
-    return result.rowCount !== null && result.rowCount > 0;
-  } finally {
-    await client.end();
-  }
-}
-
 const available = await pgvectorAvailable();
 const vectorSkip =
   postgresSkip ||
