@@ -14,7 +14,8 @@ import type { DocumentSource, KnowledgeDocumentRecord } from '../../storage/repo
 import { requireScope, type ServiceContext } from '../context.js';
 import { formatOf, type DocumentFormat } from './document-text.js';
 import { findOwnKnowledgeBase } from './knowledge-bases.js';
-import { decodeIdCursor, encodeIdCursor, toDocumentView } from './views.js';
+import { decodePagedCursor, encodePagedCursor } from '../last-id-cursor.js';
+import { toDocumentView } from './views.js';
 
 const defaultLimit = 20;
 /** A document URL must answer within this; the whole body must arrive within it too. */
@@ -183,17 +184,17 @@ export async function listDocuments({
   requireScope(ctx, 'agents:read');
   const base = await findOwnKnowledgeBase(ctx, knowledgeBaseId);
   const limit = query.limit ?? defaultLimit;
-  const cursor = query.cursor !== undefined ? decodeIdCursor('document', query.cursor) : null;
+  const cursor = query.cursor !== undefined ? decodePagedCursor('document', query.cursor, 0) : null;
   const rows = await ctx.deps.repositories.knowledgeBases.documentPage(base.id, {
     limit: limit + 1,
-    ...(cursor ? { beforeId: cursor.id } : {}),
+    ...(cursor ? { beforeId: cursor.lastId } : {}),
   });
   const hasMore = rows.length > limit;
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
   return {
     data: page.map(toDocumentView),
-    pagination: { limit, hasMore, nextCursor: hasMore && last ? encodeIdCursor('document', last.id) : null },
+    pagination: { limit, hasMore, nextCursor: hasMore && last ? encodePagedCursor(last.id, 0) : null },
   };
 }
 

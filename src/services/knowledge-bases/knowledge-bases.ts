@@ -14,7 +14,8 @@ import { agentChanges } from '../../events/agent-changes.js';
 import { recordAgentEvent } from '../../events/agent-events.js';
 import { requireScope, type ServiceContext } from '../context.js';
 import { eventWriterOf } from '../events/event-writer.js';
-import { decodeIdCursor, encodeIdCursor, toKnowledgeBaseView } from './views.js';
+import { decodePagedCursor, encodePagedCursor } from '../last-id-cursor.js';
+import { toKnowledgeBaseView } from './views.js';
 
 const defaultLimit = 20;
 
@@ -63,11 +64,11 @@ export async function listKnowledgeBases({
 }): Promise<KnowledgeBaseListView> {
   requireScope(ctx, 'agents:read');
   const limit = query.limit ?? defaultLimit;
-  const cursor = query.cursor !== undefined ? decodeIdCursor('knowledgeBase', query.cursor) : null;
+  const cursor = query.cursor !== undefined ? decodePagedCursor('knowledgeBase', query.cursor, 0) : null;
   const page = cursor ? cursor.page : (query.page ?? 1);
   const { rows, total } = await ctx.deps.repositories.knowledgeBases.page(ctx.actor.accountId, {
     limit,
-    ...(cursor ? { beforeId: cursor.id } : { offset: (page - 1) * limit }),
+    ...(cursor ? { beforeId: cursor.lastId } : { offset: (page - 1) * limit }),
   });
   const totalPages = Math.ceil(total / limit);
   const hasMore = rows.length === limit && page < totalPages;
@@ -80,7 +81,7 @@ export async function listKnowledgeBases({
       total,
       totalPages,
       hasMore,
-      nextCursor: hasMore && last ? encodeIdCursor('knowledgeBase', last.id, page + 1) : null,
+      nextCursor: hasMore && last ? encodePagedCursor(last.id, page + 1) : null,
     },
   };
 }

@@ -1,10 +1,9 @@
-import { idPattern } from '../../ids.js';
 import type { DeliveryListView, ListDeliveriesQueryValue } from '../../schemas/webhooks.js';
 import { requireScope, type ServiceContext } from '../context.js';
-import { decodeCursor, encodeCursor, findOwnWebhook, toDeliveryView } from './webhook-records.js';
+import { decodePagedCursor, encodePagedCursor } from '../last-id-cursor.js';
+import { findOwnWebhook, toDeliveryView } from './webhook-records.js';
 
 const defaultLimit = 20;
-const deliveryId = new RegExp(idPattern('delivery'));
 
 /** The delivery log of the caller's webhook, newest first, each with its attempts. */
 export async function listDeliveries({
@@ -19,7 +18,7 @@ export async function listDeliveries({
   requireScope(ctx, 'agents:read');
   await findOwnWebhook(ctx, webhookId);
   const limit = query.limit ?? defaultLimit;
-  const cursor = query.cursor !== undefined ? decodeCursor(query.cursor, deliveryId) : null;
+  const cursor = query.cursor !== undefined ? decodePagedCursor('delivery', query.cursor, 1) : null;
   const fetched = await ctx.deps.repositories.webhookDeliveries.page({
     webhookId,
     limit: limit + 1,
@@ -30,6 +29,6 @@ export async function listDeliveries({
   const last = rows.at(-1);
   return {
     data: rows.map(toDeliveryView),
-    pagination: { limit, hasMore, nextCursor: hasMore && last ? encodeCursor(last.id, 1) : null },
+    pagination: { limit, hasMore, nextCursor: hasMore && last ? encodePagedCursor(last.id, 1) : null },
   };
 }

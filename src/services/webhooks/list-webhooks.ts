@@ -1,10 +1,9 @@
-import { idPattern } from '../../ids.js';
 import type { ListWebhooksQueryValue, WebhookListView } from '../../schemas/webhooks.js';
 import { requireScope, type ServiceContext } from '../context.js';
-import { decodeCursor, encodeCursor, toWebhookView } from './webhook-records.js';
+import { decodePagedCursor, encodePagedCursor } from '../last-id-cursor.js';
+import { toWebhookView } from './webhook-records.js';
 
 const defaultLimit = 20;
-const webhookId = new RegExp(idPattern('webhook'));
 
 /** The account's webhooks, newest first, by page number or by cursor (as agents are listed). */
 export async function listWebhooks({
@@ -18,7 +17,7 @@ export async function listWebhooks({
   const { webhooks } = ctx.deps.repositories;
   const accountId = ctx.actor.accountId;
   const limit = query.limit ?? defaultLimit;
-  const cursor = query.cursor !== undefined ? decodeCursor(query.cursor, webhookId) : null;
+  const cursor = query.cursor !== undefined ? decodePagedCursor('webhook', query.cursor, 1) : null;
   const page = cursor?.page ?? query.page ?? 1;
   const total = await webhooks.count(accountId);
   const fetched = await webhooks.page(
@@ -37,7 +36,7 @@ export async function listWebhooks({
       total,
       totalPages: Math.ceil(total / limit),
       hasMore,
-      nextCursor: hasMore && last ? encodeCursor(last.id, page + 1) : null,
+      nextCursor: hasMore && last ? encodePagedCursor(last.id, page + 1) : null,
     },
   };
 }

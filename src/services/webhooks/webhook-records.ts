@@ -64,29 +64,3 @@ export async function ensureAllowedTarget(ctx: ServiceContext, url: string): Pro
     );
   }
 }
-
-/** Opaque to clients (base64url JSON): the id of the last item of the page, and for webhooks the next page number. */
-export function encodeCursor(lastId: string, page: number): string {
-  return Buffer.from(JSON.stringify([1, lastId, page]), 'utf8').toString('base64url');
-}
-
-export function decodeCursor(value: string, idPattern: RegExp): { lastId: string; page: number } {
-  let fields: unknown;
-  try {
-    fields = JSON.parse(Buffer.from(value, 'base64url').toString('utf8'));
-  } catch {
-    fields = null;
-  }
-  if (
-    Array.isArray(fields) &&
-    fields.length === 3 &&
-    fields[0] === 1 &&
-    typeof fields[1] === 'string' &&
-    idPattern.test(fields[1]) &&
-    Number.isSafeInteger(fields[2]) &&
-    fields[2] >= 1
-  ) {
-    return { lastId: fields[1], page: fields[2] as number };
-  }
-  throw validationError('/query/cursor', 'is not a cursor this server issued');
-}
