@@ -1,12 +1,12 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import Fastify, { LogController, type FastifyBaseLogger } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Config } from './config.js';
+import { newAjv } from './schemas/json-schema-validator.js';
 import type { AppDeps } from './dependencies.js';
 import type { App } from './http/app-instance.js';
 import { registerAuthentication } from './http/authentication.js';
@@ -104,8 +104,8 @@ function requestIdOf(request: IncomingMessage): string {
  */
 function createValidators() {
   const common = { allErrors: true, removeAdditional: false, strict: false } as const;
-  const body = new Ajv({ ...common, coerceTypes: false, useDefaults: false });
-  const text = new Ajv({ ...common, coerceTypes: true, useDefaults: true });
+  const body = newAjv({ ...common, coerceTypes: false, useDefaults: false });
+  const text = newAjv({ ...common, coerceTypes: true, useDefaults: true });
   addFormats(body);
   addFormats(text);
   return { body, text };

@@ -1,6 +1,7 @@
-import { Ajv, type ValidateFunction } from 'ajv';
+import type { Ajv, ValidateFunction } from 'ajv';
 import type { Logger } from 'pino';
 import type { Tool } from '../plugins/plugin.js';
+import { newAjv } from '../schemas/json-schema-validator.js';
 
 /**
  * Distinct input schemas one Ajv instance compiles before it is replaced.
@@ -20,7 +21,7 @@ export class ToolInputValidators {
   readonly #byTool = new WeakMap<Tool, ValidateFunction | null>();
 
   static #newAjv(): Ajv {
-    return new Ajv({ allErrors: false, strict: false, validateSchema: false });
+    return newAjv({ allErrors: false, strict: false, validateSchema: false });
   }
 
   /** Schemas compiled by the current instance (what it holds on to). */

@@ -1,7 +1,7 @@
-import { Ajv } from 'ajv';
 import { AppError, describeFieldErrors, validationError } from '../../errors.js';
 import { CreateAgentBody, limits, type CreateAgentInput } from '../../schemas/agents.js';
 import type { Character, ImportReportValue } from '../../schemas/character.js';
+import { newAjv } from '../../schemas/json-schema-validator.js';
 import {
   agentdPluginOf,
   apiKeyVariableOf,
@@ -316,7 +316,7 @@ function reportOthers(character: Character, report: Report): void {
 }
 
 // Ajv, as for request bodies: the agent schemas hold `Unsafe` enums TypeBox's own compiler does not know.
-const createBodyCheck = new Ajv({ allErrors: true, strict: false }).compile<CreateAgentInput>(CreateAgentBody);
+const createBodyCheck = newAjv({ allErrors: true, strict: false }).compile<CreateAgentInput>(CreateAgentBody);
 
 /**
  * The character's own schema bounds each field as the agent field it becomes;
