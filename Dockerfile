@@ -23,4 +23,4 @@ RUN mkdir -p /data && chown node:node /data
 USER node
 EXPOSE 3000
 # SIGTERM reaches node directly (no shell in between), which drains before it exits.
-CMD ["node", "dist/main.js", "serve"]
+CMD ["node", "--max-semi-space-size=64", "dist/main.js", "serve"]

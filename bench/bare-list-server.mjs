@@ -7,19 +7,29 @@
 // request runs the SQL agentd runs, through pg: the key by its hash, then the
 // agent by id, or the account's count and the page. The answer is still the
 // recorded JSON, so the ratio measures what agentd adds, not the database.
+//
+// With a second argument `fastify`, the same handler answers through a plain
+// Fastify app (two routes, no hooks, no schemas): the framework's own floor,
+// the least any server built on Fastify pays per request.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 
 const setup = JSON.parse(readFileSync(process.argv[2], 'utf8'));
+const framework = process.argv[3] ?? 'node:http';
 const agentPrefix = '/v1/agents/';
 const pages = new Map(Object.entries(setup.pages).map(([limit, page]) => [`/v1/agents?limit=${limit}`, page]));
 const agent = setup.agent;
 
+const contentType = (status) => (status === 200 ? 'application/json; charset=utf-8' : 'application/problem+json');
+
+/** Writes an answer through node:http, or through Fastify's reply when that is what `response` is. */
 function send(response, status, body) {
-  response.writeHead(status, {
-    'content-type': status === 200 ? 'application/json; charset=utf-8' : 'application/problem+json',
-  });
+  if (framework === 'fastify') {
+    response.code(status).type(contentType(status)).send(body);
+    return;
+  }
+  response.writeHead(status, { 'content-type': contentType(status) });
   response.end(body);
 }
 
@@ -69,7 +79,18 @@ if (setup.mode === 'memory') {
   };
 }
 
-const server = http.createServer((request, response) => void handle(request, response));
-server.keepAliveTimeout = 72_000;
-server.listen(setup.port, '127.0.0.1', () => process.stdout.write('listening\n'));
-process.on('SIGTERM', () => server.close(() => process.exit(0)));
+if (framework === 'fastify') {
+  const { default: Fastify } = await import('fastify');
+  const app = Fastify({ keepAliveTimeout: 72_000 });
+  const route = (request, reply) => void handle(request, reply);
+  app.get('/v1/agents', route);
+  app.get('/v1/agents/:agentId', route);
+  await app.listen({ port: setup.port, host: '127.0.0.1' });
+  process.stdout.write('listening\n');
+  process.on('SIGTERM', () => app.close().then(() => process.exit(0)));
+} else {
+  const server = http.createServer((request, response) => void handle(request, response));
+  server.keepAliveTimeout = 72_000;
+  server.listen(setup.port, '127.0.0.1', () => process.stdout.write('listening\n'));
+  process.on('SIGTERM', () => server.close(() => process.exit(0)));
+}

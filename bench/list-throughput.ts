@@ -57,6 +57,8 @@ const targetPaths = {
   list100: () => '/v1/agents?limit=100',
 } as const;
 type TargetName = keyof typeof targetPaths;
+const serverNames = ['agentd', 'bare', 'fastify'] as const;
+type ServerName = (typeof serverNames)[number];
 const targets = values.targets!.split(',').filter((name): name is TargetName => name in targetPaths);
 const dialects = values.dialect === 'both' ? ['sqlite', 'postgres'] : [values.dialect!];
 
@@ -134,10 +136,10 @@ async function seed(server: ServerProcess, key: string): Promise<string> {
   return lastId;
 }
 
-async function startBare(setupFile: string): Promise<ChildProcess> {
+async function startBare(setupFile: string, framework: 'node:http' | 'fastify'): Promise<ChildProcess> {
   const child = spawn(
     process.execPath,
-    [path.join(import.meta.dirname ?? 'bench', 'bare-list-server.mjs'), setupFile],
+    [path.join(import.meta.dirname ?? 'bench', 'bare-list-server.mjs'), setupFile, framework],
     {
       stdio: ['ignore', 'pipe', 'inherit'],
     },
@@ -178,6 +180,7 @@ async function run(dialect: string): Promise<string[]> {
   };
   let agentd: ServerProcess | null = null;
   let bare: ChildProcess | null = null;
+  let fastify: ChildProcess | null = null;
   const results = new Map<string, RoundResult[]>();
   try {
     agentd = await startServer(environment);
@@ -190,10 +193,10 @@ async function run(dialect: string): Promise<string[]> {
     };
     const setupFile = path.join(dataDir, 'bare-setup.json');
     const barePort = await unusedPort();
-    fs.writeFileSync(
-      setupFile,
+    const fastifyPort = await unusedPort();
+    const setup = (port: number) =>
       JSON.stringify({
-        port: barePort,
+        port,
         key,
         accountId: 'acc_bench',
         agent,
@@ -201,17 +204,23 @@ async function run(dialect: string): Promise<string[]> {
         ...(databaseUrl === null
           ? { mode: 'memory' }
           : { mode: 'postgres', databaseUrl, poolSize, sql: postgresStatements() }),
-      }),
-    );
-    bare = await startBare(setupFile);
+      });
+    fs.writeFileSync(setupFile, setup(barePort));
+    bare = await startBare(setupFile, 'node:http');
+    fs.writeFileSync(setupFile, setup(fastifyPort));
+    fastify = await startBare(setupFile, 'fastify');
     const agentdUrl = server.url;
-    const urlOf = (which: 'agentd' | 'bare', target: TargetName) =>
-      `${which === 'agentd' ? agentdUrl : `http://127.0.0.1:${barePort}`}${targetPaths[target](agentId)}`;
+    const urls = {
+      agentd: agentdUrl,
+      bare: `http://127.0.0.1:${barePort}`,
+      fastify: `http://127.0.0.1:${fastifyPort}`,
+    };
+    const urlOf = (which: ServerName, target: TargetName) => `${urls[which]}${targetPaths[target](agentId)}`;
 
-    for (const target of targets)
-      for (const server of ['agentd', 'bare'] as const) await load(urlOf(server, target), key, 2); // warm-up
+    for (const target of targets) for (const server of serverNames) await load(urlOf(server, target), key, 2); // warm-up
     for (let round = 0; round < rounds; round += 1) {
-      const order = round % 2 === 0 ? (['agentd', 'bare'] as const) : (['bare', 'agentd'] as const);
+      // Each round starts with a different server, so none is always measured first or last.
+      const order = serverNames.map((_, index) => serverNames[(index + round) % serverNames.length]!);
       for (const target of targets) {
         for (const server of order) {
           const label = `${target}:${server}`;
@@ -223,6 +232,7 @@ async function run(dialect: string): Promise<string[]> {
     }
   } finally {
     bare?.kill('SIGTERM');
+    fastify?.kill('SIGTERM');
     await agentd?.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
     if (admin !== null) {
@@ -233,30 +243,37 @@ async function run(dialect: string): Promise<string[]> {
 
   const lines = [
     `\n${dialect}: ${connections} connections, ${rounds} rounds of ${seconds} s (median), ${agentCount} agents, Node ${process.version}, ${os.cpus().length} cores`,
-    '| request | agentd requests/s | p50 / p99 ms | bare requests/s | p50 / p99 ms | ratio | ratio per round: median (lowest–highest) | rounds agentd; bare |',
-    '|---|---|---|---|---|---|---|---|',
+    '| request | agentd requests/s | p50 / p99 ms | bare requests/s | Fastify floor requests/s | agentd / bare | per round: median (lowest–highest) | Fastify floor / bare | agentd / Fastify floor | rounds agentd; bare; Fastify |',
+    '|---|---|---|---|---|---|---|---|---|---|',
   ];
+  const summary = (each: RoundResult[]) => ({
+    requestsPerSecond: Math.round(median(each.map((result) => result.requestsPerSecond))),
+    p50: median(each.map((result) => result.p50)),
+    p99: median(each.map((result) => result.p99)),
+  });
+  const perRound = (each: RoundResult[]) => each.map((result) => Math.round(result.requestsPerSecond)).join(', ');
+  // Each round measures the servers back to back, so its ratio shares that moment's load on the machine.
+  const roundRatios = (over: RoundResult[], under: RoundResult[]) =>
+    over.map((result, index) => result.requestsPerSecond / under[index]!.requestsPerSecond);
   for (const target of targets) {
-    const agentdRounds = results.get(`${target}:agentd`)!;
-    const bareRounds = results.get(`${target}:bare`)!;
-    const summary = (each: RoundResult[]) => ({
-      requestsPerSecond: Math.round(median(each.map((result) => result.requestsPerSecond))),
-      p50: median(each.map((result) => result.p50)),
-      p99: median(each.map((result) => result.p99)),
-    });
-    const agentdSummary = summary(agentdRounds);
-    const bareSummary = summary(bareRounds);
-    const perRound = (each: RoundResult[]) => each.map((result) => Math.round(result.requestsPerSecond)).join(', ');
-    // Each round measures both servers back to back, so its ratio shares that moment's load on the machine.
-    const roundRatios = agentdRounds.map(
-      (result, index) => result.requestsPerSecond / bareRounds[index]!.requestsPerSecond,
-    );
-    const spread = `${median(roundRatios).toFixed(2)} (${Math.min(...roundRatios).toFixed(2)}–${Math.max(...roundRatios).toFixed(2)})`;
+    const [agentd, bare, fastify] = serverNames.map((server) => results.get(`${target}:${server}`)!) as [
+      RoundResult[],
+      RoundResult[],
+      RoundResult[],
+    ];
+    const [agentdSummary, bareSummary, fastifySummary] = [agentd, bare, fastify].map(summary) as [
+      ReturnType<typeof summary>,
+      ReturnType<typeof summary>,
+      ReturnType<typeof summary>,
+    ];
+    const ratios = roundRatios(agentd, bare);
+    const spread = `${median(ratios).toFixed(2)} (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)})`;
     lines.push(
       `| ${targetPaths[target]('{id}')} | ${agentdSummary.requestsPerSecond} | ${agentdSummary.p50} / ${agentdSummary.p99} | ` +
-        `${bareSummary.requestsPerSecond} | ${bareSummary.p50} / ${bareSummary.p99} | ` +
+        `${bareSummary.requestsPerSecond} | ${fastifySummary.requestsPerSecond} | ` +
         `**${(agentdSummary.requestsPerSecond / bareSummary.requestsPerSecond).toFixed(2)}** | ${spread} | ` +
-        `${perRound(agentdRounds)}; ${perRound(bareRounds)} |`,
+        `${median(roundRatios(fastify, bare)).toFixed(2)} | ${median(roundRatios(agentd, fastify)).toFixed(2)} | ` +
+        `${perRound(agentd)}; ${perRound(bare)}; ${perRound(fastify)} |`,
     );
   }
   return lines;

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
+import { serverNodeFlags } from '../../test/helpers/server-process.js';
 
 /** Starting the fake provider and a built agentd as separate processes, as they run in production. */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -67,7 +68,10 @@ export async function startSdkFloor(providerUrl: string, dataDir?: string): Prom
   return { process: child, url, stop: stopper(child) };
 }
 
-/** A built agentd (this checkout's `dist/main.js`, or the `main` given) on SQLite in a temporary data dir, rate limits off. */
+/**
+ * A built agentd (this checkout's `dist/main.js`, or the `main` given) on SQLite in a temporary data dir, rate limits
+ * off, with the Node.js flags `npm start` gives it.
+ */
 export async function startAgentd(
   env: Record<string, string>,
   port: number,
@@ -76,7 +80,7 @@ export async function startAgentd(
 ): Promise<Started & { key: string }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentd-bench-'));
   const key = `agd_${randomBytes(20).toString('hex')}`;
-  const child = spawn(process.execPath, [...nodeArguments, main, 'serve'], {
+  const child = spawn(process.execPath, [...serverNodeFlags, ...nodeArguments, main, 'serve'], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'inherit'],
     env: {

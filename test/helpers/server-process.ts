@@ -13,6 +13,13 @@ import { serverLogFile } from './suite-log.js';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 export const mainScript = path.join(root, 'dist', 'main.js');
 
+/**
+ * The Node.js flags `npm start` runs the server with (package.json), so that
+ * tests and benchmarks run it the same way: a young generation of up to 64 MiB
+ * per semi-space (see "Garbage collection under load" in bench/README.md).
+ */
+export const serverNodeFlags = ['--max-semi-space-size=64'];
+
 function newestModification(directory: string): number {
   return fs.readdirSync(directory, { withFileTypes: true }).reduce((newest, entry) => {
     const full = path.join(directory, entry.name);
@@ -90,7 +97,7 @@ export interface ServerProcess {
  */
 export async function startServer(env: Record<string, string>, startTimeoutMs = 30_000): Promise<ServerProcess> {
   assertBuilt();
-  const child = spawn(process.execPath, [mainScript, 'serve'], {
+  const child = spawn(process.execPath, [...serverNodeFlags, mainScript, 'serve'], {
     env: processEnvironment({ HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
