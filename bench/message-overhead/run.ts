@@ -221,6 +221,8 @@ async function capacity(streams: number) {
       AGENTD_OPENAI_COMPATIBLE_BASE_URL: provider.url,
       AGENTD_DEFAULT_MODEL: 'openai-compatible/bench-model',
       AGENTD_PROVIDER_TIMEOUT_MS: '120000',
+      // The default bound (100 open streams per account) would refuse all but the first hundred.
+      AGENTD_MAX_OPEN_STREAMS_PER_ACCOUNT: String(streams),
     },
     3918,
   );
@@ -264,7 +266,11 @@ async function capacity(streams: number) {
           });
           request.on('response', (response) => {
             if (response.statusCode === 200) begun += 1;
-            else failed += 1;
+            else {
+              failed += 1;
+              const status = `HTTP ${response.statusCode}`;
+              errors.set(status, (errors.get(status) ?? 0) + 1);
+            }
             response.on('data', () => undefined);
             response.on('error', () => undefined);
             settle();
