@@ -16,7 +16,7 @@ export const mainScript = path.join(root, 'dist', 'main.js');
 /**
  * The Node.js flags `npm start` runs the server with (package.json), so that
  * tests and benchmarks run it the same way: a young generation of up to 64 MiB
- * per semi-space (see "Garbage collection under load" in bench/README.md).
+ * per semi-space (see "Object shapes and garbage collection under load" in bench/README.md).
  */
 export const serverNodeFlags = ['--max-semi-space-size=64'];
 
