@@ -9,7 +9,6 @@ import type { Config } from './config.js';
 import { newAjv } from './schemas/json-schema-validator.js';
 import type { AppDeps } from './dependencies.js';
 import type { App } from './http/app-instance.js';
-import { registerAuthentication } from './http/authentication.js';
 import { createClientErrorHandler } from './http/client-errors.js';
 import { registerDashboard } from './http/dashboard.js';
 import { registerJsonBodyParsers } from './http/json-body.js';
@@ -17,7 +16,7 @@ import { memoizingSerializerFactory } from './http/memoized-serializer.js';
 import { createMetrics, registerRequestObservation } from './http/metrics.js';
 import { withPublishedScope } from './http/openapi-scopes.js';
 import { registerProblemHandlers, sendProblem, toAppError } from './http/problem.js';
-import { registerQueryLimit } from './http/query-limit.js';
+import { registerRequestAdmission } from './http/request-admission.js';
 import { registerRateLimits } from './http/rate-limit.js';
 import { registerRequestTracing } from './http/request-tracing.js';
 import { serverBoundsOptions } from './http/server-bounds.js';
@@ -200,10 +199,6 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { url: '/v1/openapi.json' } });
 
   // Callback-style hooks: they run on every request, and skip a promise each.
-  app.addHook('onRequest', (request, reply, done) => {
-    reply.header('x-request-id', request.id);
-    done();
-  });
   app.addHook('onSend', (_request, reply, payload, done) => {
     // While draining, no connection is kept alive for a next request, even one
     // whose request arrived before the drain began.
@@ -213,8 +208,7 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
   // First of the request hooks, so that key lookups and limits are inside the request's span.
   if (deps.tracing !== null) registerRequestTracing(app, deps.tracing);
   registerProblemHandlers(app);
-  registerQueryLimit(app, config.http.maxQueryBytes);
-  registerAuthentication(app, deps.services);
+  registerRequestAdmission(app, { maxQueryBytes: config.http.maxQueryBytes, services: deps.services });
   const agentRateLimit = registerRateLimits(app, deps.rateLimiter, config.rateLimits, deps.services.agentMetrics);
   const metrics = createMetrics([deps.modelCalls]);
   registerRequestObservation(app, metrics, deps.services.logger);

@@ -6,6 +6,9 @@ import type { OperationConfig } from './operation.js';
 
 const bearer = /^Bearer[ ]+(\S+)[ ]*$/i;
 
+/** Authenticates a request, then calls `done` (with the error that refuses it, if any). */
+export type Authenticator = (request: FastifyRequest, done: HookHandlerDoneFunction) => void;
+
 /**
  * Every route with an operation config needs `Authorization: Bearer <key>`.
  * A bad key gets the same 401 on every route; a good key without the route's
@@ -13,8 +16,9 @@ const bearer = /^Bearer[ ]+(\S+)[ ]*$/i;
  *
  * Callback-style, with a synchronous path: where the key can be read at once
  * (SQLite's committed-read cache), the request goes on without a promise.
+ * Run by the request admission hook (`request-admission.ts`).
  */
-export function registerAuthentication(app: FastifyInstance, deps: ServiceDeps): void {
+export function createAuthenticator(app: FastifyInstance, deps: ServiceDeps): Authenticator {
   app.decorateRequest('serviceContext', null);
 
   const admit = (request: FastifyRequest, operation: OperationConfig, actor: Actor, done: HookHandlerDoneFunction) => {
@@ -26,7 +30,7 @@ export function registerAuthentication(app: FastifyInstance, deps: ServiceDeps):
     done();
   };
 
-  app.addHook('onRequest', (request, _reply, done) => {
+  return (request, done) => {
     const operation = request.routeOptions.config.operation;
     if (operation === undefined) {
       done();
@@ -46,5 +50,5 @@ export function registerAuthentication(app: FastifyInstance, deps: ServiceDeps):
       return;
     }
     authenticate({ deps, token }).then((found) => admit(request, operation, found, done), done);
-  });
+  };
 }

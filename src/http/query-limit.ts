@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import { AppError } from '../errors.js';
 
 /**
@@ -6,17 +5,11 @@ import { AppError } from '../errors.js';
  * the longest valid query of the API is a few hundred bytes, and parsing or
  * logging a 16 KiB one on every request is work a client should not be able
  * to ask for. Node's header limit alone would allow a query as long as that.
+ * Returns the error to answer with, or null when the query is within bounds.
  */
-export function registerQueryLimit(app: FastifyInstance, maxBytes: number): void {
-  app.addHook('onRequest', (request, _reply, done) => {
-    const start = request.url.indexOf('?');
-    if (start >= 0 && Buffer.byteLength(request.url) - start - 1 > maxBytes) {
-      const message = `must be at most ${maxBytes} bytes`;
-      done(
-        new AppError('validation_failed', `The query string ${message}.`, { errors: [{ path: '/query', message }] }),
-      );
-      return;
-    }
-    done();
-  });
+export function queryLimitError(url: string, maxBytes: number): AppError | null {
+  const start = url.indexOf('?');
+  if (start < 0 || Buffer.byteLength(url) - start - 1 <= maxBytes) return null;
+  const message = `must be at most ${maxBytes} bytes`;
+  return new AppError('validation_failed', `The query string ${message}.`, { errors: [{ path: '/query', message }] });
 }

@@ -2,7 +2,7 @@ import { isoTime } from '../clock.js';
 import { apiKeyPattern } from '../config.js';
 import { AppError, notFound, validationError } from '../errors.js';
 import { newId } from '../ids.js';
-import { displayPrefix, generateApiKey, hashApiKey } from '../security/api-key-secret.js';
+import { displayPrefix, generateApiKey, hashApiKey, hashPresentedApiKey } from '../security/api-key-secret.js';
 import type { ApiKeyIdentity, ApiKeyRecord } from '../storage/repositories/api-keys.js';
 import type { Executor } from '../storage/schema.js';
 import { requireScope, scopes, type Actor, type Scope, type ServiceContext, type ServiceDeps } from './context.js';
@@ -102,13 +102,13 @@ function actorFor(identity: ApiKeyIdentity | null, token: string): Actor {
  */
 export async function authenticate({ deps, token }: { deps: ServiceDeps; token: string | null }): Promise<Actor> {
   if (token === null || token.length > maxTokenLength) throw refused();
-  return actorFor(await deps.repositories.apiKeys.findActiveByHash(hashApiKey(token)), token);
+  return actorFor(await deps.repositories.apiKeys.findActiveByHash(hashPresentedApiKey(token)), token);
 }
 
 /** The same, synchronously, where the key can be read without waiting (SQLite); undefined otherwise. */
 export function authenticateNow({ deps, token }: { deps: ServiceDeps; token: string | null }): Actor | undefined {
   if (token === null || token.length > maxTokenLength) throw refused();
-  const identity = deps.repositories.apiKeys.findActiveByHashNow(hashApiKey(token));
+  const identity = deps.repositories.apiKeys.findActiveByHashNow(hashPresentedApiKey(token));
   return identity === undefined ? undefined : actorFor(identity, token);
 }
 

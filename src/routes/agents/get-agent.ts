@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../http/app-instance.js';
 import { contextOf } from '../../http/operation.js';
-import { getAgent } from '../../services/agents/get-agent.js';
+import { getAgent, getAgentNow } from '../../services/agents/get-agent.js';
 import { problemResponses } from '../../schemas/common.js';
 import { AgentIdParams, AgentSchema } from '../../schemas/agents.js';
 
@@ -19,6 +19,10 @@ export function registerGetAgent(app: App): void {
         response: { 200: Type.Ref(AgentSchema), ...problemResponses(404) },
       },
     },
-    async (request) => getAgent({ ctx: contextOf(request), agentId: request.params.agentId }),
+    // Without a promise where SQLite can answer at once (Fastify sends a returned value as it would a resolved one).
+    (request) => {
+      const input = { ctx: contextOf(request), agentId: request.params.agentId };
+      return getAgentNow(input) ?? getAgent(input);
+    },
   );
 }

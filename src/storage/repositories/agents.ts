@@ -242,6 +242,18 @@ export class AgentRepository {
   }
 
   /**
+   * One agent of the account as last committed, synchronously, where the
+   * database can answer without waiting (SQLite's committed-read cache, with
+   * its bounds); undefined where it cannot (PostgreSQL), null when there is none.
+   */
+  findNow(accountId: string, agentId: string): AgentRecord | null | undefined {
+    const rows = this.#byId.readCommittedNow({ accountId, agentId });
+    if (rows === undefined) return undefined;
+    const [row] = rows;
+    return row === undefined ? null : this.#sameAsBefore(row);
+  }
+
+  /**
    * One agent of the account. With `lock` inside a transaction, the row stays
    * locked until it ends (PostgreSQL; SQLite transactions are serial already).
    */
