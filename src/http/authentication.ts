@@ -16,9 +16,10 @@ export type Authenticator = (request: FastifyRequest, done: HookHandlerDoneFunct
  *
  * Callback-style, with a synchronous path: where the key can be read at once
  * (SQLite's committed-read cache), the request goes on without a promise.
- * Run by the request admission hook (`request-admission.ts`).
+ * Decorates requests with their service context; returns the check that the
+ * request admission hook (`request-admission.ts`) runs.
  */
-export function createAuthenticator(app: FastifyInstance, deps: ServiceDeps): Authenticator {
+export function registerAuthentication(app: FastifyInstance, deps: ServiceDeps): Authenticator {
   app.decorateRequest('serviceContext', null);
 
   const admit = (request: FastifyRequest, operation: OperationConfig, actor: Actor, done: HookHandlerDoneFunction) => {

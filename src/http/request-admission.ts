@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ServiceDeps } from '../services/context.js';
-import { createAuthenticator } from './authentication.js';
+import { registerAuthentication } from './authentication.js';
 import { queryLimitError } from './query-limit.js';
 
 /**
@@ -14,7 +14,7 @@ export function registerRequestAdmission(
   app: FastifyInstance,
   { maxQueryBytes, services }: { maxQueryBytes: number; services: ServiceDeps },
 ): void {
-  const authenticate = createAuthenticator(app, services);
+  const authenticate = registerAuthentication(app, services);
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     const refused = queryLimitError(request.url, maxQueryBytes);

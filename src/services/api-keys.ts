@@ -2,7 +2,7 @@ import { isoTime } from '../clock.js';
 import { apiKeyPattern } from '../config.js';
 import { AppError, notFound, validationError } from '../errors.js';
 import { newId } from '../ids.js';
-import { displayPrefix, generateApiKey, hashApiKey, hashPresentedApiKey } from '../security/api-key-secret.js';
+import { displayPrefix, generateApiKey, hashApiKey } from '../security/api-key-secret.js';
 import type { ApiKeyIdentity, ApiKeyRecord } from '../storage/repositories/api-keys.js';
 import type { Executor } from '../storage/schema.js';
 import { requireScope, scopes, type Actor, type Scope, type ServiceContext, type ServiceDeps } from './context.js';
@@ -80,6 +80,38 @@ export async function revokeApiKey({
 }
 
 const maxTokenLength = 256;
+
+/**
+ * The digests of the well-formed tokens presented most recently, so that a
+ * client sending its key on every request has it hashed once rather than every
+ * time: hashing was a seventh of the CPU of `GET /v1/agents/{id}` (see "List
+ * throughput" in bench/README.md). What is remembered is a pure function's
+ * result, not a key's validity: every request still looks its digest up, so a
+ * revoked key is refused at its next request. Only tokens of the keys' own
+ * form are kept, as copies of their own (a token matched out of a header
+ * shares the header's memory otherwise), at most `maxRememberedDigests` of
+ * them, all forgotten when that is reached: made-up tokens cannot grow it.
+ * The price is that up to that many presented keys stay in this process's
+ * memory rather than only for their request's time.
+ */
+const rememberedDigests = new Map<string, string>();
+const maxRememberedDigests = 1024;
+
+function digestOf(token: string): string {
+  const remembered = rememberedDigests.get(token);
+  if (remembered !== undefined) return remembered;
+  const digest = hashApiKey(token);
+  if (apiKeyPattern.test(token)) {
+    if (rememberedDigests.size >= maxRememberedDigests) rememberedDigests.clear();
+    rememberedDigests.set(Buffer.from(token, 'latin1').toString('latin1'), digest);
+  }
+  return digest;
+}
+
+/** How many digests are remembered (for tests of the bound). */
+export function rememberedDigestCount(): number {
+  return rememberedDigests.size;
+}
 const refused = () => new AppError('unauthorized', 'A valid API key is required.');
 
 /** Actors by key identity: an identity served again from the read cache makes no new actor. */
@@ -102,13 +134,13 @@ function actorFor(identity: ApiKeyIdentity | null, token: string): Actor {
  */
 export async function authenticate({ deps, token }: { deps: ServiceDeps; token: string | null }): Promise<Actor> {
   if (token === null || token.length > maxTokenLength) throw refused();
-  return actorFor(await deps.repositories.apiKeys.findActiveByHash(hashPresentedApiKey(token)), token);
+  return actorFor(await deps.repositories.apiKeys.findActiveByHash(digestOf(token)), token);
 }
 
 /** The same, synchronously, where the key can be read without waiting (SQLite); undefined otherwise. */
 export function authenticateNow({ deps, token }: { deps: ServiceDeps; token: string | null }): Actor | undefined {
   if (token === null || token.length > maxTokenLength) throw refused();
-  const identity = deps.repositories.apiKeys.findActiveByHashNow(hashPresentedApiKey(token));
+  const identity = deps.repositories.apiKeys.findActiveByHashNow(digestOf(token));
   return identity === undefined ? undefined : actorFor(identity, token);
 }
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
-import { generateApiKey, hashApiKey, hashPresentedApiKey } from '../../src/security/api-key-secret.js';
+import { generateApiKey, hashApiKey } from '../../src/security/api-key-secret.js';
 import { maskSecret, SecretBox } from '../../src/security/secret-box.js';
 
 describe('secrets at rest', () => {
@@ -39,13 +39,5 @@ describe('API keys', () => {
   it('hash to a stable SHA-256 hex digest', () => {
     assert.equal(hashApiKey('agd_x'), hashApiKey('agd_x'));
     assert.match(hashApiKey('agd_x'), /^[0-9a-f]{64}$/);
-  });
-
-  it('presented again, hash to the same digest, past the number of remembered ones too', () => {
-    const keys = Array.from({ length: 2500 }, generateApiKey);
-    for (const round of [1, 2]) {
-      for (const key of keys) assert.equal(hashPresentedApiKey(key), hashApiKey(key), `round ${round}`);
-    }
-    assert.equal(hashPresentedApiKey(keys[0]!), hashApiKey(keys[0]!));
   });
 });
