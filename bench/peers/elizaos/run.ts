@@ -76,7 +76,10 @@ function agentdBody(index: number, prefix = '') {
     bio: agent.bio,
     personality: { traits: agent.traits, style: agent.style, tone: 'friendly' },
     knowledge: agent.knowledge,
-    platforms: [{ type: 'telegram', settings: { chat: 'research' }, secrets: { botToken: agent.secret } }],
+    // Disabled: the same stored shape (a secret to mask), but no connector polling Telegram during the run.
+    platforms: [
+      { type: 'telegram', enabled: false, settings: { pollTimeoutSeconds: 25 }, secrets: { botToken: agent.secret } },
+    ],
     metadata: { team: 'research' },
   };
 }
