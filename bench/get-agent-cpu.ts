@@ -1,0 +1,124 @@
+/**
+ * CPU per request of `GET /v1/agents/{id}` for one or more builds, one fresh
+ * process start per figure, starts alternating between the builds. Throughput
+ * on this 2-core machine moves with each process start (see "Object shapes
+ * and garbage collection under load" and "Fewer steps per request" in
+ * bench/README.md), so builds are compared by several starts each, and by the
+ * server's own CPU time per request (user + system from /proc) rather than
+ * by requests per second alone.
+ *
+ *   npm run build && cp -r dist /tmp/before-dist   # …then change, build again
+ *   node --import tsx bench/get-agent-cpu.ts /tmp/before-dist/main.js dist/main.js
+ *   node --import tsx bench/get-agent-cpu.ts 'dist/main.js#--trace-deopt'   # Node flags after '#', comma-separated
+ *
+ * STARTS (default 4) starts per build; TRACE_DIR keeps each start's standard output; SECONDS (default 5) measured after a 2 s warm-up; 64 connections.
+ * A build copied out of the checkout must sit where `node_modules` is still found (inside the checkout).
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { generateApiKey } from '../src/security/api-key-secret.js';
+import { unusedPort } from '../test/helpers/network.js';
+import { serverNodeFlags } from '../test/helpers/server-process.js';
+
+const builds = process.argv.slice(2);
+if (builds.length === 0) throw new Error('name at least one build: path/to/main.js[#node-flag,…]');
+const starts = Number(process.env.STARTS ?? 4);
+const seconds = Number(process.env.SECONDS ?? 5);
+const ticksPerSecond = 100;
+
+/** The process's user + system CPU time so far, in µs. */
+function cpuMicroseconds(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / ticksPerSecond;
+}
+
+async function measure(build: string): Promise<{ requestsPerSecond: number; cpuPerRequest: number }> {
+  const [main, flags = ''] = build.split('#');
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentd-get-cpu-'));
+  const key = generateApiKey();
+  const port = await unusedPort();
+  const child = spawn(process.execPath, [...serverNodeFlags, ...flags.split(',').filter(Boolean), main!, 'serve'], {
+    env: {
+      PATH: process.env.PATH,
+      AGENTD_DATA_DIR: dataDir,
+      AGENTD_BOOTSTRAP_KEY: key,
+      AGENTD_RATE_LIMITS: 'off',
+      AGENTD_TELEGRAM_API_URL: 'http://127.0.0.1:9',
+      LOG_LEVEL: 'warn',
+      PORT: String(port),
+    },
+    // TRACE_DIR: each start's standard output (where V8's --trace-* flags write) to a file of its own there.
+    stdio: [
+      'ignore',
+      process.env.TRACE_DIR ? fs.openSync(path.join(process.env.TRACE_DIR, `start-${Date.now()}.log`), 'w') : 'ignore',
+      'inherit',
+    ],
+  });
+  try {
+    const url = `http://127.0.0.1:${port}`;
+    for (let attempt = 0; ; attempt += 1) {
+      if (attempt === 300) throw new Error(`${main} did not start`);
+      if (
+        await fetch(`${url}/healthz`).then(
+          (response) => response.ok,
+          () => false,
+        )
+      )
+        break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+    const created = await fetch(`${url}/v1/agents`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        name: 'Ava',
+        bio: ['Ava is a DeFi research assistant.', 'She explains risks before returns.'],
+        personality: { traits: ['curious', 'precise'], style: ['short sentences'], tone: 'friendly' },
+        expertise: ['defi', 'ethereum', 'lending'],
+        knowledge: ['Gas is paid in ETH.', { title: 'Fees', content: 'Fees rise with network demand.' }],
+        goals: { objectives: ['explain risks'], motivations: ['protect users'] },
+        platforms: [
+          {
+            type: 'telegram',
+            enabled: false,
+            settings: { pollTimeoutSeconds: 25 },
+            secrets: { botToken: '1:0ABCDEFGH' },
+          },
+        ],
+        metadata: { team: 'research' },
+      }),
+    }).then((response) => response.json() as Promise<{ id: string }>);
+    const options = {
+      url: `${url}/v1/agents/${created.id}`,
+      connections: 64,
+      headers: { authorization: headers.authorization },
+    };
+    await autocannon({ ...options, duration: 2 });
+    const before = cpuMicroseconds(child.pid!);
+    const result = await autocannon({ ...options, duration: seconds });
+    const cpu = cpuMicroseconds(child.pid!) - before;
+    if (result.non2xx > 0 || result.errors > 0)
+      throw new Error(`${main}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+    return { requestsPerSecond: Math.round(result.requests.average), cpuPerRequest: cpu / result.requests.total };
+  } finally {
+    child.kill('SIGKILL');
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const results = new Map<string, string[]>(builds.map((build) => [build, []]));
+for (let start = 0; start < starts; start += 1) {
+  for (const build of start % 2 === 0 ? builds : [...builds].reverse()) {
+    const { requestsPerSecond, cpuPerRequest } = await measure(build);
+    results.get(build)!.push(`${requestsPerSecond}/s ${cpuPerRequest.toFixed(1)} µs`);
+    console.log(`${build}: ${requestsPerSecond} requests/s, ${cpuPerRequest.toFixed(1)} µs of CPU per request`);
+  }
+}
+console.log(
+  `\n${starts} starts each, ${seconds} s measured per start, Node ${process.version}, ${os.cpus().length} cores`,
+);
+for (const [build, figures] of results) console.log(`| ${build} | ${figures.join(' | ')} |`);
