@@ -20,6 +20,7 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { generateApiKey } from '../src/security/api-key-secret.js';
+import { benchAgentBody } from './bench-agent.js';
 import { unusedPort } from '../test/helpers/network.js';
 import { serverNodeFlags } from '../test/helpers/server-process.js';
 
@@ -74,23 +75,7 @@ async function measure(build: string): Promise<{ requestsPerSecond: number; cpuP
     const created = await fetch(`${url}/v1/agents`, {
       method: 'POST',
       headers,
-      body: JSON.stringify({
-        name: 'Ava',
-        bio: ['Ava is a DeFi research assistant.', 'She explains risks before returns.'],
-        personality: { traits: ['curious', 'precise'], style: ['short sentences'], tone: 'friendly' },
-        expertise: ['defi', 'ethereum', 'lending'],
-        knowledge: ['Gas is paid in ETH.', { title: 'Fees', content: 'Fees rise with network demand.' }],
-        goals: { objectives: ['explain risks'], motivations: ['protect users'] },
-        platforms: [
-          {
-            type: 'telegram',
-            enabled: false,
-            settings: { pollTimeoutSeconds: 25 },
-            secrets: { botToken: '1:0ABCDEFGH' },
-          },
-        ],
-        metadata: { team: 'research' },
-      }),
+      body: JSON.stringify(benchAgentBody()),
     }).then((response) => response.json() as Promise<{ id: string }>);
     const options = {
       url: `${url}/v1/agents/${created.id}`,

@@ -14,6 +14,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { generateApiKey } from '../src/security/api-key-secret.js';
+import { benchAgentBody } from './bench-agent.js';
 import { unusedPort } from '../test/helpers/network.js';
 import { startServer } from '../test/helpers/server-process.js';
 
@@ -66,23 +67,7 @@ const agentd = await startServer({
 const created = await fetch(`${agentd.url}/v1/agents`, {
   method: 'POST',
   headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-  body: JSON.stringify({
-    name: 'Ava',
-    bio: ['Ava is a DeFi research assistant.', 'She explains risks before returns.'],
-    personality: { traits: ['curious', 'precise'], style: ['short sentences'], tone: 'friendly' },
-    expertise: ['defi', 'ethereum', 'lending'],
-    knowledge: ['Gas is paid in ETH.', { title: 'Fees', content: 'Fees rise with network demand.' }],
-    goals: { objectives: ['explain risks'], motivations: ['protect users'] },
-    platforms: [
-      {
-        type: 'telegram',
-        enabled: false,
-        settings: { pollTimeoutSeconds: 25 },
-        secrets: { botToken: '123456:ABCDEFGH4f2a' },
-      },
-    ],
-    metadata: { team: 'research' },
-  }),
+  body: JSON.stringify(benchAgentBody()),
 });
 const agent = (await created.json()) as { id: string };
 const agentFile = path.join(dataDir, 'agent.json');

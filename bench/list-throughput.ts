@@ -26,6 +26,7 @@ import autocannon from 'autocannon';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { generateApiKey } from '../src/security/api-key-secret.js';
+import { benchAgentBody } from './bench-agent.js';
 import { AgentRepository } from '../src/storage/repositories/agents.js';
 import type { Database } from '../src/storage/schema.js';
 import { unusedPort } from '../test/helpers/network.js';
@@ -113,24 +114,7 @@ async function request<T>(server: ServerProcess, key: string, pathName: string, 
 async function seed(server: ServerProcess, key: string): Promise<string> {
   let lastId = '';
   for (let index = 0; index < agentCount; index += 1) {
-    const created = await request<{ id: string }>(server, key, '/v1/agents', {
-      name: `Ava ${index}`,
-      bio: ['Ava is a DeFi research assistant.', 'She explains risks before returns.'],
-      personality: { traits: ['curious', 'precise'], style: ['short sentences'], tone: 'friendly' },
-      expertise: ['defi', 'ethereum', 'lending'],
-      knowledge: ['Gas is paid in ETH.', { title: 'Fees', content: 'Fees rise with network demand.' }],
-      goals: { objectives: ['explain risks'], motivations: ['protect users'] },
-      platforms: [
-        // Disabled: the same stored shape (a secret to mask), but no connector polling Telegram during the run.
-        {
-          type: 'telegram',
-          enabled: false,
-          settings: { pollTimeoutSeconds: 25 },
-          secrets: { botToken: `123456:${index}ABCDEFGH4f2a` },
-        },
-      ],
-      metadata: { team: 'research' },
-    });
+    const created = await request<{ id: string }>(server, key, '/v1/agents', benchAgentBody(index));
     lastId = created.id;
   }
   return lastId;
