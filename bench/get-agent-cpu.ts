@@ -7,8 +7,8 @@
  * server's own CPU time per request (user + system from /proc) rather than
  * by requests per second alone.
  *
- *   npm run build && cp -r dist /tmp/before-dist   # …then change, build again
- *   node --import tsx bench/get-agent-cpu.ts /tmp/before-dist/main.js dist/main.js
+ *   npm run build && cp -r dist .before-dist   # …then change, build again
+ *   node --import tsx bench/get-agent-cpu.ts .before-dist/main.js dist/main.js
  *   node --import tsx bench/get-agent-cpu.ts 'dist/main.js#--trace-deopt'   # Node flags after '#', comma-separated
  *
  * STARTS (default 4) starts per build; TRACE_DIR keeps each start's standard output; SECONDS (default 5) measured after a 2 s warm-up; 64 connections.

@@ -7,8 +7,8 @@ import { queryLimitError } from './query-limit.js';
  * What every request goes through before its route: its X-Request-Id on the
  * response, the query-string bound, then the API key. One callback-style hook
  * rather than one per step: each hook Fastify runs costs every request, and
- * `GET /v1/agents/{id}` is short enough for that to show (see "List
- * throughput" in bench/README.md).
+ * `GET /v1/agents/{id}` is short enough for that to show (see "Fewer
+ * steps per request" in bench/README.md).
  */
 export function registerRequestAdmission(
   app: FastifyInstance,

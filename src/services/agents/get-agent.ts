@@ -26,7 +26,7 @@ export async function getAgent({ ctx, agentId }: { ctx: ServiceContext; agentId:
  * The same, synchronously, where the agent can be read without waiting
  * (SQLite); undefined otherwise, and the caller then uses `getAgent`. A
  * request served this way makes no promise, which is a measurable part of
- * the cheapest request of the API (see "List throughput" in bench/README.md).
+ * the cheapest request of the API (see "Fewer steps per request" in bench/README.md).
  */
 export function getAgentNow({ ctx, agentId }: { ctx: ServiceContext; agentId: string }): Agent | undefined {
   requireScope(ctx, 'agents:read');
