@@ -14,7 +14,6 @@
  * STARTS (default 4) starts per build; TRACE_DIR keeps each start's standard output; SECONDS (default 5) measured after a 2 s warm-up; 64 connections.
  * A build copied out of the checkout must sit where `node_modules` is still found (inside the checkout).
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,75 +21,53 @@ import autocannon from 'autocannon';
 import { generateApiKey } from '../src/security/api-key-secret.js';
 import { benchAgentBody } from './bench-agent.js';
 import { unusedPort } from '../test/helpers/network.js';
-import { serverNodeFlags } from '../test/helpers/server-process.js';
+import { startServer } from '../test/helpers/server-process.js';
+import { cpuMs } from './message-overhead/processes.js';
 
 const builds = process.argv.slice(2);
 if (builds.length === 0) throw new Error('name at least one build: path/to/main.js[#node-flag,…]');
 const starts = Number(process.env.STARTS ?? 4);
 const seconds = Number(process.env.SECONDS ?? 5);
-const ticksPerSecond = 100;
-
-/** The process's user + system CPU time so far, in µs. */
-function cpuMicroseconds(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / ticksPerSecond;
-}
 
 async function measure(build: string): Promise<{ requestsPerSecond: number; cpuPerRequest: number }> {
-  const [main, flags = ''] = build.split('#');
+  const [script, flags = ''] = build.split('#');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentd-get-cpu-'));
   const key = generateApiKey();
-  const port = await unusedPort();
-  const child = spawn(process.execPath, [...serverNodeFlags, ...flags.split(',').filter(Boolean), main!, 'serve'], {
-    env: {
-      PATH: process.env.PATH,
-      AGENTD_DATA_DIR: dataDir,
-      AGENTD_BOOTSTRAP_KEY: key,
-      AGENTD_RATE_LIMITS: 'off',
-      AGENTD_TELEGRAM_API_URL: 'http://127.0.0.1:9',
-      LOG_LEVEL: 'warn',
-      PORT: String(port),
-    },
-    // TRACE_DIR: each start's standard output (where V8's --trace-* flags write) to a file of its own there.
-    stdio: [
-      'ignore',
-      process.env.TRACE_DIR ? fs.openSync(path.join(process.env.TRACE_DIR, `start-${Date.now()}.log`), 'w') : 'ignore',
-      'inherit',
-    ],
-  });
+  const environment = {
+    AGENTD_DATA_DIR: dataDir,
+    AGENTD_BOOTSTRAP_KEY: key,
+    AGENTD_RATE_LIMITS: 'off',
+    LOG_LEVEL: 'warn',
+    PORT: String(await unusedPort()),
+  };
+  const server = await startServer(environment, 30_000, { script, nodeFlags: flags.split(',').filter(Boolean) });
   try {
-    const url = `http://127.0.0.1:${port}`;
-    for (let attempt = 0; ; attempt += 1) {
-      if (attempt === 300) throw new Error(`${main} did not start`);
-      if (
-        await fetch(`${url}/healthz`).then(
-          (response) => response.ok,
-          () => false,
-        )
-      )
-        break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
     const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-    const created = await fetch(`${url}/v1/agents`, {
+    const created = await fetch(`${server.url}/v1/agents`, {
       method: 'POST',
       headers,
       body: JSON.stringify(benchAgentBody()),
     }).then((response) => response.json() as Promise<{ id: string }>);
     const options = {
-      url: `${url}/v1/agents/${created.id}`,
+      url: `${server.url}/v1/agents/${created.id}`,
       connections: 64,
       headers: { authorization: headers.authorization },
     };
     await autocannon({ ...options, duration: 2 });
-    const before = cpuMicroseconds(child.pid!);
+    const before = cpuMs(server.child.pid!);
     const result = await autocannon({ ...options, duration: seconds });
-    const cpu = cpuMicroseconds(child.pid!) - before;
+    const cpu = cpuMs(server.child.pid!) - before;
     if (result.non2xx > 0 || result.errors > 0)
-      throw new Error(`${main}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-    return { requestsPerSecond: Math.round(result.requests.average), cpuPerRequest: cpu / result.requests.total };
+      throw new Error(`${script}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+    return {
+      requestsPerSecond: Math.round(result.requests.average),
+      cpuPerRequest: (cpu * 1000) / result.requests.total,
+    };
   } finally {
-    child.kill('SIGKILL');
+    await server.stop('SIGKILL');
+    // TRACE_DIR: each start's output (where V8's --trace-* flags write) in a file of its own there.
+    if (process.env.TRACE_DIR)
+      fs.writeFileSync(path.join(process.env.TRACE_DIR, `start-${server.child.pid}.log`), server.output());
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -17,20 +17,9 @@
  * the p50 and p90 latency, the change of throughput against the baseline, and agentd's CPU time per
  * message (from /proc) with its change against the baseline.
  */
-import fs from 'node:fs';
 import http from 'node:http';
 import { load, percentile, post, type Timing } from './client.js';
-import { startAgentd, startFakeProvider } from './processes.js';
-
-/**
- * CPU time (user + system) a process has used, in milliseconds, from /proc (Linux; clock ticks of 10 ms).
- * On a machine shared with other work, CPU per message is steadier than messages per second, which also
- * measures how much of the machine the others took during each round.
- */
-function cpuMs(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
+import { cpuMs, startAgentd, startFakeProvider } from './processes.js';
 
 interface Configuration {
   label: string;

@@ -10,8 +10,7 @@
 //
 //   npm run build && node bench/message-overhead/sdk-call-modes.mjs [calls per round] [rounds]
 import { spawn } from 'node:child_process';
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import { httpFetch } from '../../dist/providers/http-fetch.js';
+import { benchModel } from './sdk-model.mjs';
 
 const callsPerRound = Number(process.argv[2] ?? 200);
 const rounds = Number(process.argv[3] ?? 20);
@@ -19,12 +18,7 @@ const provider = spawn(process.execPath, ['--import', 'tsx', 'bench/message-over
   stdio: ['ignore', 'pipe', 'inherit'],
 });
 const baseURL = (await new Promise((resolve) => provider.stdout.once('data', (data) => resolve(String(data))))).trim();
-const model = createOpenAICompatible({
-  name: 'openai-compatible',
-  fetch: httpFetch,
-  baseURL,
-  includeUsage: true,
-}).chatModel('bench-model');
+const model = benchModel(baseURL);
 const prompt = [
   { role: 'system', content: 'You are Bench.' },
   { role: 'user', content: [{ type: 'text', text: 'What pays for gas?' }] },

@@ -22,9 +22,8 @@
 import http from 'node:http';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import SqliteDatabase from 'better-sqlite3';
-import { httpFetch } from '../../dist/providers/http-fetch.js';
+import { benchModel } from './sdk-model.mjs';
 import { openDatabase } from '../../dist/storage/database.js';
 import { migrateToLatest } from '../../dist/storage/migrate.js';
 
@@ -62,12 +61,7 @@ if (dataDir) {
   });
   store = (userId, text, reply) => exchange(userId, text, reply);
 }
-const model = createOpenAICompatible({
-  name: 'openai-compatible',
-  fetch: httpFetch,
-  baseURL,
-  includeUsage: true,
-}).chatModel('bench-model');
+const model = benchModel(baseURL);
 
 async function answer(request, response) {
   let body = '';

@@ -80,6 +80,7 @@ export async function revokeApiKey({
 }
 
 const maxTokenLength = 256;
+const refused = () => new AppError('unauthorized', 'A valid API key is required.');
 
 /**
  * The digests of well-formed tokens already presented, so that a client
@@ -112,7 +113,6 @@ function digestOf(token: string): string {
 export function rememberedDigestCount(): number {
   return rememberedDigests.size;
 }
-const refused = () => new AppError('unauthorized', 'A valid API key is required.');
 
 /** Actors by key identity: an identity served again from the read cache makes no new actor. */
 const actors = new WeakMap<ApiKeyIdentity, Actor>();

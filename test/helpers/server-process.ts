@@ -90,14 +90,24 @@ export interface ServerProcess {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
+/** Another build to start (a benchmark comparing builds), and Node flags beyond `serverNodeFlags`. */
+export interface StartOptions {
+  script?: string;
+  nodeFlags?: string[];
+}
+
 /**
  * Starts `agentd serve` and resolves once it listens. Without a PORT it takes a
  * free one (PORT=0) and reads the port from the "Server listening" log line;
  * with a PORT (needed when LOG_LEVEL hides info lines) it polls /healthz.
  */
-export async function startServer(env: Record<string, string>, startTimeoutMs = 30_000): Promise<ServerProcess> {
+export async function startServer(
+  env: Record<string, string>,
+  startTimeoutMs = 30_000,
+  { script = mainScript, nodeFlags = [] }: StartOptions = {},
+): Promise<ServerProcess> {
   assertBuilt();
-  const child = spawn(process.execPath, [...serverNodeFlags, mainScript, 'serve'], {
+  const child = spawn(process.execPath, [...serverNodeFlags, ...nodeFlags, script, 'serve'], {
     env: processEnvironment({ HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
