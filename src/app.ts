@@ -43,6 +43,7 @@ import { registerPlatformInbound } from './routes/platforms/platform-inbound.js'
 import { registerForgetConversation } from './routes/messages/forget-conversation.js';
 import { registerListMessages } from './routes/messages/list-messages.js';
 import { MessageReply, ToolCallView } from './schemas/messages.js';
+import { Run as RunSchema } from './schemas/runs.js';
 import { registerSendMessage } from './routes/messages/send-message.js';
 import { ProblemSchema } from './schemas/common.js';
 import { registerErrorDocs } from './routes/ops/error-docs.js';
@@ -156,6 +157,7 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
   app.addSchema(AgentSchema);
   app.addSchema(ToolCallView);
   app.addSchema(MessageReply);
+  app.addSchema(RunSchema);
   app.addSchema(KnowledgeBaseSchema);
   app.addSchema(DocumentSchema);
 

@@ -24,6 +24,9 @@ export const rateLimitNames = [
   'readKnowledgeBases',
   'writeKnowledgeBases',
   'searchKnowledgeBases',
+  'readRuns',
+  'cancelRuns',
+  'manageTasks',
 ] as const;
 export type RateLimitName = (typeof rateLimitNames)[number];
 
@@ -52,6 +55,9 @@ export const defaultRateLimits: RateLimitSettings = {
     readKnowledgeBases: 60,
     writeKnowledgeBases: 60,
     searchKnowledgeBases: 60,
+    readRuns: 120,
+    cancelRuns: 30,
+    manageTasks: 30,
   },
   sendMessageConcurrency: 10,
 };

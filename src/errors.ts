@@ -27,6 +27,11 @@ export const errorCatalog = {
     title: 'Idempotent request in progress',
     when: 'A request with the same Idempotency-Key is still running; retry shortly.',
   },
+  conflict: {
+    status: 409,
+    title: 'Conflict',
+    when: "The resource's state does not allow the operation now, e.g. cancelling a run that has already ended; `detail` says why.",
+  },
   payload_too_large: {
     status: 413,
     title: 'Payload too large',

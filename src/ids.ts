@@ -19,6 +19,8 @@ export const idPrefixes = {
   document: 'doc',
   chunk: 'chk',
   fact: 'fct',
+  run: 'run',
+  task: 'tsk',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -1,3 +1,4 @@
+import { runTriggers, type RunTrigger } from '../schemas/runs.js';
 /**
  * What the per-agent metrics count, in one shape shared by the in-process
  * recorder, the rollup table and the API views. Every field is a sum, so
@@ -62,6 +63,8 @@ export function histogramPercentile(histogram: readonly number[], fraction: numb
 
 export interface MetricCounts {
   messages: number;
+  /** Of `messages`, those of each trigger (who started the run). */
+  runs: Record<RunTrigger, number>;
   streamedMessages: number;
   failedMessages: number;
   failures: Record<FailureType, number>;
@@ -81,6 +84,7 @@ export interface MetricCounts {
 export function emptyCounts(): MetricCounts {
   return {
     messages: 0,
+    runs: Object.fromEntries(runTriggers.map((trigger) => [trigger, 0])) as Record<RunTrigger, number>,
     streamedMessages: 0,
     failedMessages: 0,
     failures: Object.fromEntries(failureTypes.map((type) => [type, 0])) as Record<FailureType, number>,
@@ -98,6 +102,7 @@ export function emptyCounts(): MetricCounts {
 /** Adds `source` into `target`. */
 export function addCounts(target: MetricCounts, source: MetricCounts): void {
   target.messages += source.messages;
+  for (const trigger of runTriggers) target.runs[trigger] += source.runs[trigger];
   target.streamedMessages += source.streamedMessages;
   target.failedMessages += source.failedMessages;
   for (const type of failureTypes) target.failures[type] += source.failures[type];

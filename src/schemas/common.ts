@@ -51,7 +51,7 @@ const statusDescriptions: Record<number, string> = {
   401: 'Missing, malformed, unknown or revoked API key (`unauthorized`).',
   403: 'The key lacks the scope this operation needs (`insufficient_scope`).',
   404: 'No such resource in this account (`not_found`).',
-  409: 'A request with the same Idempotency-Key is still running (`idempotency_in_progress`).',
+  409: 'A request with the same Idempotency-Key is still running (`idempotency_in_progress`), or the resource is in a state that does not allow the operation (`conflict`).',
   413: 'The body is larger than the limit (`payload_too_large`).',
   415: 'The body is not JSON (`unsupported_media_type`).',
   422: 'The Idempotency-Key was used with a different body (`idempotency_key_reused`).',

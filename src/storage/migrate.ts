@@ -10,6 +10,7 @@ import { platformsMigration } from './migrations/0007-platforms.js';
 import { knowledgeBasesMigration } from './migrations/0008-knowledge-bases.js';
 import { memoryMigration } from './migrations/0009-memory.js';
 import { memorySearchMigration } from './migrations/0010-memory-search.js';
+import { runsMigration } from './migrations/0011-runs.js';
 import type { Dialect } from './schema.js';
 
 /** Every migration, by name, in the order they apply. */
@@ -25,6 +26,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0008-knowledge-bases': knowledgeBasesMigration(dialect),
     '0009-memory': memoryMigration(dialect),
     '0010-memory-search': memorySearchMigration(dialect),
+    '0011-runs': runsMigration(dialect),
   };
 }
 

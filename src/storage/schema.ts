@@ -264,6 +264,52 @@ export interface MemoryFactsTable {
   updated_at: string;
 }
 
+/** One run: a piece of an agent's work, whoever started it (migration 0011). */
+export interface RunsTable {
+  id: string;
+  account_id: string;
+  agent_id: string;
+  trigger: string;
+  task_id: string | null;
+  due_at: string | null;
+  status: string;
+  background: number;
+  user_id: string | null;
+  room_id: string | null;
+  input: string;
+  message_id: string | null;
+  finish_reason: string | null;
+  /** JSON: { inputTokens, outputTokens, totalTokens }. */
+  usage: string | null;
+  /** JSON: the reply (MessageReply) once the run ended with one. */
+  result: string | null;
+  /** JSON: the problem a failed or cancelled run ended with. */
+  error: string | null;
+  /** Events recorded: the sequence number of the last one. */
+  event_count: number;
+  /** The instance producing the run; its heartbeat says whether it still does. */
+  instance_id: string | null;
+  cancel_requested_at: string | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+}
+
+/** Consecutive events of a run, `first_seq`..`last_seq`, as a JSON array of { event, data }. */
+export interface RunEventsTable {
+  run_id: string;
+  first_seq: number;
+  last_seq: number;
+  events: string;
+  created_at: string;
+}
+
+/** The last heartbeat of each instance that produces runs. */
+export interface RunInstancesTable {
+  instance_id: string;
+  seen_at: string;
+}
+
 export interface Database {
   service_state: ServiceStateTable;
   accounts: AccountsTable;
@@ -285,6 +331,9 @@ export interface Database {
   agent_knowledge_bases: AgentKnowledgeBasesTable;
   memory_conversations: MemoryConversationsTable;
   memory_facts: MemoryFactsTable;
+  runs: RunsTable;
+  run_events: RunEventsTable;
+  run_instances: RunInstancesTable;
 }
 
 export type Executor = Kysely<Database> | Transaction<Database>;

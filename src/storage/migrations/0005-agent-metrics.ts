@@ -21,7 +21,8 @@ export function agentMetricsMigration(dialect: Dialect): Migration {
         .addColumn('period', 'text', (column) => column.notNull())
         .addColumn('agent_id', 'text', (column) => column.notNull().modifyEnd(sortable))
         .addColumn('bucket_start', 'text', (column) => column.notNull());
-      for (const column of metricColumns) {
+      // The columns as they were then: later migrations add theirs (0011-runs).
+      for (const column of metricColumns.filter((each) => each.addedIn === undefined)) {
         table = table.addColumn(column.name, column.wide ? 'bigint' : 'integer', (definition) =>
           definition.notNull().defaultTo(0),
         );

@@ -1,4 +1,5 @@
 import { failureTypes, histogramSize, type MetricCounts } from '../../events/metric-counts.js';
+import { runTriggers } from '../../schemas/runs.js';
 
 /** One counter column of `agent_metrics` and where its value lives in MetricCounts. */
 export interface MetricColumn {
@@ -7,11 +8,13 @@ export interface MetricColumn {
   wide: boolean;
   read(counts: MetricCounts): number;
   add(counts: MetricCounts, value: number): void;
+  /** The migration that added the column to the table (absent: created with it, in 0005). */
+  addedIn?: string;
 }
 
 function scalar(
   name: string,
-  field: Exclude<keyof MetricCounts, 'failures' | 'latency' | 'timeToFirstToken'>,
+  field: Exclude<keyof MetricCounts, 'failures' | 'runs' | 'latency' | 'timeToFirstToken'>,
   wide = false,
 ): MetricColumn {
   return {
@@ -64,6 +67,15 @@ export const metricColumns: readonly MetricColumn[] = [
     read: (counts) => counts.timeToFirstToken[index] as number,
     add: (counts, value) => {
       (counts.timeToFirstToken[index] as number) += value;
+    },
+  })),
+  ...runTriggers.map((trigger): MetricColumn => ({
+    name: `runs_${trigger}`,
+    wide: false,
+    addedIn: '0011-runs',
+    read: (counts) => counts.runs[trigger],
+    add: (counts, value) => {
+      counts.runs[trigger] += value;
     },
   })),
 ];

@@ -1,0 +1,106 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { IdString, NullableInResponse, ProblemSchema, StringEnum, Timestamp } from './common.js';
+import { MessageReply } from './messages.js';
+
+/**
+ * Runs: one record of each piece of an agent's work, whoever started it, with
+ * the events its stream sends (see docs/runs.md).
+ */
+
+/** Who started a run. */
+export const runTriggers = ['message', 'task', 'platform', 'door'] as const;
+export type RunTrigger = (typeof runTriggers)[number];
+
+/** `skipped`: a task's due time that was not run (missed while every instance was down, see docs/tasks.md). */
+export const runStatuses = ['queued', 'running', 'completed', 'failed', 'cancelled', 'skipped'] as const;
+export type RunStatus = (typeof runStatuses)[number];
+export const finishedRunStatuses: ReadonlySet<RunStatus> = new Set(['completed', 'failed', 'cancelled', 'skipped']);
+
+export const RunIdParams = Type.Object(
+  {
+    agentId: IdString('agent'),
+    runId: IdString('run'),
+  },
+  { additionalProperties: false },
+);
+
+export const Run = Type.Object(
+  {
+    id: IdString('run'),
+    agentId: IdString('agent'),
+    trigger: StringEnum(runTriggers, {
+      description:
+        '`message`: POST /v1/agents/{id}/messages; `task`: a scheduled task; `platform`: a message on one of the ' +
+        "agent's platforms; `door`: the OpenAI-compatible endpoint.",
+    }),
+    taskId: NullableInResponse('string', { description: 'The task whose due time this run is, for `task` runs.' }),
+    dueAt: NullableInResponse('string', { description: "The task's due time this run is for (RFC 3339)." }),
+    status: StringEnum(runStatuses, {
+      description:
+        '`queued` (waiting for one of the agent’s in-flight slots), `running`, then `completed`, `failed`, ' +
+        '`cancelled` (by POST …/cancel, or its client went away) or, for task due times not run, `skipped`.',
+    }),
+    background: Type.Boolean({
+      description: 'Produced by the service, not a connection: a background message or a task.',
+    }),
+    userId: NullableInResponse('string'),
+    roomId: NullableInResponse('string'),
+    input: Type.String({ description: 'The message (or the task’s instructions) the run answers.' }),
+    messageId: NullableInResponse('string', { description: 'The id of the reply (`msg_…`) once it has begun.' }),
+    reply: Type.Union([Type.Ref(MessageReply), Type.Null()], {
+      description: 'The reply as POST …/messages returns it, once the run has ended with one (also when cancelled).',
+    }),
+    error: Type.Union([Type.Ref(ProblemSchema), Type.Null()], {
+      description: 'Why the run failed or was cancelled, as a problem; null otherwise.',
+    }),
+    eventCount: Type.Integer({ description: 'Events recorded so far: the `id` of the last one.' }),
+    cancelRequestedAt: NullableInResponse('string'),
+    createdAt: Timestamp,
+    startedAt: NullableInResponse('string'),
+    finishedAt: NullableInResponse('string'),
+  },
+  { $id: 'Run', title: 'Run' },
+);
+export type RunView = Static<typeof Run>;
+
+export const ListRunsQuery = Type.Object(
+  {
+    status: Type.Optional(StringEnum(runStatuses)),
+    trigger: Type.Optional(StringEnum(runTriggers)),
+    task: Type.Optional(IdString('task', 'Only the runs of this task.')),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'Runs per page, 1–100 (default 20).' })),
+    cursor: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 1000, description: 'The `nextCursor` of the previous page.' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ListRunsQueryValue = Static<typeof ListRunsQuery>;
+
+export const RunList = Type.Object({
+  data: Type.Array(Type.Ref(Run)),
+  pagination: Type.Object({ limit: Type.Integer(), hasMore: Type.Boolean(), nextCursor: NullableInResponse('string') }),
+});
+export type RunListView = Static<typeof RunList>;
+
+export const RunEventsHeaders = Type.Object({
+  'last-event-id': Type.Optional(
+    Type.String({
+      pattern: '^[0-9]{1,9}$',
+      description: 'The `id` of the last event received: the stream resumes after it.',
+    }),
+  ),
+});
+
+export const RunEventsQuery = Type.Object(
+  {
+    after: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 999_999_999,
+        description: 'The same as `Last-Event-ID`, for clients that cannot set headers (the header wins).',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
