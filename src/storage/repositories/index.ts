@@ -13,6 +13,7 @@ import { MemoryRepository } from './memory.js';
 import { MemoryVectorRepository } from './memory-vectors.js';
 import { MessageRepository } from './messages.js';
 import { VectorIndex } from './vector-index.js';
+import { RunRepository } from './runs.js';
 import { PlatformStateRepository } from './platform-states.js';
 import { ServiceStateRepository } from './service-state.js';
 import { WebhookDeliveryRepository } from './webhook-deliveries.js';
@@ -36,6 +37,7 @@ export interface Repositories {
   platformStates: PlatformStateRepository;
   webhooks: WebhookRepository;
   webhookDeliveries: WebhookDeliveryRepository;
+  runs: RunRepository;
 }
 
 /** `vectorDimensions`: the embedding model's width, or null without embeddings (no vector indexes). */
@@ -64,5 +66,6 @@ export function createRepositories(
     platformStates: new PlatformStateRepository(db),
     webhooks: new WebhookRepository(db, committedReader),
     webhookDeliveries: new WebhookDeliveryRepository(db, dialect),
+    runs: new RunRepository(db),
   };
 }

@@ -1,0 +1,220 @@
+import type { Insertable, Selectable } from 'kysely';
+import type { Database, Executor } from '../schema.js';
+
+export type RunRow = Selectable<Database['runs']>;
+export type NewRunRow = Insertable<Database['runs']>;
+
+/** One stored batch of a run's events: consecutive sequence numbers, oldest first. */
+export interface RunEventBatch {
+  firstSeq: number;
+  lastSeq: number;
+  /** JSON array of { event, data }. */
+  events: string;
+}
+
+export interface RunPageQuery {
+  accountId: string;
+  agentId: string;
+  status?: string;
+  trigger?: string;
+  taskId?: string;
+  limit: number;
+  /** Keyset position: runs strictly older than this id (newest first). */
+  beforeId?: string;
+}
+
+const unfinished = ['queued', 'running'] as const;
+
+/**
+ * Runs, their events and the heartbeats of the instances producing them.
+ * Every read names the account and the agent, so one account never sees
+ * another's runs. Writes of a run's outcome take the caller's transaction:
+ * the last events and the final state commit together, so a reader never sees
+ * a finished run with events still missing.
+ */
+export class RunRepository {
+  constructor(private readonly db: Executor) {}
+
+  async insert(row: NewRunRow, executor: Executor = this.db): Promise<void> {
+    await executor.insertInto('runs').values(row).execute();
+  }
+
+  async find(accountId: string, agentId: string, runId: string, executor: Executor = this.db) {
+    return executor
+      .selectFrom('runs')
+      .selectAll()
+      .where('id', '=', runId)
+      .where('agent_id', '=', agentId)
+      .where('account_id', '=', accountId)
+      .executeTakeFirst();
+  }
+
+  async findById(runId: string, executor: Executor = this.db): Promise<RunRow | undefined> {
+    return executor.selectFrom('runs').selectAll().where('id', '=', runId).executeTakeFirst();
+  }
+
+  async page(query: RunPageQuery, executor: Executor = this.db): Promise<RunRow[]> {
+    let builder = executor
+      .selectFrom('runs')
+      .selectAll()
+      .where('agent_id', '=', query.agentId)
+      .where('account_id', '=', query.accountId);
+    if (query.status !== undefined) builder = builder.where('status', '=', query.status);
+    if (query.trigger !== undefined) builder = builder.where('trigger', '=', query.trigger);
+    if (query.taskId !== undefined) builder = builder.where('task_id', '=', query.taskId);
+    if (query.beforeId !== undefined) builder = builder.where('id', '<', query.beforeId);
+    return builder.orderBy('id', 'desc').limit(query.limit).execute();
+  }
+
+  /** Marks a queued run as running on `instanceId`; false when it was no longer queued (cancelled meanwhile). */
+  async start(
+    runId: string,
+    fields: { instanceId: string; messageId: string; startedAt: string },
+    executor: Executor = this.db,
+  ): Promise<boolean> {
+    const result = await executor
+      .updateTable('runs')
+      .set({
+        status: 'running',
+        instance_id: fields.instanceId,
+        message_id: fields.messageId,
+        started_at: fields.startedAt,
+      })
+      .where('id', '=', runId)
+      .where('status', '=', 'queued')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** Records the outcome of a run that has not ended yet; false when it had (another instance ended it). */
+  async finish(
+    runId: string,
+    fields: {
+      status: string;
+      finishReason: string | null;
+      usage: string | null;
+      result: string | null;
+      error: string | null;
+      eventCount: number;
+      finishedAt: string;
+    },
+    executor: Executor = this.db,
+  ): Promise<boolean> {
+    const result = await executor
+      .updateTable('runs')
+      .set({
+        status: fields.status,
+        finish_reason: fields.finishReason,
+        usage: fields.usage,
+        result: fields.result,
+        error: fields.error,
+        event_count: fields.eventCount,
+        finished_at: fields.finishedAt,
+      })
+      .where('id', '=', runId)
+      .where('status', 'in', unfinished)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** Stores a batch of events and the run's count of them. */
+  async appendEvents(runId: string, batch: RunEventBatch, createdAt: string, executor: Executor = this.db) {
+    await executor
+      .insertInto('run_events')
+      .values({
+        run_id: runId,
+        first_seq: batch.firstSeq,
+        last_seq: batch.lastSeq,
+        events: batch.events,
+        created_at: createdAt,
+      })
+      .execute();
+    await executor
+      .updateTable('runs')
+      .set({ event_count: batch.lastSeq })
+      .where('id', '=', runId)
+      .where('event_count', '<', batch.lastSeq)
+      .execute();
+  }
+
+  /** The stored batches holding events after `afterSeq`, oldest first. */
+  async eventsAfter(runId: string, afterSeq: number, executor: Executor = this.db): Promise<RunEventBatch[]> {
+    const rows = await executor
+      .selectFrom('run_events')
+      .select(['first_seq', 'last_seq', 'events'])
+      .where('run_id', '=', runId)
+      .where('last_seq', '>', afterSeq)
+      .orderBy('first_seq')
+      .execute();
+    return rows.map((row) => ({ firstSeq: row.first_seq, lastSeq: row.last_seq, events: row.events }));
+  }
+
+  /** Asks for a run to end; the instance producing it sees the request. False when it had already ended. */
+  async requestCancel(runId: string, at: string, executor: Executor = this.db): Promise<boolean> {
+    const result = await executor
+      .updateTable('runs')
+      .set({ cancel_requested_at: at })
+      .where('id', '=', runId)
+      .where('status', 'in', unfinished)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** Of these runs, the ones someone asked to cancel. */
+  async cancelRequested(runIds: string[], executor: Executor = this.db): Promise<string[]> {
+    if (runIds.length === 0) return [];
+    const rows = await executor
+      .selectFrom('runs')
+      .select('id')
+      .where('id', 'in', runIds)
+      .where('cancel_requested_at', 'is not', null)
+      .execute();
+    return rows.map((row) => row.id);
+  }
+
+  async heartbeat(instanceId: string, at: string, executor: Executor = this.db): Promise<void> {
+    await executor
+      .insertInto('run_instances')
+      .values({ instance_id: instanceId, seen_at: at })
+      .onConflict((conflict) => conflict.column('instance_id').doUpdateSet({ seen_at: at }))
+      .execute();
+  }
+
+  async forgetInstance(instanceId: string, executor: Executor = this.db): Promise<void> {
+    await executor.deleteFrom('run_instances').where('instance_id', '=', instanceId).execute();
+  }
+
+  /**
+   * Running runs whose instance has not beaten since `staleBefore` (or never
+   * did): their producer stopped, so nobody will end them but the sweep.
+   */
+  async orphaned(staleBefore: string, limit: number, executor: Executor = this.db): Promise<RunRow[]> {
+    return executor
+      .selectFrom('runs')
+      .selectAll()
+      .where('status', '=', 'running')
+      .where((where) =>
+        where.or([
+          where('instance_id', 'is', null),
+          where.not(
+            where.exists(
+              where
+                .selectFrom('run_instances')
+                .select('run_instances.instance_id')
+                .whereRef('run_instances.instance_id', '=', 'runs.instance_id')
+                .where('run_instances.seen_at', '>=', staleBefore),
+            ),
+          ),
+        ]),
+      )
+      .limit(limit)
+      .execute();
+  }
+
+  /** Removes the events of runs older than the retention, and instances long gone. */
+  async prune(eventsBefore: string, instancesBefore: string, executor: Executor = this.db): Promise<number> {
+    const result = await executor.deleteFrom('run_events').where('created_at', '<', eventsBefore).executeTakeFirst();
+    await executor.deleteFrom('run_instances').where('seen_at', '<', instancesBefore).execute();
+    return Number(result.numDeletedRows);
+  }
+}
