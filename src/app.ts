@@ -73,6 +73,13 @@ import { registerRetryDocument } from './routes/knowledge-bases/retry-document.j
 import { registerSearchKnowledgeBase } from './routes/knowledge-bases/search-knowledge-base.js';
 import { registerUpdateKnowledgeBase } from './routes/knowledge-bases/update-knowledge-base.js';
 import { DocumentSchema, KnowledgeBaseSchema } from './schemas/knowledge-bases.js';
+import { registerCreateTask } from './routes/tasks/create-task.js';
+import { registerDeleteTask } from './routes/tasks/delete-task.js';
+import { registerGetTask } from './routes/tasks/get-task.js';
+import { registerListTasks } from './routes/tasks/list-tasks.js';
+import { registerRunTask } from './routes/tasks/run-task.js';
+import { registerUpdateTask } from './routes/tasks/update-task.js';
+import { TaskSchema } from './schemas/tasks.js';
 
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 
@@ -160,6 +167,7 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
   app.addSchema(RunSchema);
   app.addSchema(KnowledgeBaseSchema);
   app.addSchema(DocumentSchema);
+  app.addSchema(TaskSchema);
 
   await app.register(swagger, {
     openapi: {
@@ -179,6 +187,7 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
       tags: [
         { name: 'agents', description: 'Agents of the account' },
         { name: 'messages', description: 'Talking to agents, and their conversation history' },
+        { name: 'tasks', description: 'Work agents do on their own, on a schedule' },
         { name: 'api-keys', description: 'API keys of the account' },
         { name: 'webhooks', description: 'Signed event notifications to URLs of the account, and their delivery log' },
         { name: 'metrics', description: 'Per-agent metrics and the usage of the account' },
@@ -212,7 +221,7 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
   registerProblemHandlers(app);
   registerRequestAdmission(app, { maxQueryBytes: config.http.maxQueryBytes, services: deps.services });
   const agentRateLimit = registerRateLimits(app, deps.rateLimiter, config.rateLimits, deps.services.agentMetrics);
-  const metrics = createMetrics([deps.modelCalls]);
+  const metrics = createMetrics([deps.modelCalls, deps.tasks.metrics]);
   registerRequestObservation(app, metrics, deps.services.logger);
 
   registerCreateAgent(app);
@@ -256,6 +265,13 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
   registerDeleteDocument(app);
   registerRetryDocument(app);
   registerSearchKnowledgeBase(app);
+  const taskLimits = { minIntervalSeconds: config.tasks.minIntervalSeconds };
+  registerCreateTask(app, taskLimits);
+  registerListTasks(app);
+  registerGetTask(app);
+  registerUpdateTask(app, taskLimits);
+  registerDeleteTask(app);
+  registerRunTask(app, deps.tasks);
   registerChatCompletions(app, { keepAliveMs: config.sseKeepAliveMs, shutdown: deps.shutdown, agentRateLimit });
   registerListModels(app);
   registerHealth(app, deps.readiness);

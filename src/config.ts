@@ -143,6 +143,7 @@ export interface Config {
   tracing: TracingSettings | null;
   /** Per-agent metrics rollups (AGENTD_AGENT_METRICS, AGENTD_METRICS_FLUSH_MS, AGENTD_METRICS_RETENTION_DAYS). */
   agentMetrics: { enabled: boolean; flushMs: number; retentionDays: number };
+  tasks: TaskSettings;
   embeddings: EmbeddingsConfig | null;
   knowledge: KnowledgeConfig;
   logLevel: LogLevel;
@@ -184,6 +185,18 @@ export interface WebhookSettings {
   pollMs: number;
   /** Days finished deliveries stay in the log before they are pruned. */
   retentionDays: number;
+}
+
+/** The task scheduler (see docs/tasks.md). */
+export interface TaskSettings {
+  /** AGENTD_TASKS=off: this instance claims no due tasks (others do); tasks can still be managed and run now. */
+  schedule: boolean;
+  /** The shortest `everySeconds` a task may have. */
+  minIntervalSeconds: number;
+  /** How often this instance looks for due tasks: a due time starts within about this long. */
+  tickMs: number;
+  /** Task runs this instance produces at once; it claims no more while that many are in flight. */
+  concurrency: number;
 }
 
 export interface TracingSettings {
@@ -477,6 +490,12 @@ export function loadConfig(env: Environment, cwd: string = process.cwd()): Confi
       enabled: boolean(env, 'AGENTD_AGENT_METRICS', true),
       flushMs: integer(env, 'AGENTD_METRICS_FLUSH_MS', 5000, 100, 600_000),
       retentionDays: integer(env, 'AGENTD_METRICS_RETENTION_DAYS', 30, 1, 3650),
+    },
+    tasks: {
+      schedule: boolean(env, 'AGENTD_TASKS', true),
+      minIntervalSeconds: integer(env, 'AGENTD_TASK_MIN_INTERVAL_SECONDS', 60, 1, 86_400),
+      tickMs: integer(env, 'AGENTD_TASK_TICK_MS', 250, 10, 60_000),
+      concurrency: integer(env, 'AGENTD_TASK_CONCURRENCY', 50, 1, 10_000),
     },
     embeddings: embeddingsConfig(env, providers),
     knowledge: {

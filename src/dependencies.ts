@@ -44,6 +44,7 @@ import { recallSourceOf } from './conversation/memory/recall.js';
 import { createEmbeddings } from './providers/embeddings.js';
 import { KnowledgeIngestion } from './services/knowledge-bases/ingestion.js';
 import { MemoryWorker } from './services/memory/memory-worker.js';
+import { TaskScheduler } from './services/tasks/scheduler.js';
 
 /** Everything the app is built from; tests build their own with fakes where they need them. */
 export interface AppDeps {
@@ -60,6 +61,8 @@ export interface AppDeps {
   tracing: Tracing | null;
   /** Model calls by provider and outcome, for the Prometheus endpoint. */
   modelCalls: ModelCallMetrics;
+  /** Scheduled tasks: started by `serve` (and tests that want it) with `tasks.start()`; runs tasks now. */
+  tasks: TaskScheduler;
   close(): Promise<void>;
 }
 
@@ -235,6 +238,7 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
     fetch: outboundFetch,
     leases: platformLeases(config, limits.redis, options.logger),
   });
+  const tasks = new TaskScheduler({ deps: services, platforms, settings: config.tasks });
 
   return {
     database,
@@ -246,7 +250,10 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
     platforms,
     tracing,
     modelCalls,
+    tasks,
     async close() {
+      // First: the runs in progress still need the model, the database and the connectors.
+      await tasks.stop(Math.min(config.shutdownTimeoutMs, 5_000));
       await memory.close();
       await platforms.close();
       await dispatcher?.stop();

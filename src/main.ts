@@ -52,6 +52,7 @@ async function serve(config: Config): Promise<void> {
     app = await start(config, deps, logger);
     // Connectors start once the inbound routes listen (a platform may call as soon as a webhook is set).
     await deps.platforms.supervisor.start();
+    deps.tasks.start();
   } catch (error) {
     // Open connections (Redis reconnecting, the database pool) would keep a failed start alive.
     await deps.close();

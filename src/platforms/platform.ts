@@ -109,6 +109,19 @@ export interface PlatformDefinition<Settings extends TObject = TObject, Secrets 
   runsOnLease(settings: Static<Settings>, context: Pick<PlatformContext, 'publicBaseUrl'>): boolean;
   /** Starts the connector; resolves once it is connected (credentials checked). */
   start(settings: Static<Settings>, secrets: Static<Secrets>, context: PlatformContext): Promise<PlatformConnection>;
+  /**
+   * Posts a text to a target of the platform on the agent's behalf, outside
+   * any conversation (a task's output): a chat, a channel. Connectors that
+   * cannot leave it out. Rejects when the platform refused it; the reason
+   * names no secret.
+   */
+  postText?(
+    target: string,
+    text: string,
+    settings: Static<Settings>,
+    secrets: Static<Secrets>,
+    context: PlatformContext,
+  ): Promise<void>;
   /** Serves a request the platform sent to this agent's inbound URL (verify its signature first). */
   handleInbound?(
     request: PlatformInboundRequest,

@@ -10,6 +10,9 @@ export const webhookEventTypes = [
   'message.completed',
   'message.failed',
   'memory.updated',
+  'task.completed',
+  'task.failed',
+  'task.paused',
 ] as const;
 export type WebhookEventType = (typeof webhookEventTypes)[number];
 
@@ -239,5 +242,43 @@ export const webhookPayloads: Record<WebhookEventType, ReturnType<typeof envelop
     }),
     "An agent's long-term memory of a conversation changed (summary or facts). The remembered text is not " +
       'included; read it from GET /v1/agents/{agentId}/memory.',
+  ),
+  'task.completed': envelope(
+    'task.completed',
+    Type.Object({
+      agentId: Type.String(),
+      taskId: Type.String(),
+      name: Type.String({ description: "The task's name." }),
+      runId: Type.String(),
+      dueAt: NullableInResponse('string', { description: 'The due time the run was for; null for a run started now.' }),
+      messageId: Type.String({ description: 'The id of the reply.' }),
+      text: Type.String({ description: "The agent's reply: the task's output." }),
+      completedAt: Timestamp,
+    }),
+    'A run of a task whose output is `webhook` completed; the reply is in `text`.',
+  ),
+  'task.failed': envelope(
+    'task.failed',
+    Type.Object({
+      agentId: Type.String(),
+      taskId: Type.String(),
+      name: Type.String(),
+      runId: Type.String(),
+      dueAt: NullableInResponse('string'),
+      error: Type.Object({ code: Type.String(), status: Type.Integer(), detail: Type.String() }),
+      consecutiveFailures: Type.Integer({ description: 'Failed runs of the task in a row, this one included.' }),
+    }),
+    'A run of a task failed, or its output could not be delivered (any output type).',
+  ),
+  'task.paused': envelope(
+    'task.paused',
+    Type.Object({
+      ...agentEventData,
+      taskId: Type.String(),
+      name: Type.String(),
+      reason: Type.String(),
+      consecutiveFailures: Type.Integer(),
+    }),
+    'The service paused a task (`enabled: false`) because its last runs failed; PATCH `enabled: true` resumes it.',
   ),
 };

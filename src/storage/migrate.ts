@@ -11,6 +11,7 @@ import { knowledgeBasesMigration } from './migrations/0008-knowledge-bases.js';
 import { memoryMigration } from './migrations/0009-memory.js';
 import { memorySearchMigration } from './migrations/0010-memory-search.js';
 import { runsMigration } from './migrations/0011-runs.js';
+import { tasksMigration } from './migrations/0012-tasks.js';
 import type { Dialect } from './schema.js';
 
 /** Every migration, by name, in the order they apply. */
@@ -27,6 +28,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0009-memory': memoryMigration(dialect),
     '0010-memory-search': memorySearchMigration(dialect),
     '0011-runs': runsMigration(dialect),
+    '0012-tasks': tasksMigration(dialect),
   };
 }
 

@@ -310,6 +310,30 @@ export interface RunInstancesTable {
   seen_at: string;
 }
 
+/** One scheduled task of an agent (migration 0012). */
+export interface TasksTable {
+  id: string;
+  account_id: string;
+  agent_id: string;
+  name: string;
+  instructions: string;
+  /** JSON: { cron, timezone } | { everySeconds } | { at }. */
+  schedule: string;
+  /** JSON: { type: 'none' } | { type: 'platform', platform, target } | { type: 'webhook' }. */
+  output: string;
+  enabled: number;
+  paused_reason: string | null;
+  /** The next due time; null while disabled, or once a one-off task has been claimed. What the scheduler claims by. */
+  next_due_at: string | null;
+  last_run_id: string | null;
+  last_run_at: string | null;
+  last_run_status: string | null;
+  last_error: string | null;
+  consecutive_failures: number;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   service_state: ServiceStateTable;
   accounts: AccountsTable;
@@ -334,6 +358,7 @@ export interface Database {
   runs: RunsTable;
   run_events: RunEventsTable;
   run_instances: RunInstancesTable;
+  tasks: TasksTable;
 }
 
 export type Executor = Kysely<Database> | Transaction<Database>;

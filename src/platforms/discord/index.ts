@@ -13,6 +13,7 @@ import {
   logClientTrouble,
 } from './client.js';
 import { answerMessages } from './messages.js';
+import { splitMessage } from './split-message.js';
 import { discordSecretsSchema, discordSettingsSchema, type DiscordSecrets, type DiscordSettings } from './settings.js';
 
 /**
@@ -126,6 +127,36 @@ async function start(
   return { stop };
 }
 
+/**
+ * Posts to a channel over Discord's REST API (no gateway connection needed,
+ * so any instance can): one message per piece of Discord's length limit,
+ * mentions never parsed.
+ */
+async function postText(
+  target: string,
+  text: string,
+  _settings: DiscordSettings,
+  secrets: DiscordSecrets,
+  context: PlatformContext,
+): Promise<void> {
+  const botToken = secrets.botToken;
+  if (!botToken) throw new Error('Discord needs secrets.botToken');
+  const { REST, Routes } = await loadDiscord();
+  const rest = new REST({ api: context.apiBaseUrl ?? defaultDiscordApiUrl, retries: 1, timeout: 10_000 }).setToken(
+    botToken,
+  );
+  try {
+    for (const piece of splitMessage(text)) {
+      await rest.post(Routes.channelMessages(target), {
+        body: { content: piece, allowed_mentions: { parse: [] } },
+        signal: context.signal,
+      });
+    }
+  } catch (error) {
+    throw new Error(`Discord refused the message: ${describeDiscordFailure(error)}`);
+  }
+}
+
 export const discordPlatform: PlatformDefinition<typeof discordSettingsSchema, typeof discordSecretsSchema> = {
   type: 'discord',
   description:
@@ -134,4 +165,5 @@ export const discordPlatform: PlatformDefinition<typeof discordSettingsSchema, t
   secretsSchema: discordSecretsSchema,
   runsOnLease: () => true,
   start,
+  postText,
 };

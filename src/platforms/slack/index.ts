@@ -83,6 +83,16 @@ export function createSlackPlatform(): PlatformDefinition<typeof slackSettingsSc
       return { stop: async () => undefined };
     },
 
+    async postText(target: string, text: string, _settings: SlackSettings, secrets: SlackSecrets, context) {
+      if (!secrets.botToken) throw new Error('Slack needs secrets.botToken');
+      const client = await createSlackWebClient(secrets.botToken, context.apiBaseUrl, context.logger);
+      try {
+        await client.chat.postMessage({ channel: target, text: escapeSlackText(text) });
+      } catch (error) {
+        throw new Error(`Slack refused the message: ${describeSlackFailure(error)}`);
+      }
+    },
+
     async handleInbound(
       request: PlatformInboundRequest,
       settings: SlackSettings,

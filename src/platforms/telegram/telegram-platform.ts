@@ -209,6 +209,21 @@ export const telegramPlatform: PlatformDefinition<typeof settingsSchema, typeof 
     };
   },
 
+  async postText(target, text, _settings, secrets, context): Promise<void> {
+    const token = secrets.botToken;
+    if (token === undefined)
+      throw new Error('Telegram has no bot token: set secrets.botToken on the telegram platform.');
+    // A chat id is a number (negative for groups and channels); `@name` addresses a public channel.
+    const chatId = /^-?[0-9]+$/.test(target) ? Number(target) : target;
+    const api = apiFor(token, context);
+    try {
+      for (const part of splitForTelegram(text))
+        await api.sendMessage(chatId, part, undefined, forGrammy(context.signal));
+    } catch (error) {
+      throw new Error(describeFault(error, token));
+    }
+  },
+
   async handleInbound(request, _settings, secrets, context): Promise<PlatformInboundResponse> {
     if (request.path !== '/webhook') return { status: 404 };
     const token = secrets.botToken;

@@ -8,7 +8,8 @@ export type AgentEventType =
   | 'connector.started'
   | 'connector.stopped'
   | 'connector.failed'
-  | 'memory.updated';
+  | 'memory.updated'
+  | 'task.paused';
 
 export interface AgentEventRecord {
   id: string;

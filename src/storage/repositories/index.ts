@@ -14,6 +14,7 @@ import { MemoryVectorRepository } from './memory-vectors.js';
 import { MessageRepository } from './messages.js';
 import { VectorIndex } from './vector-index.js';
 import { RunRepository } from './runs.js';
+import { TaskRepository } from './tasks.js';
 import { PlatformStateRepository } from './platform-states.js';
 import { ServiceStateRepository } from './service-state.js';
 import { WebhookDeliveryRepository } from './webhook-deliveries.js';
@@ -38,6 +39,7 @@ export interface Repositories {
   webhooks: WebhookRepository;
   webhookDeliveries: WebhookDeliveryRepository;
   runs: RunRepository;
+  tasks: TaskRepository;
 }
 
 /** `vectorDimensions`: the embedding model's width, or null without embeddings (no vector indexes). */
@@ -67,5 +69,6 @@ export function createRepositories(
     webhooks: new WebhookRepository(db, committedReader),
     webhookDeliveries: new WebhookDeliveryRepository(db, dialect),
     runs: new RunRepository(db),
+    tasks: new TaskRepository(db, dialect),
   };
 }
