@@ -55,7 +55,16 @@ const knownOperations: Array<[label: string, scope: Scope | null]> = [
 
 /** Path parameters the suite can fill, by name; a route with another one fails until it is added here. */
 /** Path parameters the suite fills; an OpenAI-door model is an agent id. */
-const fillableParameters = ['agentId', 'model', 'keyId', 'webhookId', 'deliveryId', 'knowledgeBaseId', 'documentId'];
+const fillableParameters = [
+  'agentId',
+  'model',
+  'keyId',
+  'webhookId',
+  'deliveryId',
+  'knowledgeBaseId',
+  'documentId',
+  'taskId',
+];
 
 /** A target that never resolves (RFC 2606), so webhooks made here send nothing anywhere. */
 const unreachableTarget = 'https://hooks.invalid/agentd';
@@ -86,6 +95,7 @@ for (const backend of backends) {
     let victimKeyId: string;
     let victimKnowledgeBaseId: string;
     let victimDocumentId: string;
+    let victimTaskId: string;
     let revokedKey: string;
     let victimDelivery: { webhookId: string; deliveryId: string };
 
@@ -131,6 +141,14 @@ for (const backend of backends) {
           as: victim,
         })
       ).json().id;
+      victimTaskId = (
+        await t.inject({
+          method: 'POST',
+          url: `/v1/agents/${victimAgentId}/tasks`,
+          payload: { name: 'Victim task', instructions: 'Victim.', schedule: { everySeconds: 3600 } },
+          as: victim,
+        })
+      ).json().id;
       const doomed = await t.newKey(t.owner.accountId);
       assert.equal((await t.inject({ method: 'DELETE', url: `/v1/api-keys/${doomed.keyId}` })).statusCode, 200);
       revokedKey = doomed.key;
@@ -145,6 +163,7 @@ for (const backend of backends) {
       const ownDelivery =
         route.pathParameters.includes('deliveryId') && whose === 'own' ? await newDelivery(t.owner) : null;
       let ownKnowledgeBaseId: string | null = null;
+      let ownAgentId: string | null = null;
       for (const name of route.pathParameters) {
         let value: string;
         if (name === 'webhookId' || name === 'deliveryId') {
@@ -162,6 +181,20 @@ for (const backend of backends) {
               : whose === 'missing'
                 ? 'agt_01ARZ3NDEKTSV4RRFFQ69G5FAV'
                 : (await t.inject({ method: 'POST', url: '/v1/agents', payload: { name: 'Own' } })).json().id;
+          ownAgentId = value;
+        } else if (name === 'taskId') {
+          value =
+            whose === 'foreign'
+              ? victimTaskId
+              : whose === 'missing'
+                ? 'tsk_01ARZ3NDEKTSV4RRFFQ69G5FAV'
+                : (
+                    await t.inject({
+                      method: 'POST',
+                      url: `/v1/agents/${ownAgentId}/tasks`,
+                      payload: { name: 'Own', instructions: 'Own.', schedule: { everySeconds: 3600 } },
+                    })
+                  ).json().id;
         } else if (name === 'keyId') {
           value =
             whose === 'foreign'

@@ -31,6 +31,9 @@ const overrides: Record<string, Partial<Pick<SecurityCase, 'body' | 'query'>>> =
   // A document needs content (or a URL), which the schema cannot require of a body that also takes a URL.
   'POST /v1/knowledge-bases/{knowledgeBaseId}/documents': { body: { title: 'probe', content: 'probe document' } },
   'GET /v1/agents/{agentId}/memory': { query: '?userId=probe' },
+  'POST /v1/agents/{agentId}/tasks': {
+    body: { name: 'probe', instructions: 'probe', schedule: { everySeconds: 3600 } },
+  },
   'PATCH /v1/agents/{agentId}/memory': { query: '?userId=probe' },
   // The suite creates an agent named so in the caller's account.
   'POST /v1/chat/completions': {
