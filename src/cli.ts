@@ -11,16 +11,39 @@ export type Command =
   | { name: 'agents-create'; agentName: string | null; bodyFile: string | null; json: boolean }
   | { name: 'agents-delete'; agentId: string }
   | { name: 'chat'; agentId: string; userId: string; roomId: string | null }
+  | TasksCommand
   | { name: 'help' };
+
+export const taskActions = ['list', 'get', 'create', 'enable', 'disable', 'run', 'delete'] as const;
+export type TaskAction = (typeof taskActions)[number];
+
+/** `agentd tasks …`: one command, its action, and for `create` the task's fields from flags or a JSON file. */
+export interface TasksCommand {
+  name: 'tasks';
+  action: TaskAction;
+  agentId: string;
+  taskId: string | null;
+  create: {
+    taskName: string | null;
+    instructions: string | null;
+    everySeconds: number | null;
+    cron: string | null;
+    timezone: string | null;
+    at: string | null;
+    bodyFile: string | null;
+    disabled: boolean;
+  } | null;
+  json: boolean;
+}
 
 /** Commands that talk to a running agentd over HTTP (AGENTD_URL, AGENTD_API_KEY) rather than to the database. */
 export type RemoteCommand = Extract<
   Command,
-  { name: 'agents-list' | 'agents-get' | 'agents-create' | 'agents-delete' | 'chat' }
+  { name: 'agents-list' | 'agents-get' | 'agents-create' | 'agents-delete' | 'chat' | 'tasks' }
 >;
 
 export function isRemoteCommand(command: Command): command is RemoteCommand {
-  return command.name.startsWith('agents-') || command.name === 'chat';
+  return command.name.startsWith('agents-') || command.name === 'chat' || command.name === 'tasks';
 }
 
 const agentStatuses = ['active', 'inactive', 'error'] as const;
@@ -44,6 +67,12 @@ Over HTTP, against a running agentd (AGENTD_URL, default http://127.0.0.1:$PORT;
   agents delete AGENT_ID                    Delete an agent
   chat AGENT_ID [--user U] [--room R]       Talk to an agent: one message per line of standard input,
                                             replies streamed as they come (--user defaults to "cli")
+  tasks list AGENT_ID [--json]              List an agent's tasks
+  tasks create AGENT_ID --name N --instructions TEXT (--every SECONDS | --cron EXPR [--timezone TZ] | --at TIME)
+              [--disabled] [--json-body FILE|-] [--json]
+                                            Give an agent a task (other fields, e.g. output, from the JSON file)
+  tasks get|enable|disable|run|delete AGENT_ID TASK_ID
+                                            Print, resume, pause, run now or delete a task
 
 Configuration comes from the environment (see the README).`;
 
@@ -62,6 +91,12 @@ export function parseCommand(argv: string[]): Command {
       'json-body': { type: 'string' },
       user: { type: 'string' },
       room: { type: 'string' },
+      instructions: { type: 'string' },
+      every: { type: 'string' },
+      cron: { type: 'string' },
+      timezone: { type: 'string' },
+      at: { type: 'string' },
+      disabled: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -83,6 +118,7 @@ export function parseCommand(argv: string[]): Command {
       roomId: values.room ?? null,
     };
   }
+  if (first === 'tasks') return parseTasksCommand(positionals.slice(1), values);
   if (first === 'agents' && (second === 'get' || second === 'delete')) {
     return { name: `agents-${second}`, agentId: agentIdArgument(`agents ${second}`, third) };
   }
@@ -127,4 +163,59 @@ export function parseCommand(argv: string[]): Command {
     default:
       throw new UsageError(`unknown command "${words}"`);
   }
+}
+
+function parseTasksCommand(
+  words: string[],
+  values: {
+    name?: string;
+    instructions?: string;
+    every?: string;
+    cron?: string;
+    timezone?: string;
+    at?: string;
+    disabled?: boolean;
+    'json-body'?: string;
+    json?: boolean;
+  },
+): TasksCommand {
+  const [action, agentId, taskId, ...extra] = words;
+  if (action === undefined || !(taskActions as readonly string[]).includes(action)) {
+    throw new UsageError(`tasks needs one of ${taskActions.join(', ')}`);
+  }
+  const needsTask = action !== 'list' && action !== 'create';
+  if (!agentId || extra.length > 0 || (needsTask ? !taskId : taskId !== undefined)) {
+    throw new UsageError(`tasks ${action} needs AGENT_ID${needsTask ? ' TASK_ID' : ''}`);
+  }
+  let create: TasksCommand['create'] = null;
+  if (action === 'create') {
+    const schedules = [values.every, values.cron, values.at].filter((value) => value !== undefined).length;
+    if (!values['json-body'] && (!values.name || !values.instructions || schedules !== 1)) {
+      throw new UsageError(
+        'tasks create needs --name, --instructions and one of --every, --cron or --at (or --json-body)',
+      );
+    }
+    if (schedules > 1) throw new UsageError('tasks create takes one of --every, --cron or --at');
+    if (values.every !== undefined && !/^[0-9]+$/.test(values.every)) {
+      throw new UsageError('--every must be a whole number of seconds');
+    }
+    create = {
+      taskName: values.name ?? null,
+      instructions: values.instructions ?? null,
+      everySeconds: values.every !== undefined ? Number(values.every) : null,
+      cron: values.cron ?? null,
+      timezone: values.timezone ?? null,
+      at: values.at ?? null,
+      bodyFile: values['json-body'] ?? null,
+      disabled: values.disabled ?? false,
+    };
+  }
+  return {
+    name: 'tasks',
+    action: action as TaskAction,
+    agentId,
+    taskId: needsTask ? (taskId as string) : null,
+    create,
+    json: values.json ?? false,
+  };
 }

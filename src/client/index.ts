@@ -3,7 +3,18 @@ import { AgentdError, errorOf } from './agentd-error.js';
 import { toMessageEvent, type MessageEvent } from './message-events.js';
 import type { paths } from './openapi.js';
 import { readServerSentEvents } from './server-sent-events.js';
-import type { Agent, CreateAgentBody, DeletedAgent, ListAgentsQuery, SendMessageBody } from './types.js';
+import type {
+  Agent,
+  CreateAgentBody,
+  CreateTaskBody,
+  DeletedAgent,
+  DeletedTask,
+  ListAgentsQuery,
+  Run,
+  SendMessageBody,
+  Task,
+  UpdateTaskBody,
+} from './types.js';
 
 /**
  * The typed client of agentd. Its types are generated from the server's OpenAPI
@@ -38,6 +49,16 @@ export interface AgentdClient {
     get(agentId: string, options?: RequestOptions): Promise<Agent>;
     create(body: CreateAgentBody, options?: RequestOptions & { idempotencyKey?: string }): Promise<Agent>;
     delete(agentId: string, options?: RequestOptions): Promise<DeletedAgent>;
+  };
+  tasks: {
+    /** Every task of the agent, newest first, page after page. */
+    list(agentId: string, options?: RequestOptions): AsyncGenerator<Task, void>;
+    get(agentId: string, taskId: string, options?: RequestOptions): Promise<Task>;
+    create(agentId: string, body: CreateTaskBody, options?: RequestOptions): Promise<Task>;
+    update(agentId: string, taskId: string, body: UpdateTaskBody, options?: RequestOptions): Promise<Task>;
+    delete(agentId: string, taskId: string, options?: RequestOptions): Promise<DeletedTask>;
+    /** Starts a run of the task now; resolves with the queued run. */
+    run(agentId: string, taskId: string, options?: RequestOptions): Promise<Run>;
   };
   messages: {
     /**
@@ -102,6 +123,63 @@ export function createAgentdClient(options: AgentdClientOptions): AgentdClient {
       async delete(agentId, requestOptions) {
         return unwrap(
           await api.DELETE('/v1/agents/{agentId}', { params: { path: { agentId } }, ...signalOf(requestOptions) }),
+        );
+      },
+    },
+    tasks: {
+      async *list(agentId, requestOptions) {
+        let cursor: string | undefined;
+        do {
+          const page = unwrap(
+            await api.GET('/v1/agents/{agentId}/tasks', {
+              params: { path: { agentId }, query: { limit: 100, ...(cursor ? { cursor } : {}) } },
+              ...signalOf(requestOptions),
+            }),
+          );
+          yield* page.data;
+          cursor = page.pagination.hasMore ? (page.pagination.nextCursor ?? undefined) : undefined;
+        } while (cursor !== undefined);
+      },
+      async get(agentId, taskId, requestOptions) {
+        return unwrap(
+          await api.GET('/v1/agents/{agentId}/tasks/{taskId}', {
+            params: { path: { agentId, taskId } },
+            ...signalOf(requestOptions),
+          }),
+        );
+      },
+      async create(agentId, body, requestOptions) {
+        return unwrap(
+          await api.POST('/v1/agents/{agentId}/tasks', {
+            params: { path: { agentId } },
+            body,
+            ...signalOf(requestOptions),
+          }),
+        );
+      },
+      async update(agentId, taskId, body, requestOptions) {
+        return unwrap(
+          await api.PATCH('/v1/agents/{agentId}/tasks/{taskId}', {
+            params: { path: { agentId, taskId } },
+            body,
+            ...signalOf(requestOptions),
+          }),
+        );
+      },
+      async delete(agentId, taskId, requestOptions) {
+        return unwrap(
+          await api.DELETE('/v1/agents/{agentId}/tasks/{taskId}', {
+            params: { path: { agentId, taskId } },
+            ...signalOf(requestOptions),
+          }),
+        );
+      },
+      async run(agentId, taskId, requestOptions) {
+        return unwrap(
+          await api.POST('/v1/agents/{agentId}/tasks/{taskId}/run', {
+            params: { path: { agentId, taskId } },
+            ...signalOf(requestOptions),
+          }),
         );
       },
     },

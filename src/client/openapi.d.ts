@@ -260,6 +260,78 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/agents/{agentId}/tasks': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List an agent's tasks
+     * @description The agent's tasks, newest first, with their next due time and how their last run went. Follow `nextCursor` for more. Scope: `agents:read`.
+     */
+    get: operations['listTasks'];
+    put?: never;
+    /**
+     * Give an agent a task on a schedule
+     * @description At each due time of `schedule` (`{ cron, timezone }`, `{ everySeconds }` or `{ at }`), the agent answers `instructions` as a background run (trigger `task`), once over every instance, and its reply goes to `output`. Tasks of an agent that is not `active` do not run. A task whose last 3 runs failed is paused. At most 100 tasks per agent. Scope: `agents:write`.
+     */
+    post: operations['createTask'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/agents/{agentId}/tasks/{taskId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get a task
+     * @description The task, its next due time, and its last run: when it ended, its status, why it failed, the failures in a row and, when the service paused it, `pausedReason`. Its runs: GET /v1/agents/{agentId}/runs?task={taskId}. Scope: `agents:read`.
+     */
+    get: operations['getTask'];
+    put?: never;
+    post?: never;
+    /**
+     * Delete a task
+     * @description The task has no more due times; a run in progress finishes, and its runs stay in the run list. Scope: `agents:write`.
+     */
+    delete: operations['deleteTask'];
+    options?: never;
+    head?: never;
+    /**
+     * Change a task
+     * @description Fields sent replace the stored ones. A new `schedule` sets the next due time from now; `enabled: true` resumes a disabled or paused task (forgetting its failures); `enabled: false` stops it. Scope: `agents:write`.
+     */
+    patch: operations['updateTask'];
+    trace?: never;
+  };
+  '/v1/agents/{agentId}/tasks/{taskId}/run': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Run a task now
+     * @description Starts a run of the task now, outside its schedule (its due times are unchanged; `dueAt` is null), produced in the background with its output like a due run; also for a disabled or paused task. Answers `202` with the queued run and its `Location`; follow it with GET …/runs/{runId} or its events. Scope: `agents:write`.
+     */
+    post: operations['runTask'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/agents/import': {
     parameters: {
       query?: never;
@@ -1209,6 +1281,207 @@ export interface webhooks {
     patch?: never;
     trace?: never;
   };
+  'task.completed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** A run of a task whose output is `webhook` completed; the reply is in `text`. */
+    post: {
+      parameters: {
+        query?: never;
+        header: {
+          /** @description The event id (`evt_…`): the same on every attempt and redelivery; dedupe on it. */
+          'webhook-id': string;
+          /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body` with the secret (Standard Webhooks). */
+          'webhook-signature': string;
+          /** @description Unix seconds when this attempt was signed. */
+          'webhook-timestamp': string;
+        };
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            data: {
+              agentId: string;
+              /**
+               * Format: date-time
+               * @description RFC 3339 UTC time with milliseconds.
+               */
+              completedAt: string;
+              /** @description The due time the run was for; null for a run started now. */
+              dueAt: string | null;
+              /** @description The id of the reply. */
+              messageId: string;
+              /** @description The task's name. */
+              name: string;
+              runId: string;
+              taskId: string;
+              /** @description The agent's reply: the task's output. */
+              text: string;
+            };
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC time with milliseconds.
+             */
+            timestamp: string;
+            /** @constant */
+            type: 'task.completed';
+          };
+        };
+      };
+      responses: {
+        /** @description Received. Any other answer, or none within the time-out, is retried. */
+        '2XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'task.failed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** A run of a task failed, or its output could not be delivered (any output type). */
+    post: {
+      parameters: {
+        query?: never;
+        header: {
+          /** @description The event id (`evt_…`): the same on every attempt and redelivery; dedupe on it. */
+          'webhook-id': string;
+          /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body` with the secret (Standard Webhooks). */
+          'webhook-signature': string;
+          /** @description Unix seconds when this attempt was signed. */
+          'webhook-timestamp': string;
+        };
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            data: {
+              agentId: string;
+              /** @description Failed runs of the task in a row, this one included. */
+              consecutiveFailures: number;
+              dueAt: string | null;
+              error: {
+                code: string;
+                detail: string;
+                status: number;
+              };
+              name: string;
+              runId: string;
+              taskId: string;
+            };
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC time with milliseconds.
+             */
+            timestamp: string;
+            /** @constant */
+            type: 'task.failed';
+          };
+        };
+      };
+      responses: {
+        /** @description Received. Any other answer, or none within the time-out, is retried. */
+        '2XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'task.paused': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** The service paused a task (`enabled: false`) because its last runs failed; PATCH `enabled: true` resumes it. */
+    post: {
+      parameters: {
+        query?: never;
+        header: {
+          /** @description The event id (`evt_…`): the same on every attempt and redelivery; dedupe on it. */
+          'webhook-id': string;
+          /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body` with the secret (Standard Webhooks). */
+          'webhook-signature': string;
+          /** @description Unix seconds when this attempt was signed. */
+          'webhook-timestamp': string;
+        };
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            data: {
+              /** @description The API key id that made the change, or `service`. */
+              actor: string;
+              agentId: string;
+              consecutiveFailures: number;
+              name: string;
+              reason: string;
+              requestId: string | null;
+              taskId: string;
+            };
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC time with milliseconds.
+             */
+            timestamp: string;
+            /** @constant */
+            type: 'task.paused';
+          };
+        };
+      };
+      responses: {
+        /** @description Received. Any other answer, or none within the time-out, is retried. */
+        '2XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export interface components {
   schemas: {
@@ -1402,6 +1675,7 @@ export interface components {
         | 'deletion_protected'
         | 'not_found'
         | 'idempotency_in_progress'
+        | 'conflict'
         | 'payload_too_large'
         | 'unsupported_media_type'
         | 'idempotency_key_reused'
@@ -1422,6 +1696,116 @@ export interface components {
       title: string;
       /** @description A link to the documentation of this error code. */
       type: string;
+    };
+    /** Run */
+    Run: {
+      agentId: string;
+      /** @description Produced by the service, not a connection: a background message or a task. */
+      background: boolean;
+      cancelRequestedAt: string | null;
+      /**
+       * Format: date-time
+       * @description RFC 3339 UTC time with milliseconds.
+       */
+      createdAt: string;
+      /** @description The task's due time this run is for (RFC 3339). */
+      dueAt: string | null;
+      /** @description Why the run failed or was cancelled, as a problem; null otherwise. */
+      error: components['schemas']['Problem'] | null;
+      /** @description Events recorded so far: the `id` of the last one. */
+      eventCount: number;
+      finishedAt: string | null;
+      id: string;
+      /** @description The message (or the task’s instructions) the run answers. */
+      input: string;
+      /** @description The id of the reply (`msg_…`) once it has begun. */
+      messageId: string | null;
+      /** @description The reply as POST …/messages returns it, once the run has ended with one (also when cancelled). */
+      reply: components['schemas']['MessageReply'] | null;
+      roomId: string | null;
+      startedAt: string | null;
+      /**
+       * @description `queued` (waiting for one of the agent’s in-flight slots), `running`, then `completed`, `failed`, `cancelled` (by POST …/cancel, or its client went away) or, for task due times not run, `skipped`.
+       * @enum {string}
+       */
+      status: 'queued' | 'running' | 'completed' | 'failed' | 'cancelled' | 'skipped';
+      /** @description The task whose due time this run is, for `task` runs. */
+      taskId: string | null;
+      /**
+       * @description `message`: POST /v1/agents/{id}/messages; `task`: a scheduled task; `platform`: a message on one of the agent's platforms; `door`: the OpenAI-compatible endpoint.
+       * @enum {string}
+       */
+      trigger: 'message' | 'task' | 'platform' | 'door';
+      userId: string | null;
+    };
+    /** Task */
+    Task: {
+      agentId: string;
+      /** @description Failed runs in a row; at 3 the task is paused. */
+      consecutiveFailures: number;
+      /**
+       * Format: date-time
+       * @description RFC 3339 UTC time with milliseconds.
+       */
+      createdAt: string;
+      enabled: boolean;
+      id: string;
+      instructions: string;
+      /** @description Why the last run failed, or its output could not be delivered; null after a success. */
+      lastError: string | null;
+      /** @description When the last run of the task ended. */
+      lastRunAt: string | null;
+      lastRunStatus: ('queued' | 'running' | 'completed' | 'failed' | 'cancelled' | 'skipped') | null;
+      name: string;
+      /** @description The next due time (RFC 3339); null when disabled or a one-off task has run. */
+      nextDueAt: string | null;
+      /** @description Where the reply goes besides the run: nowhere else, a platform target, or webhooks. */
+      output:
+        | {
+            /** @enum {string} */
+            type: 'none';
+          }
+        | {
+            /**
+             * @description One of the agent's platforms.
+             * @enum {string}
+             */
+            platform: 'telegram' | 'slack' | 'discord';
+            /** @description Where the reply is posted: a Telegram chat id (or `@channel`), a Slack or Discord channel id. */
+            target: string;
+            /** @enum {string} */
+            type: 'platform';
+          }
+        | {
+            /** @enum {string} */
+            type: 'webhook';
+          };
+      /** @description Why the service paused the task (e.g. its last 3 runs failed); null otherwise. */
+      pausedReason: string | null;
+      /** @description When the task is due: `{ cron, timezone }`, `{ everySeconds }` or `{ at }` (once). */
+      schedule:
+        | {
+            /** @description A five-field cron expression (minute hour day-of-month month day-of-week), e.g. `0 8 * * 1-5`, or a nickname such as `@daily`. */
+            cron: string;
+            /**
+             * @description The IANA time zone the expression is read in (default `UTC`), e.g. `Europe/Berlin`. Across a DST change a time that does not exist runs at the first minute after it, a time that happens twice runs once.
+             * @default UTC
+             */
+            timezone: string;
+          }
+        | {
+            /** @description Seconds between due times, counted from when the schedule was set; at least 60 unless the operator lowered AGENTD_TASK_MIN_INTERVAL_SECONDS. */
+            everySeconds: number;
+          }
+        | {
+            /** @description One due time, RFC 3339 with an offset (e.g. `2030-01-31T08:00:00+01:00`); a past time runs now. */
+            at: string;
+          };
+      /**
+       * Format: date-time
+       * @description RFC 3339 UTC time with milliseconds.
+       */
+      updatedAt: string;
     };
     /** ToolCall */
     ToolCall: {
@@ -1761,7 +2145,7 @@ export interface operations {
           'application/json': components['schemas']['Problem'];
         };
       };
-      /** @description A request with the same Idempotency-Key is still running (`idempotency_in_progress`). */
+      /** @description A request with the same Idempotency-Key is still running (`idempotency_in_progress`), or the resource is in a state that does not allow the operation (`conflict`). */
       409: {
         headers: {
           [name: string]: unknown;
@@ -2253,7 +2637,7 @@ export interface operations {
                * @description RFC 3339 UTC time with milliseconds.
                */
               createdAt: string;
-              /** @description `agent.created`: name, status. `agent.updated`: `fields` changed, with `plugins`/`platforms` entries (`entry`, `change`, `secretsChanged` names) and `model.fields`; never a secret value. `agent.status_changed`: from, to, reason, by (`owner` or `service`). `agent.deleted`: name. `connector.started`, `connector.stopped`, `connector.failed`: platform (its type), reason. `memory.updated`: userId, roomId, `summary` (true when it changed), `facts` ({ added, replaced, removed } counts), `source` (`background` or `api`); never the remembered text. */
+              /** @description `agent.created`: name, status. `agent.updated`: `fields` changed, with `plugins`/`platforms` entries (`entry`, `change`, `secretsChanged` names) and `model.fields`; never a secret value. `agent.status_changed`: from, to, reason, by (`owner` or `service`). `agent.deleted`: name. `connector.started`, `connector.stopped`, `connector.failed`: platform (its type), reason. `memory.updated`: userId, roomId, `summary` (true when it changed), `facts` ({ added, replaced, removed } counts), `source` (`background` or `api`); never the remembered text. `task.paused`: taskId, name, reason, consecutiveFailures. */
               data: {
                 [key: string]: unknown;
               };
@@ -2272,7 +2656,8 @@ export interface operations {
                 | 'connector.started'
                 | 'connector.stopped'
                 | 'connector.failed'
-                | 'memory.updated';
+                | 'memory.updated'
+                | 'task.paused';
             }[];
             pagination: {
               hasMore: boolean;
@@ -3162,6 +3547,600 @@ export interface operations {
       };
     };
   };
+  listTasks: {
+    parameters: {
+      query?: {
+        /** @description The `nextCursor` of the previous page. */
+        cursor?: string;
+        /** @description Tasks per page, 1–100 (20). */
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        agentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['Task'][];
+            pagination: {
+              hasMore: boolean;
+              limit: number;
+              nextCursor: string | null;
+            };
+          };
+        };
+      };
+      /** @description Invalid JSON or a request that does not match the schema (`invalid_json`, `validation_failed`). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key lacks the scope this operation needs (`insufficient_scope`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this account (`not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The database cannot be reached (`service_unavailable`), or for messages the agent or its model provider cannot answer now (`agent_unavailable`, `provider_unavailable`); see Retry-After. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  createTask: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        agentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @default true */
+          enabled?: boolean;
+          /** @description What the agent is asked to do at each due time: the run's message (the agent's goals are in its prompt). */
+          instructions: string;
+          name: string;
+          /** @description Where the reply goes besides the run: nowhere else, a platform target, or webhooks. */
+          output?:
+            | {
+                /** @enum {string} */
+                type: 'none';
+              }
+            | {
+                /**
+                 * @description One of the agent's platforms.
+                 * @enum {string}
+                 */
+                platform: 'telegram' | 'slack' | 'discord';
+                /** @description Where the reply is posted: a Telegram chat id (or `@channel`), a Slack or Discord channel id. */
+                target: string;
+                /** @enum {string} */
+                type: 'platform';
+              }
+            | {
+                /** @enum {string} */
+                type: 'webhook';
+              };
+          /** @description When the task is due: `{ cron, timezone }`, `{ everySeconds }` or `{ at }` (once). */
+          schedule:
+            | {
+                /** @description A five-field cron expression (minute hour day-of-month month day-of-week), e.g. `0 8 * * 1-5`, or a nickname such as `@daily`. */
+                cron: string;
+                /**
+                 * @description The IANA time zone the expression is read in (default `UTC`), e.g. `Europe/Berlin`. Across a DST change a time that does not exist runs at the first minute after it, a time that happens twice runs once.
+                 * @default UTC
+                 */
+                timezone?: string;
+              }
+            | {
+                /** @description Seconds between due times, counted from when the schedule was set; at least 60 unless the operator lowered AGENTD_TASK_MIN_INTERVAL_SECONDS. */
+                everySeconds: number;
+              }
+            | {
+                /** @description One due time, RFC 3339 with an offset (e.g. `2030-01-31T08:00:00+01:00`); a past time runs now. */
+                at: string;
+              };
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Task'];
+        };
+      };
+      /** @description Invalid JSON or a request that does not match the schema (`invalid_json`, `validation_failed`). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key lacks the scope this operation needs (`insufficient_scope`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this account (`not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A request with the same Idempotency-Key is still running (`idempotency_in_progress`), or the resource is in a state that does not allow the operation (`conflict`). */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than the limit (`payload_too_large`). */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (`unsupported_media_type`). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The database cannot be reached (`service_unavailable`), or for messages the agent or its model provider cannot answer now (`agent_unavailable`, `provider_unavailable`); see Retry-After. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getTask: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        agentId: string;
+        taskId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Task'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key lacks the scope this operation needs (`insufficient_scope`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this account (`not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The database cannot be reached (`service_unavailable`), or for messages the agent or its model provider cannot answer now (`agent_unavailable`, `provider_unavailable`); see Retry-After. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  deleteTask: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        agentId: string;
+        taskId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            deleted: true;
+            id: string;
+          };
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key lacks the scope this operation needs (`insufficient_scope`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this account (`not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The database cannot be reached (`service_unavailable`), or for messages the agent or its model provider cannot answer now (`agent_unavailable`, `provider_unavailable`); see Retry-After. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  updateTask: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        agentId: string;
+        taskId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description true resumes a paused task (its failures are forgotten); false pauses it. */
+          enabled?: boolean;
+          /** @description What the agent is asked to do at each due time: the run's message (the agent's goals are in its prompt). */
+          instructions?: string;
+          name?: string;
+          /** @description Where the reply goes besides the run: nowhere else, a platform target, or webhooks. */
+          output?:
+            | {
+                /** @enum {string} */
+                type: 'none';
+              }
+            | {
+                /**
+                 * @description One of the agent's platforms.
+                 * @enum {string}
+                 */
+                platform: 'telegram' | 'slack' | 'discord';
+                /** @description Where the reply is posted: a Telegram chat id (or `@channel`), a Slack or Discord channel id. */
+                target: string;
+                /** @enum {string} */
+                type: 'platform';
+              }
+            | {
+                /** @enum {string} */
+                type: 'webhook';
+              };
+          /** @description When the task is due: `{ cron, timezone }`, `{ everySeconds }` or `{ at }` (once). */
+          schedule?:
+            | {
+                /** @description A five-field cron expression (minute hour day-of-month month day-of-week), e.g. `0 8 * * 1-5`, or a nickname such as `@daily`. */
+                cron: string;
+                /**
+                 * @description The IANA time zone the expression is read in (default `UTC`), e.g. `Europe/Berlin`. Across a DST change a time that does not exist runs at the first minute after it, a time that happens twice runs once.
+                 * @default UTC
+                 */
+                timezone?: string;
+              }
+            | {
+                /** @description Seconds between due times, counted from when the schedule was set; at least 60 unless the operator lowered AGENTD_TASK_MIN_INTERVAL_SECONDS. */
+                everySeconds: number;
+              }
+            | {
+                /** @description One due time, RFC 3339 with an offset (e.g. `2030-01-31T08:00:00+01:00`); a past time runs now. */
+                at: string;
+              };
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Task'];
+        };
+      };
+      /** @description Invalid JSON or a request that does not match the schema (`invalid_json`, `validation_failed`). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key lacks the scope this operation needs (`insufficient_scope`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this account (`not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than the limit (`payload_too_large`). */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (`unsupported_media_type`). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The database cannot be reached (`service_unavailable`), or for messages the agent or its model provider cannot answer now (`agent_unavailable`, `provider_unavailable`); see Retry-After. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  runTask: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        agentId: string;
+        taskId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Run'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key lacks the scope this operation needs (`insufficient_scope`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this account (`not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The database cannot be reached (`service_unavailable`), or for messages the agent or its model provider cannot answer now (`agent_unavailable`, `provider_unavailable`); see Retry-After. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
   importAgent: {
     parameters: {
       query?: never;
@@ -3370,7 +4349,7 @@ export interface operations {
           'application/json': components['schemas']['Problem'];
         };
       };
-      /** @description A request with the same Idempotency-Key is still running (`idempotency_in_progress`). */
+      /** @description A request with the same Idempotency-Key is still running (`idempotency_in_progress`), or the resource is in a state that does not allow the operation (`conflict`). */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5735,6 +6714,9 @@ export interface operations {
             | 'message.completed'
             | 'message.failed'
             | 'memory.updated'
+            | 'task.completed'
+            | 'task.failed'
+            | 'task.paused'
           )[];
           /**
            * Format: uri
@@ -6013,6 +6995,9 @@ export interface operations {
             | 'message.completed'
             | 'message.failed'
             | 'memory.updated'
+            | 'task.completed'
+            | 'task.failed'
+            | 'task.paused'
           )[];
           /**
            * Format: uri

@@ -13,3 +13,9 @@ export type ListAgentsQuery = NonNullable<operations['listAgents']['parameters']
 export type CreateAgentBody = operations['createAgent']['requestBody']['content']['application/json'];
 export type DeletedAgent = operations['deleteAgent']['responses'][200]['content']['application/json'];
 export type SendMessageBody = operations['sendMessage']['requestBody']['content']['application/json'];
+
+export type Task = Schemas['Task'];
+export type Run = Schemas['Run'];
+export type CreateTaskBody = operations['createTask']['requestBody']['content']['application/json'];
+export type UpdateTaskBody = operations['updateTask']['requestBody']['content']['application/json'];
+export type DeletedTask = operations['deleteTask']['responses'][200]['content']['application/json'];

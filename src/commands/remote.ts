@@ -3,6 +3,7 @@ import type { RemoteCommand } from '../cli.js';
 import type { RemoteConfig } from '../config.js';
 import { runAgentsCommand } from './agents.js';
 import { runChat } from './chat.js';
+import { runTasksCommand } from './tasks.js';
 
 /** What went wrong, in the one line a terminal shows. */
 export function describeRemoteError(error: unknown, config: RemoteConfig): string | null {
@@ -18,5 +19,6 @@ export function describeRemoteError(error: unknown, config: RemoteConfig): strin
 export async function runRemoteCommand(command: RemoteCommand, config: RemoteConfig): Promise<void> {
   const client = createAgentdClient(config);
   if (command.name === 'chat') await runChat(client, command);
+  else if (command.name === 'tasks') await runTasksCommand(client, command);
   else await runAgentsCommand(client, command);
 }

@@ -113,6 +113,49 @@ describe('the agentd command over HTTP', () => {
     for (const reply of replies) assert.ok(chat.stdout.includes(reply.text), `${reply.text}\nnot in\n${chat.stdout}`);
   });
 
+  it('manages tasks: create, list, disable, enable, run now, get and delete', async () => {
+    const agent = JSON.parse((await cli(['agents', 'create', '--name', 'Dee', '--json'])).stdout);
+    const created = await cli([
+      'tasks',
+      'create',
+      agent.id,
+      '--name',
+      'Morning',
+      '--instructions',
+      'Summarise the news.',
+      '--cron',
+      '0 8 * * *',
+      '--timezone',
+      'Europe/Berlin',
+      '--json',
+    ]);
+    assert.equal(created.code, 0, created.stderr);
+    const task = JSON.parse(created.stdout);
+    assert.deepEqual(task.schedule, { cron: '0 8 * * *', timezone: 'Europe/Berlin' });
+
+    const listed = await cli(['tasks', 'list', agent.id]);
+    assert.equal(listed.code, 0, listed.stderr);
+    const [id, schedule, state, lastRun, name] = listed.stdout.trim().split('\t');
+    assert.deepEqual(
+      [id, schedule, state, lastRun, name],
+      [task.id, 'cron 0 8 * * * Europe/Berlin', `next ${task.nextDueAt}`, '-', 'Morning'],
+    );
+    assert.match((await cli(['tasks', 'disable', agent.id, task.id])).stdout, /\tdisabled\t/);
+    assert.match((await cli(['tasks', 'enable', agent.id, task.id])).stdout, /\tnext 20\d\d-/);
+    const run = await cli(['tasks', 'run', agent.id, task.id]);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, new RegExp(`^Started run run_\\w+ of task ${task.id}\\.$`, 'm'));
+    const got = await cli(['tasks', 'get', agent.id, task.id]);
+    assert.equal(JSON.parse(got.stdout).id, task.id);
+
+    const refused = await cli(['tasks', 'create', agent.id, '--name', 'Fast', '--instructions', 'Go.', '--every', '5']);
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /^agentd: validation_failed: schedule\.everySeconds must be >= 60/);
+    assert.equal((await cli(['tasks', 'delete', agent.id, task.id])).stdout, `Deleted task ${task.id}.\n`);
+    const usage = await cli(['tasks', 'get', agent.id]);
+    assert.equal(usage.code, 2);
+  });
+
   it('fails with one line and a non-zero exit code', async () => {
     const unknownAgent = await cli(['chat', 'agt_01JD0000000000000000000000'], 'hello\n');
     assert.equal(unknownAgent.code, 1);
