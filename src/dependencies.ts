@@ -1,3 +1,4 @@
+import { RunRuntime } from './services/runs/run-runtime.js';
 import type { Logger } from 'pino';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
@@ -198,6 +199,14 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
     outbox,
     agentMetrics,
   });
+  const runs = new RunRuntime({
+    db: repositories.db,
+    runs: repositories.runs,
+    clock,
+    logger: options.logger,
+    instanceId: config.platforms.instanceId ?? newInstanceId(),
+    settings: config.runs,
+  });
   const services: ServiceDeps = {
     repositories,
     secretBox,
@@ -212,7 +221,7 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
     plugins: { catalog, toolsets, limits: config.tools },
     platforms: {
       catalog: new PlatformCatalog([...builtinPlatforms, ...(options.extraPlatforms ?? [])]),
-      instanceId: config.platforms.instanceId ?? newInstanceId(),
+      instanceId: runs.instanceId,
     },
     eventRetentionDays: config.eventRetentionDays,
     webhooks: { outbox, allowPrivateTargets: config.outbound.allowPrivateAddresses },
@@ -225,7 +234,9 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
     },
     memory,
     recall: recallSourceOf(repositories, embeddings, options.logger),
+    runs,
   };
+  runs.start();
   ingestion?.start();
   const platforms = createPlatformRuntime({
     deps: services,
@@ -247,6 +258,8 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
     tracing,
     modelCalls,
     async close() {
+      // First: the runs still going store how they ended while everything they need is open.
+      await runs.close();
       await memory.close();
       await platforms.close();
       await dispatcher?.stop();

@@ -8,7 +8,10 @@ export type AgentEventType =
   | 'connector.started'
   | 'connector.stopped'
   | 'connector.failed'
-  | 'memory.updated';
+  | 'memory.updated'
+  | 'run.completed'
+  | 'run.failed'
+  | 'run.cancelled';
 
 export interface AgentEventRecord {
   id: string;
