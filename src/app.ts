@@ -45,6 +45,10 @@ import { registerListMessages } from './routes/messages/list-messages.js';
 import { MessageReply, ToolCallView } from './schemas/messages.js';
 import { Run as RunSchema } from './schemas/runs.js';
 import { registerSendMessage } from './routes/messages/send-message.js';
+import { registerCancelRun } from './routes/runs/cancel-run.js';
+import { registerGetRun } from './routes/runs/get-run.js';
+import { registerListRuns } from './routes/runs/list-runs.js';
+import { registerRunEvents } from './routes/runs/run-events.js';
 import { ProblemSchema } from './schemas/common.js';
 import { registerErrorDocs } from './routes/ops/error-docs.js';
 import { registerHealth } from './routes/ops/health.js';
@@ -187,6 +191,10 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
       tags: [
         { name: 'agents', description: 'Agents of the account' },
         { name: 'messages', description: 'Talking to agents, and their conversation history' },
+        {
+          name: 'runs',
+          description: "Every piece of an agent's work, whoever started it: status, events, cancellation",
+        },
         { name: 'tasks', description: 'Work agents do on their own, on a schedule' },
         { name: 'api-keys', description: 'API keys of the account' },
         { name: 'webhooks', description: 'Signed event notifications to URLs of the account, and their delivery log' },
@@ -232,6 +240,10 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
   registerImportAgent(app);
   registerExportAgent(app);
   registerSendMessage(app, { keepAliveMs: config.sseKeepAliveMs, shutdown: deps.shutdown });
+  registerListRuns(app);
+  registerGetRun(app);
+  registerCancelRun(app);
+  registerRunEvents(app, { keepAliveMs: config.sseKeepAliveMs, shutdown: deps.shutdown });
   registerListMessages(app);
   registerForgetConversation(app);
   registerListEvents(app);

@@ -146,7 +146,22 @@ export interface Config {
   tasks: TaskSettings;
   embeddings: EmbeddingsConfig | null;
   knowledge: KnowledgeConfig;
+  runs: RunSettings;
   logLevel: LogLevel;
+}
+
+/** How runs are recorded and watched over (see docs/runs.md). */
+export interface RunSettings {
+  /** Hours a run's events stay readable (GET …/runs/{id}/events) after they were recorded. */
+  eventRetentionHours: number;
+  /** How often a running reply's new events are written, so another instance can stream them. */
+  flushMs: number;
+  /** How often an instance reports it is alive, and looks for cancel requests of its runs. */
+  heartbeatMs: number;
+  /** A running run whose instance has not reported for this long is ended as failed. */
+  staleMs: number;
+  /** How often a stream of a run produced by another instance looks for its new events. */
+  pollMs: number;
 }
 
 /** How platform connectors run (see README, "Platforms"). */
@@ -503,7 +518,24 @@ export function loadConfig(env: Environment, cwd: string = process.cwd()): Confi
       leaseMs: integer(env, 'AGENTD_KNOWLEDGE_LEASE_MS', 60_000, 500, 3_600_000),
       pollMs: integer(env, 'AGENTD_KNOWLEDGE_POLL_MS', 1000, 10, 600_000),
     },
+    runs: runSettings(env),
     logLevel: logLevel as LogLevel,
+  };
+}
+
+function runSettings(env: Environment): RunSettings {
+  const heartbeatMs = integer(env, 'AGENTD_RUN_HEARTBEAT_MS', 2_000, 50, 60_000);
+  const staleMs = integer(env, 'AGENTD_RUN_STALE_MS', 10_000, 200, 600_000);
+  // A live instance must get several heartbeats in before it could be taken for stopped.
+  if (staleMs < heartbeatMs * 3) {
+    throw new ConfigError('AGENTD_RUN_STALE_MS', 'must be at least three times AGENTD_RUN_HEARTBEAT_MS');
+  }
+  return {
+    eventRetentionHours: integer(env, 'AGENTD_RUN_EVENT_RETENTION_HOURS', 24, 1, 24 * 365),
+    flushMs: integer(env, 'AGENTD_RUN_FLUSH_MS', 100, 10, 10_000),
+    heartbeatMs,
+    staleMs,
+    pollMs: integer(env, 'AGENTD_RUN_POLL_MS', 200, 10, 10_000),
   };
 }
 

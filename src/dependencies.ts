@@ -1,3 +1,4 @@
+import { RunRuntime } from './services/runs/run-runtime.js';
 import type { Logger } from 'pino';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
@@ -201,6 +202,14 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
     outbox,
     agentMetrics,
   });
+  const runs = new RunRuntime({
+    db: repositories.db,
+    runs: repositories.runs,
+    clock,
+    logger: options.logger,
+    instanceId: config.platforms.instanceId ?? newInstanceId(),
+    settings: config.runs,
+  });
   const services: ServiceDeps = {
     repositories,
     secretBox,
@@ -215,7 +224,7 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
     plugins: { catalog, toolsets, limits: config.tools },
     platforms: {
       catalog: new PlatformCatalog([...builtinPlatforms, ...(options.extraPlatforms ?? [])]),
-      instanceId: config.platforms.instanceId ?? newInstanceId(),
+      instanceId: runs.instanceId,
     },
     eventRetentionDays: config.eventRetentionDays,
     webhooks: { outbox, allowPrivateTargets: config.outbound.allowPrivateAddresses },
@@ -228,7 +237,9 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
     },
     memory,
     recall: recallSourceOf(repositories, embeddings, options.logger),
+    runs,
   };
+  runs.start();
   ingestion?.start();
   const platforms = createPlatformRuntime({
     deps: services,
@@ -252,8 +263,10 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
     modelCalls,
     tasks,
     async close() {
-      // First: the runs in progress still need the model, the database and the connectors.
+      // First: task runs in progress still need the model, the database and the connectors.
       await tasks.stop(Math.min(config.shutdownTimeoutMs, 5_000));
+      // Then: the runs still going store how they ended while everything they need is open.
+      await runs.close();
       await memory.close();
       await platforms.close();
       await dispatcher?.stop();

@@ -131,3 +131,16 @@ export function validationError(path: string, message: string): AppError {
 export function notFound(what: string): AppError {
   return new AppError('not_found', `${what} not found`);
 }
+
+/** The RFC 9457 body of an error: in a problem response, or inside a stream's `message.failed` event. */
+export function problemBody(appError: AppError, requestId: string) {
+  return {
+    type: `/docs/errors#${appError.code}`,
+    title: appError.title,
+    status: appError.status,
+    code: appError.code,
+    detail: appError.detail,
+    ...(appError.errors ? { errors: appError.errors } : {}),
+    requestId,
+  };
+}

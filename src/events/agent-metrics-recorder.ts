@@ -1,3 +1,4 @@
+import type { RunTrigger } from '../schemas/runs.js';
 import type { Logger } from 'pino';
 import { isoTime, type Clock } from '../clock.js';
 import type { AgentMetricsRepository, MetricRow } from '../storage/repositories/agent-metrics.js';
@@ -6,6 +7,8 @@ import { addCounts, emptyCounts, histogramBucketOf, type FailureType, type Metri
 /** How one accepted message ended, as the message path reports it. */
 export interface MessageOutcome {
   streamed: boolean;
+  /** Who started the run the reply is. */
+  trigger: RunTrigger;
   /** Null when the reply completed (or the client went away); else why it failed. */
   failure: FailureType | null;
   toolCalls: number;
@@ -142,6 +145,7 @@ export class RollupRecorder implements AgentMetricsRecorder {
     const counts = this.#row(agent, at);
     if (counts === null) return;
     counts.messages += 1;
+    counts.runs[outcome.trigger] += 1;
     if (outcome.streamed) counts.streamedMessages += 1;
     if (outcome.failure !== null) {
       counts.failedMessages += 1;

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, describeFieldErrors, errorCatalog, type ErrorCode } from '../errors.js';
+import { AppError, describeFieldErrors, errorCatalog, problemBody, type ErrorCode } from '../errors.js';
 import { isStoreUnavailable } from '../storage/store-unavailable.js';
 import { openAiErrorBody } from './openai-error.js';
 import { fieldErrorsFrom } from './validation-errors.js';
@@ -58,18 +58,7 @@ export function toAppError(error: FastifyError | AppError | Error): AppError {
   });
 }
 
-/** The RFC 9457 body of an error: in a problem response, or inside a stream's `message.failed` event. */
-export function problemBody(appError: AppError, requestId: string) {
-  return {
-    type: `/docs/errors#${appError.code}`,
-    title: appError.title,
-    status: appError.status,
-    code: appError.code,
-    detail: appError.detail,
-    ...(appError.errors ? { errors: appError.errors } : {}),
-    requestId,
-  };
-}
+export { problemBody } from '../errors.js';
 
 export function sendProblem(reply: FastifyReply, request: FastifyRequest, appError: AppError): FastifyReply {
   if (appError.status === 401) reply.header('www-authenticate', 'Bearer realm="agentd"');

@@ -2,6 +2,7 @@ import type { FastifyReply } from 'fastify';
 import { AppError } from '../errors.js';
 import type { MessageReplyView } from '../schemas/messages.js';
 import type { Reply } from '../services/messages/reply.js';
+import type { SequencedEvent } from '../services/runs/run-log.js';
 import type { GracefulShutdown } from './graceful-shutdown.js';
 import { sendEventStream, type ServerSentEvent } from './sse.js';
 
@@ -34,6 +35,27 @@ export async function streamReplyEvents(
   await sendEventStream(reply, events, {
     keepAliveMs: options.keepAliveMs,
     onClientGone: () => options.controller.abort(),
+  });
+}
+
+/**
+ * Sends a run's events, each with its `id`, as the response's event stream.
+ * The reader's leaving (or the shutdown deadline) ends the reading only: the
+ * run goes on where it is produced.
+ */
+export async function streamRunEvents(
+  reply: FastifyReply,
+  events: AsyncIterable<SequencedEvent>,
+  options: { signal: AbortController; keepAliveMs: number; shutdown: GracefulShutdown },
+): Promise<void> {
+  const registration = options.shutdown.beginStream(() => options.signal.abort());
+  reply.raw.once('close', () => registration.end());
+  async function* framed(): AsyncGenerator<ServerSentEvent, void, undefined> {
+    for await (const { seq, event, data } of events) yield { id: seq, event, data };
+  }
+  await sendEventStream(reply, framed(), {
+    keepAliveMs: options.keepAliveMs,
+    onClientGone: () => options.signal.abort(),
   });
 }
 

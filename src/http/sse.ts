@@ -17,12 +17,15 @@ export interface ServerSentEvent {
   data: unknown;
   /** The data is a one-line string sent as it is, not as JSON (OpenAI's closing `[DONE]`). */
   literal?: boolean;
+  /** The event's `id`: a client that reconnects sends the last one as `Last-Event-ID` to resume after it. */
+  id?: number;
 }
 
 export function formatEvent(event: ServerSentEvent): string {
   // JSON never contains a raw newline, so the data always fits one `data:` line.
   const data = event.literal === true ? String(event.data) : JSON.stringify(event.data);
-  return `${event.event === undefined ? '' : `event: ${event.event}\n`}data: ${data}\n\n`;
+  const id = event.id === undefined ? '' : `id: ${event.id}\n`;
+  return `${event.event === undefined ? '' : `event: ${event.event}\n`}${id}data: ${data}\n\n`;
 }
 
 const keepAliveComment = ': keep-alive\n\n';

@@ -12,6 +12,9 @@ export const agentEventTypes = [
   'connector.stopped',
   'connector.failed',
   'memory.updated',
+  'run.completed',
+  'run.failed',
+  'run.cancelled',
   'task.paused',
 ] as const;
 
@@ -29,8 +32,10 @@ export const AgentEvent = Type.Object(
         '`agent.status_changed`: from, to, reason, by (`owner` or `service`). `agent.deleted`: name. ' +
         '`connector.started`, `connector.stopped`, `connector.failed`: platform (its type), reason. ' +
         '`memory.updated`: userId, roomId, `summary` (true when it changed), `facts` ({ added, replaced, removed } ' +
-        'counts), `source` (`background` or `api`); never the remembered text. `task.paused`: taskId, name, reason, ' +
-        'consecutiveFailures.',
+        'counts), `source` (`background` or `api`); never the remembered text. ' +
+        '`run.completed`, `run.failed`, `run.cancelled`: a run the service produced (a background message, a task) ' +
+        'ended: runId, trigger, taskId, messageId, and for a failed one the problem `code`. ' +
+        '`task.paused`: taskId, name, reason, consecutiveFailures.',
     }),
     actor: Type.String({ description: 'The id of the API key that made the change, or `service`.' }),
     requestId: NullableInResponse('string', { description: 'The request that made the change.' }),

@@ -34,6 +34,14 @@ export const SendMessageBody = Type.Object(
       }),
     ),
     stream: Type.Optional(Type.Boolean({ description: 'Answer as a text/event-stream (default false).' })),
+    background: Type.Optional(
+      Type.Boolean({
+        description:
+          'Produce the reply in the service, not on this connection (default false): answered 202 with the run at ' +
+          'once, or with `stream: true` as the run’s event stream, which the client may leave and resume ' +
+          '(GET …/runs/{runId}/events) without stopping the reply.',
+      }),
+    ),
   },
   { additionalProperties: false, title: 'SendMessage' },
 );
@@ -66,6 +74,7 @@ export type ToolCallViewValue = Static<typeof ToolCallView>;
 export const MessageReply = Type.Object(
   {
     id: IdString('message'),
+    runId: IdString('run', 'The run this reply is: GET /v1/agents/{id}/runs/{runId} (and its events).'),
     agentId: IdString('agent'),
     userId: NullableInResponse('string'),
     roomId: NullableInResponse('string'),
@@ -97,7 +106,10 @@ export const MessageReply = Type.Object(
 export type MessageReplyView = Static<typeof MessageReply>;
 
 /** The data of `message.started`. */
-export type MessageStartedView = Pick<MessageReplyView, 'id' | 'agentId' | 'userId' | 'roomId' | 'model' | 'createdAt'>;
+export type MessageStartedView = Pick<
+  MessageReplyView,
+  'id' | 'runId' | 'agentId' | 'userId' | 'roomId' | 'model' | 'createdAt'
+>;
 
 export const ConversationTurn = Type.Object({
   id: IdString('message'),

@@ -1,3 +1,4 @@
+import { runTriggers, type RunTrigger } from './runs.js';
 import { Type, type Static, type TInteger, type TOptional } from '@sinclair/typebox';
 import { failureTypes, latencyBoundsMs } from '../events/metric-counts.js';
 import { StringEnum, Timestamp } from './common.js';
@@ -34,6 +35,14 @@ const MetricFields = {
         '`failedMessages` by cause, types with a count only: `provider_error` (unreachable, 5xx, broke off), ' +
         '`provider_rejected` (another 4xx), `timeout`, `circuit_open`, `credentials`, `model_not_found`, `internal`. ' +
         'More types may be added.',
+    },
+  ),
+  runsByTrigger: Type.Object(
+    Object.fromEntries(runTriggers.map((trigger) => [trigger, Type.Integer()])) as Record<RunTrigger, TInteger>,
+    {
+      description:
+        '`messages` by who started the run each reply is: `message` (POST …/messages, background or not), `task`, ' +
+        '`platform`, `door` (the OpenAI-compatible endpoint).',
     },
   ),
   toolCalls: Type.Integer({ description: 'Tool calls the replies made.' }),

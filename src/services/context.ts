@@ -16,6 +16,7 @@ import type { ModelGateway } from '../providers/model-gateway.js';
 import type { SecretBox } from '../security/secret-box.js';
 import type { Repositories } from '../storage/repositories/index.js';
 import type { MemoryWorker } from './memory/memory-worker.js';
+import type { RunRuntime } from './runs/run-runtime.js';
 import type { Scope } from '../schemas/api-keys.js';
 
 export { scopes, type Scope } from '../schemas/api-keys.js';
@@ -66,6 +67,8 @@ export interface ServiceDeps {
   memory: MemoryWorker;
   /** Where prompts find earlier turns: full text, and nearest vectors with an embedding model. */
   recall: RecallSource;
+  /** The runs this instance produces: their events, cancellation and heartbeat. */
+  runs: RunRuntime;
 }
 
 export interface ServiceContext {

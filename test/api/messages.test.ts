@@ -23,6 +23,7 @@ for (const backend of backends) {
       assert.equal(response.statusCode, 200, response.body);
       const reply = response.json();
       assert.match(reply.id, /^msg_[0-9A-HJKMNP-TV-Z]{26}$/);
+      assert.match(reply.runId, /^run_[0-9A-HJKMNP-TV-Z]{26}$/);
       assert.deepEqual(Object.keys(reply).sort(), [
         'agentId',
         'citations',
@@ -32,6 +33,7 @@ for (const backend of backends) {
         'latencyMs',
         'model',
         'roomId',
+        'runId',
         'text',
         'toolCalls',
         'usage',

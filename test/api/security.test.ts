@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Scope } from '../../src/services/context.js';
+import { newId } from '../../src/ids.js';
 import { scopes } from '../../src/services/context.js';
 import { securityCasesOf, type SecurityCase } from '../helpers/security-cases.js';
 import { backends, createTestApp, type TestAccount, type TestApp } from '../helpers/test-app.js';
@@ -64,6 +65,7 @@ const fillableParameters = [
   'knowledgeBaseId',
   'documentId',
   'taskId',
+  'runId',
 ];
 
 /** A target that never resolves (RFC 2606), so webhooks made here send nothing anywhere. */
@@ -96,6 +98,7 @@ for (const backend of backends) {
     let victimKnowledgeBaseId: string;
     let victimDocumentId: string;
     let victimTaskId: string;
+    let victimRunId: string;
     let revokedKey: string;
     let victimDelivery: { webhookId: string; deliveryId: string };
 
@@ -154,7 +157,40 @@ for (const backend of backends) {
       revokedKey = doomed.key;
       await t.inject({ method: 'POST', url: '/v1/agents', payload: { name: 'Probe target' } });
       victimDelivery = await newDelivery(victim);
+      victimRunId = (
+        await t.inject({
+          method: 'POST',
+          url: `/v1/agents/${victimAgentId}/messages`,
+          payload: { text: 'hello' },
+          as: victim,
+        })
+      ).json().runId;
     });
+
+    /**
+     * A run of the caller's agent: a finished one, or for a cancel one still
+     * queued (written directly: no instance picks it up, so it stays queued).
+     */
+    async function ownRun(agentId: string, unfinished: boolean): Promise<string> {
+      if (unfinished) {
+        const id = newId('run');
+        await t.deps.services.repositories.runs.insert({
+          id,
+          account_id: t.owner.accountId,
+          agent_id: agentId,
+          trigger: 'message',
+          status: 'queued',
+          background: 1,
+          input: 'queued',
+          event_count: 0,
+          created_at: new Date().toISOString(),
+        });
+        return id;
+      }
+      const sent = await t.inject({ method: 'POST', url: `/v1/agents/${agentId}/messages`, payload: { text: 'hi' } });
+      assert.equal(sent.statusCode, 200, sent.body);
+      return sent.json().runId;
+    }
     after(async () => t?.close());
 
     /** Fills each path parameter: `own` creates a fresh resource of the caller's account. */
@@ -210,6 +246,14 @@ for (const backend of backends) {
                 ? 'kb_01ARZ3NDEKTSV4RRFFQ69G5FAV'
                 : (await t.inject({ method: 'POST', url: '/v1/knowledge-bases', payload: { name: 'Own' } })).json().id;
           ownKnowledgeBaseId = value;
+        } else if (name === 'runId') {
+          const agentId = url.split('/')[3] as string;
+          value =
+            whose === 'foreign'
+              ? victimRunId
+              : whose === 'missing'
+                ? 'run_01ARZ3NDEKTSV4RRFFQ69G5FAV'
+                : await ownRun(agentId, route.path.endsWith('/cancel'));
         } else if (name === 'documentId') {
           value =
             whose === 'foreign'

@@ -63,7 +63,15 @@ for (const backend of backends) {
       assert.equal(names.length, 2 + 5);
       const [started] = events;
       const completed = events.at(-1)!.data;
-      assert.deepEqual(Object.keys(started!.data).sort(), ['agentId', 'createdAt', 'id', 'model', 'roomId', 'userId']);
+      assert.deepEqual(Object.keys(started!.data).sort(), [
+        'agentId',
+        'createdAt',
+        'id',
+        'model',
+        'roomId',
+        'runId',
+        'userId',
+      ]);
       assert.equal(completed.id, started!.data.id);
       assert.ok(events.slice(1, -1).every((event) => event.data.id === started!.data.id));
       assert.equal(deltaText(events), completed.text);

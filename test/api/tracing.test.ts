@@ -40,11 +40,18 @@ describe('tracing with OpenTelemetry', () => {
       if (server === undefined) return null;
       const inTrace = receiver.spans().filter((span) => span.traceId === server.traceId);
       const model = inTrace.find((span) => span.name.startsWith('chat '));
-      const insert = inTrace.find((span) => span.attributes['db.operation.name'] === 'insert');
-      return model && insert ? { server, inTrace, model, insert } : null;
+      const inserts = (table: string) =>
+        inTrace.find(
+          (span) =>
+            span.attributes['db.operation.name'] === 'insert' &&
+            String(span.attributes['db.query.text']).startsWith(`insert into "${table}"`),
+        );
+      const insert = inserts('messages');
+      const runInsert = inserts('runs');
+      return model && insert && runInsert ? { server, inTrace, model, insert, runInsert } : null;
     }, 'the spans of the message');
 
-    const { server, inTrace, model, insert } = trace;
+    const { server, inTrace, model, insert, runInsert } = trace;
     assert.equal(server.parentSpanId, null, 'the request span is the root');
     assert.equal(server.attributes['http.request.method'], 'POST');
     assert.equal(server.attributes['http.route'], '/v1/agents/:agentId/messages');
@@ -59,6 +66,7 @@ describe('tracing with OpenTelemetry', () => {
     };
     assert.ok(descendsFromServer(model), 'the model span belongs to the request');
     assert.ok(descendsFromServer(insert), 'the database span belongs to the request');
+    assert.ok(descendsFromServer(runInsert), 'so does the record of the run the reply is');
 
     assert.equal(model.name, 'chat echo');
     assert.equal(model.attributes['gen_ai.system'], 'builtin');

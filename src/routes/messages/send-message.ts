@@ -2,34 +2,21 @@ import { Type } from '@sinclair/typebox';
 import type { App } from '../../http/app-instance.js';
 import type { GracefulShutdown } from '../../http/graceful-shutdown.js';
 import { contextOf } from '../../http/operation.js';
-import { problemBody, toAppError } from '../../http/problem.js';
-import { clientAbortController, completedReply, streamReplyEvents } from '../../http/reply-stream.js';
+import { clientAbortController, completedReply, streamReplyEvents, streamRunEvents } from '../../http/reply-stream.js';
 import type { ServerSentEvent } from '../../http/sse.js';
 import type { Reply } from '../../services/messages/reply.js';
 import { sendMessage } from '../../services/messages/send-message.js';
 import { AgentIdParams } from '../../schemas/agents.js';
 import { problemResponses } from '../../schemas/common.js';
 import { MessageReply, SendMessageBody } from '../../schemas/messages.js';
+import { Run as RunSchema } from '../../schemas/runs.js';
+import { openRunEvents } from '../../services/runs/follow-run.js';
+import { startBackgroundRun } from '../../services/runs/start-background-run.js';
 
-async function* replyEvents(
-  answer: Reply,
-  requestId: string,
-  log: (error: unknown) => void,
-): AsyncGenerator<ServerSentEvent, void, undefined> {
-  const { id } = answer.started;
-  yield { event: 'message.started', data: answer.started };
-  try {
-    for await (const event of answer.events()) {
-      if (event.type === 'delta') yield { event: 'message.delta', data: { id, text: event.text } };
-      else if (event.type === 'tool-called') yield { event: 'tool.called', data: { id, ...event.call } };
-      else if (event.type === 'tool-completed') yield { event: 'tool.completed', data: { id, ...event.call } };
-      else if (event.type === 'completed') yield { event: 'message.completed', data: event.reply };
-      else yield { event: 'message.failed', data: { id, error: problemBody(event.error, requestId) } };
-    }
-  } catch (error) {
-    log(error);
-    yield { event: 'message.failed', data: { id, error: problemBody(toAppError(error as Error), requestId) } };
-  }
+/** The reply's events as its run recorded them, each with its `id`. */
+async function* replyEvents(answer: Reply): AsyncGenerator<ServerSentEvent, void, undefined> {
+  yield { id: 1, event: 'message.started', data: answer.started };
+  for await (const event of answer.events()) yield { id: event.seq, ...event.wire };
 }
 
 export function registerSendMessage(app: App, options: { keepAliveMs: number; shutdown: GracefulShutdown }): void {
@@ -71,11 +58,39 @@ export function registerSendMessage(app: App, options: { keepAliveMs: number; sh
               },
             },
           },
+          202: {
+            description:
+              'With `background: true` (and no `stream`): the run, queued; `Location` is its URL. Follow it with GET ' +
+              '…/runs/{runId} or its events with GET …/runs/{runId}/events.',
+            ...Type.Ref(RunSchema),
+          },
           ...problemResponses(400, 404, 413, 415, 503),
         },
       },
     },
     async (request, reply) => {
+      if (request.body.background === true) {
+        const ctx = contextOf(request);
+        const run = await startBackgroundRun({ ctx, agentId: request.params.agentId, input: request.body });
+        if (request.body.stream !== true) {
+          return reply.status(202).header('location', `/v1/agents/${run.agentId}/runs/${run.id}`).send(run);
+        }
+        // The run's events on this connection; leaving stops the reading only, not the run.
+        const reading = clientAbortController(reply);
+        const events = await openRunEvents({
+          ctx,
+          agentId: run.agentId,
+          runId: run.id,
+          afterSeq: 0,
+          signal: reading.signal,
+        });
+        await streamRunEvents(reply, events, {
+          signal: reading,
+          keepAliveMs: options.keepAliveMs,
+          shutdown: options.shutdown,
+        });
+        return reply;
+      }
       // A client that goes away before the reply begins (or a non-streamed one that is waiting) aborts the model call.
       const controller = clientAbortController(reply);
       const answer = await sendMessage({
@@ -85,9 +100,7 @@ export function registerSendMessage(app: App, options: { keepAliveMs: number; sh
         signal: controller.signal,
       });
       if (request.body.stream === true) {
-        const log = (error: unknown) =>
-          request.log.error({ err: error, requestId: request.id }, 'streamed reply failed');
-        await streamReplyEvents(reply, replyEvents(answer, request.id, log), {
+        await streamReplyEvents(reply, replyEvents(answer), {
           controller,
           shutdown: options.shutdown,
           keepAliveMs: options.keepAliveMs,

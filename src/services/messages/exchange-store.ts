@@ -3,6 +3,7 @@ import { isoTime } from '../../clock.js';
 import type { StoredToolCall } from '../../conversation/history-window.js';
 import type { FinishReason, TokenUsage } from '../../providers/model-adapter.js';
 import type { MessageReplyView } from '../../schemas/messages.js';
+import type { RunTrigger } from '../../schemas/runs.js';
 import type { MessageRow } from '../../storage/repositories/messages.js';
 import type { ServiceContext } from '../context.js';
 import { messageCompletedEvent } from './message-events.js';
@@ -29,6 +30,9 @@ export interface Exchange {
   startedTick: number;
   /** Whether the reply is streamed to its client (counted apart in the agent's metrics). */
   streamed: boolean;
+  /** The run this reply is, and who started it. */
+  runId: string;
+  trigger: RunTrigger;
   /** The knowledge-base chunks the prompt held, once it is built. */
   citations?: Citation[];
 }
@@ -50,6 +54,7 @@ export async function storeExchange(
   const latencyMs = Math.max(0, Math.round(performance.now() - exchange.startedTick));
   const reply: MessageReplyView = {
     id: exchange.replyId,
+    runId: exchange.runId,
     agentId: exchange.agentId,
     userId: exchange.userId,
     roomId: exchange.roomId,

@@ -37,6 +37,7 @@ export function recordMessageMetrics(ctx: ServiceContext, exchange: Exchange, en
   const now = performance.now();
   ctx.deps.agentMetrics.message({ accountId: ctx.actor.accountId, agentId: exchange.agentId }, exchange.startedAt, {
     streamed: exchange.streamed,
+    trigger: exchange.trigger,
     failure: ending.failure,
     toolCalls: ending.toolCalls,
     inputTokens: ending.usage.inputTokens,

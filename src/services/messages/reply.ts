@@ -1,4 +1,4 @@
-import type { AppError } from '../../errors.js';
+import { AppError, problemBody } from '../../errors.js';
 import type { StoredToolCall } from '../../conversation/history-window.js';
 import { toolStepMessages, type AssembledPrompt, type PromptMessage } from '../../conversation/prompt.js';
 import { estimateTokens } from '../../conversation/tokens.js';
@@ -10,7 +10,11 @@ import type { OpenedModelStream } from '../../providers/model-gateway.js';
 import { ProviderError } from '../../providers/provider-error.js';
 import type { MessageReplyView, MessageStartedView } from '../../schemas/messages.js';
 import type { AgentRecord } from '../../storage/repositories/agents.js';
+import { isStoreUnavailable } from '../../storage/store-unavailable.js';
 import type { ServiceContext } from '../context.js';
+import type { RunLog, WireEvent } from '../runs/run-log.js';
+import type { RunOutcome } from '../runs/run-runtime.js';
+import { startedEvent, wireEventOf } from '../runs/wire-events.js';
 import { storeExchange, type Exchange } from './exchange-store.js';
 import { failureTypeOf, recordMessageMetrics, type MessageEnding } from './message-metrics.js';
 import { appErrorForFailure } from './provider-failure.js';
@@ -22,6 +26,9 @@ export type ReplyEvent =
   | { type: 'completed'; reply: MessageReplyView }
   | { type: 'failed'; error: AppError };
 
+/** A reply's event as recorded in its run: its sequence number (the SSE `id`) and how streams send it. */
+export type RecordedReplyEvent = ReplyEvent & { seq: number; wire: WireEvent };
+
 /** How a reply may use tools: the agent's toolbox, its limits, and how to ask the model again with results. */
 export interface ToolLoop {
   toolbox: Toolbox;
@@ -30,7 +37,7 @@ export interface ToolLoop {
   maxSteps: number;
   /** Opens the model's next step with these messages after the prompt's; `offerTools` false on the last. */
   nextStep(messages: PromptMessage[], offerTools: boolean): Promise<OpenedModelStream>;
-  /** The client's signal: aborts a running tool as well as the model call. */
+  /** The client's (and the run's) signal: aborts a running tool as well as the model call. */
   signal: AbortSignal;
 }
 
@@ -64,16 +71,19 @@ export class Reply {
     private readonly prompt: AssembledPrompt,
     private readonly model: OpenedModelStream,
     private readonly lease: ConcurrencyLease | null,
-    private readonly tools: ToolLoop | null = null,
+    private readonly tools: ToolLoop | null,
+    private readonly run: RunLog,
   ) {
     this.started = {
       id: exchange.replyId,
+      runId: exchange.runId,
       agentId: exchange.agentId,
       userId: exchange.userId,
       roomId: exchange.roomId,
       model: exchange.model,
       createdAt: new Date(exchange.startedAt).toISOString(),
     };
+    run.record(startedEvent(this.started));
   }
 
   #estimatedUsage(text: string, steps: PromptMessage[]): TokenUsage {
@@ -99,9 +109,43 @@ export class Reply {
     recordMessageMetrics(this.ctx, this.exchange, ending);
   }
 
-  async *events(): AsyncGenerator<ReplyEvent, void, undefined> {
+  /**
+   * The reply's events, each recorded in its run as it is yielded; the run's
+   * outcome is stored when the reply ends, however it ends. An unexpected
+   * error (a bug, the database lost) ends it with a `failed` event too, so
+   * every reader sees the same last event.
+   */
+  async *events(): AsyncGenerator<RecordedReplyEvent, void, undefined> {
     if (this.#consumed) throw new Error('A reply can be read once');
     this.#consumed = true;
+    const { run, ctx } = this;
+    const messageId = this.started.id;
+    let outcome: RunOutcome | null = null;
+    const recorded = (event: ReplyEvent): RecordedReplyEvent => {
+      const wire = wireEventOf(event, messageId, ctx.requestId);
+      if (event.type === 'completed') {
+        outcome = { status: 'completed', reply: event.reply, error: null };
+        if (event.reply.finishReason === 'aborted') {
+          outcome.status = run.stopReason === 'shutdown' ? 'failed' : 'cancelled';
+          if (outcome.status === 'failed') outcome.error = problemBody(shutDown(), ctx.requestId);
+        }
+      } else if (event.type === 'failed') {
+        outcome = { status: 'failed', reply: null, error: (wire.data as { error: Record<string, unknown> }).error };
+      }
+      return { ...event, seq: run.record(wire), wire };
+    };
+    try {
+      for await (const event of this.#produce()) yield recorded(event);
+    } catch (error) {
+      ctx.deps.logger.error({ err: error, agentId: this.agent.id, requestId: ctx.requestId }, 'reply failed');
+      yield recorded({ type: 'failed', error: unexpectedFailure(error) });
+    } finally {
+      // A reader that stopped early (its client went away) leaves the run cancelled.
+      await ctx.deps.runs.finish(run, outcome ?? { status: 'cancelled', reply: null, error: null });
+    }
+  }
+
+  async *#produce(): AsyncGenerator<ReplyEvent, void, undefined> {
     const { tools } = this;
     let model = this.model;
     /** The step whose model call is open (none while tools run): the one a failure is reported to. */
@@ -222,4 +266,22 @@ export class Reply {
       await this.lease?.release();
     }
   }
+}
+
+function shutDown(): AppError {
+  return new AppError(
+    'service_unavailable',
+    'The instance producing this run shut down before it ended; what it said so far is stored. Send the message again.',
+  );
+}
+
+/** What readers are told when a reply ends on an error of our own: no internals. */
+function unexpectedFailure(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  if (isStoreUnavailable(error)) {
+    return new AppError('service_unavailable', 'The database is unavailable right now; try again shortly.', {
+      headers: { 'retry-after': '1' },
+    });
+  }
+  return new AppError('internal', 'An unexpected error occurred; it has been logged with the request id.');
 }

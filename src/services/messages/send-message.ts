@@ -1,12 +1,15 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import { isoTime } from '../../clock.js';
 import { buildPrompt } from '../../conversation/build-prompt.js';
 import { withUnavailableTools, type PromptMessage } from '../../conversation/prompt.js';
-import { AppError, validationError } from '../../errors.js';
+import { AppError, problemBody, validationError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { ConcurrencyLease } from '../../limits/concurrency-limiter.js';
 import { AgentToolsets } from '../../plugins/toolsets.js';
 import type { ProviderName } from '../../providers/catalog.js';
 import { ProviderError } from '../../providers/provider-error.js';
 import { messageLimits, type SendMessageInput } from '../../schemas/messages.js';
+import type { RunTrigger } from '../../schemas/runs.js';
 import type { AgentRecord } from '../../storage/repositories/agents.js';
 import { findOwnAgent } from '../agents/get-agent.js';
 import { requireScope, type ServiceContext } from '../context.js';
@@ -16,6 +19,7 @@ import { failureTypeOf, recordMessageMetrics } from './message-metrics.js';
 import { storeExchange, type Exchange } from './exchange-store.js';
 import { appErrorForFailure } from './provider-failure.js';
 import { Reply, type ToolLoop } from './reply.js';
+import type { RunLog } from '../runs/run-log.js';
 
 export interface ModelSettingsOverride {
   temperature?: number;
@@ -83,9 +87,82 @@ async function acquireSlots(ctx: ServiceContext, agent: AgentRecord, streamed: b
   };
 }
 
+/** How often a run waiting for one of its agent's slots tries again; every tenth try it checks it was not cancelled. */
+const slotPollMs = 200;
+
+/**
+ * A run produced by the service (a background message, a task) waits for one
+ * of its agent's in-flight slots instead of being refused: a full agent makes
+ * it wait, not vanish. It gives up only when the run was cancelled meanwhile.
+ */
+async function waitForAgentSlot(ctx: ServiceContext, agent: AgentRecord, runId: string): Promise<ConcurrencyLease> {
+  const max = ctx.deps.messageConcurrency;
+  if (max === null) return { release: async () => {} };
+  for (let attempt = 1; ; attempt += 1) {
+    const lease = await ctx.deps.concurrencyLimiter.acquire(`${ctx.actor.accountId}:${agent.id}`, max);
+    if (lease !== null) return lease;
+    if (attempt % 10 === 0) {
+      const row = await ctx.deps.repositories.runs.findById(runId);
+      if (row?.status !== 'queued') throw cancelledBeforeStart(runId);
+    }
+    await delay(slotPollMs);
+  }
+}
+
+const cancelledBeforeStart = (runId: string) => new AppError('conflict', `Run ${runId} was cancelled before it began.`);
+
+/**
+ * The run this reply is: a queued one (a background message, a task's due
+ * time) becomes running on this instance; otherwise a new running one is
+ * written, without waiting for the write (its events wait for it instead).
+ */
+async function openRun(ctx: ServiceContext, exchange: Exchange, trigger: RunTrigger, queued: boolean): Promise<RunLog> {
+  const { repositories, runs } = ctx.deps;
+  const run = { id: exchange.runId, accountId: ctx.actor.accountId, agentId: exchange.agentId };
+  const startedAt = isoTime(exchange.startedAt);
+  if (queued) {
+    const fields = {
+      instanceId: runs.instanceId,
+      messageId: exchange.replyId,
+      startedAt: isoTime(ctx.deps.clock.now()),
+    };
+    if (!(await repositories.runs.start(run.id, fields))) throw cancelledBeforeStart(run.id);
+    return runs.begin(run, Promise.resolve());
+  }
+  const stored = repositories.runs.insert({
+    id: run.id,
+    account_id: run.accountId,
+    agent_id: run.agentId,
+    trigger,
+    task_id: null,
+    due_at: null,
+    status: 'running',
+    background: 0,
+    user_id: exchange.userId,
+    room_id: exchange.roomId,
+    input: exchange.text,
+    message_id: exchange.replyId,
+    instance_id: runs.instanceId,
+    event_count: 0,
+    created_at: startedAt,
+    started_at: startedAt,
+  });
+  return runs.begin(run, stored);
+}
+
 function modelKeyOf(ctx: ServiceContext, agent: AgentRecord): string | undefined {
   const sealed = agent.profile.model.apiKey;
   return sealed ? ctx.deps.secretBox.open(sealed.sealed, agent.id) : undefined;
+}
+
+/** The `context` of a message is bounded as JSON, which its schema cannot say. */
+export function checkContextSize(input: Pick<SendMessageInput, 'context'>): void {
+  if (
+    input.context !== undefined &&
+    Buffer.byteLength(JSON.stringify(input.context), 'utf8') > messageLimits.contextBytes
+  ) {
+    throw validationError('/body/context', 'must be at most 16 KiB as JSON');
+  }
 }
 
 /**
@@ -100,6 +177,8 @@ export async function sendMessage({
   input,
   signal,
   settings,
+  trigger = 'message',
+  queuedRunId,
 }: {
   ctx: ServiceContext;
   agentId: string;
@@ -107,19 +186,26 @@ export async function sendMessage({
   signal: AbortSignal;
   /** Model settings for this reply only, over the agent's own (the OpenAI-compatible door's `max_tokens`). */
   settings?: ModelSettingsOverride;
+  /** Who started the run this reply is (default `message`). */
+  trigger?: RunTrigger;
+  /**
+   * A queued run this reply produces (a background message, a task's due
+   * time): it waits for an agent slot rather than being refused, and becomes
+   * running here.
+   */
+  queuedRunId?: string;
 }): Promise<Reply> {
   requireScope(ctx, 'messages:send');
   const startedTick = performance.now();
   const startedAt = ctx.deps.clock.now();
-  if (
-    input.context !== undefined &&
-    Buffer.byteLength(JSON.stringify(input.context), 'utf8') > messageLimits.contextBytes
-  ) {
-    throw validationError('/body/context', 'must be at most 16 KiB as JSON');
-  }
+  checkContextSize(input);
   const agent = await findOwnAgent(ctx, agentId);
   await ensureAnswering(ctx, agent);
-  const lease = await acquireSlots(ctx, agent, input.stream === true);
+  const runId = queuedRunId ?? newId('run');
+  const lease =
+    queuedRunId === undefined
+      ? await acquireSlots(ctx, agent, input.stream === true)
+      : await waitForAgentSlot(ctx, agent, queuedRunId);
 
   const userId = input.userId ?? null;
   const roomId = input.roomId ?? null;
@@ -145,10 +231,18 @@ export async function sendMessage({
     startedAt,
     startedTick,
     streamed: input.stream === true,
+    runId,
+    trigger,
   };
   const noUsage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
   let counted = false;
+  let run: RunLog | null = null;
+  /** The client left before the first word: the run is cancelled, not failed. */
+  let leftEarly = false;
   try {
+    run = await openRun(ctx, exchange, trigger, queuedRunId !== undefined);
+    // The run's own stop (a cancel, a shutdown) ends the model call and any tool just as the client's leaving does.
+    signal = AbortSignal.any([signal, run.signal]);
     const [built, toolbox] = await Promise.all([
       buildPrompt(
         ctx.deps.repositories,
@@ -224,12 +318,14 @@ export async function sendMessage({
           totalTokens: prompt.estimatedInputTokens,
         };
         await storeExchange(ctx, exchange, { text: '', finishReason: 'aborted', usage, toolCalls: [] });
+        leftEarly = run.stopReason !== 'shutdown';
         throw new AppError('provider_unavailable', 'The client closed the connection before the reply began.');
       }
       throw await appErrorForFailure(ctx, agent, error, exchange);
     }
-    return new Reply(ctx, agent, exchange, prompt, opened, lease, tools);
+    return new Reply(ctx, agent, exchange, prompt, opened, lease, tools, run);
   } catch (error) {
+    if (run !== null) await endUnstartedRun(ctx, run, exchange.replyId, error, leftEarly);
     if (!counted) {
       recordMessageMetrics(ctx, exchange, {
         failure: 'internal',
@@ -242,4 +338,25 @@ export async function sendMessage({
     await lease.release();
     throw error;
   }
+}
+
+/** A run whose reply never began ends with the problem its request got (recorded as `message.failed`). */
+async function endUnstartedRun(
+  ctx: ServiceContext,
+  run: RunLog,
+  messageId: string,
+  error: unknown,
+  leftEarly: boolean,
+): Promise<void> {
+  if (leftEarly) {
+    await ctx.deps.runs.finish(run, { status: 'cancelled', reply: null, error: null });
+    return;
+  }
+  const appError =
+    error instanceof AppError
+      ? error
+      : new AppError('internal', 'An unexpected error occurred; it has been logged with the request id.');
+  const problem = problemBody(appError, ctx.requestId);
+  run.record({ event: 'message.failed', data: { id: messageId, error: problem } });
+  await ctx.deps.runs.finish(run, { status: 'failed', reply: null, error: problem });
 }

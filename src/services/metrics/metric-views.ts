@@ -11,6 +11,7 @@ export function toMetricTotals(counts: MetricCounts): MetricTotalsView {
     streamedMessages: counts.streamedMessages,
     failedMessages: counts.failedMessages,
     failuresByType,
+    runsByTrigger: { ...counts.runs },
     toolCalls: counts.toolCalls,
     inputTokens: counts.inputTokens,
     outputTokens: counts.outputTokens,

@@ -21,5 +21,12 @@ export async function startChatCompletion({
   signal: AbortSignal;
 }): Promise<Reply> {
   requireScope(ctx, 'messages:send');
-  return sendMessage({ ctx, agentId, input: messageInputOf(input), settings: settingsOf(input), signal });
+  return sendMessage({
+    ctx,
+    agentId,
+    input: messageInputOf(input),
+    settings: settingsOf(input),
+    signal,
+    trigger: 'door',
+  });
 }

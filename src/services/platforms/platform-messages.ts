@@ -51,6 +51,7 @@ export async function handlePlatformMessage(
       agentId: agent.id,
       input: { text: message.content, userId: message.userId, ...(message.roomId ? { roomId: message.roomId } : {}) },
       signal,
+      trigger: 'platform',
     });
     for await (const event of answer.events()) {
       if (event.type === 'completed') return { text: event.reply.text, limited: false };

@@ -1,10 +1,11 @@
 import { isoTime } from '../../clock.js';
-import { AppError } from '../../errors.js';
+import { AppError, problemBody } from '../../errors.js';
 import { newId } from '../../ids.js';
-import { abortableDelay } from '../../providers/abortable-delay.js';
-import type { MessageReplyView } from '../../schemas/messages.js';
+import type { MessageReplyView, SendMessageInput } from '../../schemas/messages.js';
 import type { RunTrigger } from '../../schemas/runs.js';
 import type { ServiceContext, ServiceDeps } from '../context.js';
+import { recordAgentEvent } from '../../events/agent-events.js';
+import { eventWriterOf } from '../events/event-writer.js';
 import { sendMessage } from '../messages/send-message.js';
 
 export interface ProducedRun {
@@ -13,86 +14,114 @@ export interface ProducedRun {
   error: AppError | null;
 }
 
-/** How long a queued run waits before it asks again for one of the agent's in-flight slots. */
-const slotRetryMs = 250;
-
-function problemOf(error: AppError): Record<string, unknown> {
-  return { type: 'about:blank', title: error.title, status: error.status, code: error.code, detail: error.detail };
+export interface QueuedRun {
+  id: string;
+  accountId: string;
+  agentId: string;
+  trigger: RunTrigger;
+  /** The task whose due time this run is. */
+  taskId?: string | null;
+  input: Pick<SendMessageInput, 'text' | 'userId' | 'roomId' | 'context'>;
 }
 
 /**
- * Produces a queued run (its row already inserted, status 'queued') on this
- * instance: waits for one of the agent's in-flight slots, then replies exactly
- * as POST …/messages does, and ends the run row. Never throws.
+ * Produces a queued run (its row already written, status `queued`) on this
+ * instance: waits for one of the agent's in-flight slots, then replies
+ * exactly as POST …/messages does (the run's events are recorded as they
+ * come), and ends the run. Never throws: how it ended is the result, and is
+ * stored in the run even when the reply could not begin (the agent was
+ * paused meanwhile, its model is unavailable).
  */
-export async function produceRun(
-  deps: ServiceDeps,
-  run: {
-    id: string;
-    accountId: string;
-    agentId: string;
-    trigger: RunTrigger;
-    input: { text: string; userId?: string; roomId?: string; context?: Record<string, unknown> };
-  },
-  signal: AbortSignal = new AbortController().signal,
-): Promise<ProducedRun> {
-  const { repositories, clock } = deps;
-  const ctx: ServiceContext = {
-    deps,
-    actor: { accountId: run.accountId, keyId: run.trigger, scopes: new Set(['messages:send']) },
-    requestId: newId('request'),
-  };
-  const end = async (outcome: ProducedRun): Promise<ProducedRun> => {
-    await repositories.runs
-      .finish(run.id, {
-        status: outcome.status,
-        finishReason: outcome.reply?.finishReason ?? null,
-        usage: outcome.reply ? JSON.stringify(outcome.reply.usage) : null,
-        result: outcome.reply ? JSON.stringify(outcome.reply) : null,
-        error: outcome.error ? JSON.stringify(problemOf(outcome.error)) : null,
-        eventCount: 0,
-        finishedAt: isoTime(clock.now()),
-      })
-      .catch(() => false);
-    return outcome;
+export async function produceRun(deps: ServiceDeps, run: QueuedRun, signal?: AbortSignal): Promise<ProducedRun> {
+  const produced = await produce(deps, run, signal);
+  await recordRunEnded(deps, run, produced);
+  return produced;
+}
+
+/** The agent's trail shows each run the service produced, as it ended. */
+async function recordRunEnded(deps: ServiceDeps, run: QueuedRun, produced: ProducedRun): Promise<void> {
+  const ctx = serviceContext(deps, run);
+  const data = {
+    runId: run.id,
+    trigger: run.trigger,
+    taskId: run.taskId ?? null,
+    messageId: produced.reply?.id ?? null,
+    ...(produced.error ? { code: produced.error.code } : {}),
   };
   try {
-    let answer;
-    for (;;) {
-      if (signal.aborted)
-        return await end({
-          status: 'cancelled',
-          reply: null,
-          error: new AppError('conflict', 'The run was cancelled.'),
-        });
-      try {
-        answer = await sendMessage({ ctx, agentId: run.agentId, input: run.input, signal });
-        break;
-      } catch (error) {
-        // A full agent makes the run wait for a slot, not vanish.
-        if (error instanceof AppError && error.code === 'concurrency_limited') {
-          await abortableDelay(slotRetryMs, signal);
-          continue;
-        }
-        throw error;
-      }
-    }
-    await repositories.runs.start(run.id, {
-      instanceId: deps.platforms.instanceId,
-      messageId: answer.started.id,
-      startedAt: isoTime(clock.now()),
+    await recordAgentEvent(
+      eventWriterOf(ctx, 'service'),
+      { id: run.agentId, accountId: run.accountId },
+      `run.${produced.status}`,
+      data,
+      deps.repositories.db,
+    );
+  } catch (error) {
+    deps.logger.error({ err: error, runId: run.id }, 'could not record the end of a run in the trail');
+  }
+}
+
+/** The service acts on the run's account with only the scope a reply needs, as platform messages do. */
+function serviceContext(deps: ServiceDeps, run: QueuedRun): ServiceContext {
+  return {
+    deps,
+    actor: { accountId: run.accountId, keyId: `run:${run.trigger}`, scopes: new Set(['messages:send']) },
+    requestId: newId('request'),
+  };
+}
+
+async function produce(deps: ServiceDeps, run: QueuedRun, signal?: AbortSignal): Promise<ProducedRun> {
+  const ctx = serviceContext(deps, run);
+  try {
+    const answer = await sendMessage({
+      ctx,
+      agentId: run.agentId,
+      input: { ...run.input, stream: false },
+      signal: signal ?? new AbortController().signal,
+      trigger: run.trigger,
+      queuedRunId: run.id,
     });
     for await (const event of answer.events()) {
-      if (event.type === 'completed') return await end({ status: 'completed', reply: event.reply, error: null });
-      if (event.type === 'failed') return await end({ status: 'failed', reply: null, error: event.error });
+      if (event.type === 'completed') {
+        const cancelled = event.reply.finishReason === 'aborted';
+        return { status: cancelled ? 'cancelled' : 'completed', reply: event.reply, error: null };
+      }
+      if (event.type === 'failed') return { status: 'failed', reply: null, error: event.error };
     }
-    return await end({
-      status: 'failed',
-      reply: null,
-      error: new AppError('internal', 'The reply ended without an outcome.'),
-    });
+    return { status: 'cancelled', reply: null, error: null };
   } catch (error) {
-    const appError = error instanceof AppError ? error : new AppError('internal', 'The run failed.', { cause: error });
-    return end({ status: 'failed', reply: null, error: appError });
+    const appError =
+      error instanceof AppError
+        ? error
+        : new AppError('internal', 'An unexpected error occurred; it has been logged with the request id.');
+    if (!(error instanceof AppError)) deps.logger.error({ err: error, runId: run.id }, 'a run could not be produced');
+    // A run refused before it began (its agent paused or deleted meanwhile) is still queued: it ends here, failed,
+    // with the problem as its one event so that its event stream ends like any other.
+    const problem = problemBody(appError, ctx.requestId);
+    const now = isoTime(deps.clock.now());
+    const { runs, db } = deps.repositories;
+    await db
+      .transaction()
+      .execute(async (transaction) => {
+        const ended = await runs.finish(
+          run.id,
+          {
+            status: 'failed',
+            finishReason: null,
+            usage: null,
+            result: null,
+            error: JSON.stringify(problem),
+            eventCount: 1,
+            finishedAt: now,
+          },
+          transaction,
+        );
+        if (!ended) return;
+        const events = JSON.stringify([{ event: 'message.failed', data: { id: null, error: problem } }]);
+        await runs.appendEvents([{ runId: run.id, firstSeq: 1, lastSeq: 1, events }], now, transaction);
+      })
+      .catch((failure: unknown) => deps.logger.error({ err: failure, runId: run.id }, 'could not end a run'));
+    const cancelled = appError.code === 'conflict';
+    return { status: cancelled ? 'cancelled' : 'failed', reply: null, error: appError };
   }
 }

@@ -5,6 +5,8 @@ import type { TaskOutputValue } from '../../schemas/tasks.js';
 import { findOwnAgent } from '../agents/get-agent.js';
 import { requireScope, type ServiceContext } from '../context.js';
 import { ensureAnswering } from '../messages/agent-availability.js';
+import { runView } from '../runs/runs.js';
+import type { RunRow } from '../../storage/repositories/runs.js';
 import type { TaskScheduler } from './scheduler.js';
 import { findOwnTask } from './task-records.js';
 
@@ -31,7 +33,7 @@ export async function runTaskNow({
   await ensureAnswering(ctx, agent);
   const now = isoTime(ctx.deps.clock.now());
   const runId = newId('run');
-  await ctx.deps.repositories.runs.insert({
+  const row: RunRow = {
     id: runId,
     account_id: agent.accountId,
     agent_id: agent.id,
@@ -43,9 +45,19 @@ export async function runTaskNow({
     user_id: null,
     room_id: `task:${task.id}`,
     input: task.instructions,
+    message_id: null,
+    finish_reason: null,
+    usage: null,
+    result: null,
+    error: null,
     event_count: 0,
+    instance_id: null,
+    cancel_requested_at: null,
     created_at: now,
-  });
+    started_at: null,
+    finished_at: null,
+  };
+  await ctx.deps.repositories.runs.insert(row);
   scheduler.launch({
     runId,
     accountId: agent.accountId,
@@ -57,24 +69,5 @@ export async function runTaskNow({
     dueAt: null,
   });
   ctx.deps.logger.info({ agentId: agent.id, taskId: task.id, runId, requestId: ctx.requestId }, 'task run started');
-  return {
-    id: runId,
-    agentId: agent.id,
-    trigger: 'task',
-    taskId: task.id,
-    dueAt: null,
-    status: 'queued',
-    background: true,
-    userId: null,
-    roomId: `task:${task.id}`,
-    input: task.instructions,
-    messageId: null,
-    reply: null,
-    error: null,
-    eventCount: 0,
-    cancelRequestedAt: null,
-    createdAt: now,
-    startedAt: null,
-    finishedAt: null,
-  };
+  return runView(ctx, row);
 }

@@ -127,6 +127,7 @@ export class TaskScheduler {
       status,
       input: task.instructions,
       roomId: `task:${task.id}`,
+      instanceId: this.options.deps.runs.instanceId,
       createdAt: nowText,
     });
     // Oldest first, so that run ids (time-ordered) follow due times.

@@ -51,6 +51,7 @@ export async function executeTaskRun(
       accountId: order.accountId,
       agentId: order.agentId,
       trigger: 'task',
+      taskId: order.taskId,
       input: {
         text: order.instructions,
         roomId: `task:${order.taskId}`,

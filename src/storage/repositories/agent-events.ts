@@ -9,6 +9,9 @@ export type AgentEventType =
   | 'connector.stopped'
   | 'connector.failed'
   | 'memory.updated'
+  | 'run.completed'
+  | 'run.failed'
+  | 'run.cancelled'
   | 'task.paused';
 
 export interface AgentEventRecord {

@@ -117,24 +117,35 @@ export class RunRepository {
     return Number(result.numUpdatedRows) === 1;
   }
 
-  /** Stores a batch of events and the run's count of them. */
-  async appendEvents(runId: string, batch: RunEventBatch, createdAt: string, executor: Executor = this.db) {
+  /** Stores batches of events (of one run or several) in one statement. */
+  async appendEvents(
+    batches: (RunEventBatch & { runId: string })[],
+    createdAt: string,
+    executor: Executor = this.db,
+  ): Promise<void> {
+    if (batches.length === 0) return;
     await executor
       .insertInto('run_events')
-      .values({
-        run_id: runId,
-        first_seq: batch.firstSeq,
-        last_seq: batch.lastSeq,
-        events: batch.events,
-        created_at: createdAt,
-      })
+      .values(
+        batches.map((batch) => ({
+          run_id: batch.runId,
+          first_seq: batch.firstSeq,
+          last_seq: batch.lastSeq,
+          events: batch.events,
+          created_at: createdAt,
+        })),
+      )
       .execute();
-    await executor
-      .updateTable('runs')
-      .set({ event_count: batch.lastSeq })
-      .where('id', '=', runId)
-      .where('event_count', '<', batch.lastSeq)
-      .execute();
+  }
+
+  /** The sequence number of the last stored event of a run (0: none). */
+  async lastSeq(runId: string, executor: Executor = this.db): Promise<number> {
+    const row = await executor
+      .selectFrom('run_events')
+      .select((select) => select.fn.max('last_seq').as('last'))
+      .where('run_id', '=', runId)
+      .executeTakeFirst();
+    return Number(row?.last ?? 0);
   }
 
   /** The stored batches holding events after `afterSeq`, oldest first. */

@@ -16,6 +16,8 @@ export interface DueRunRow {
   status: 'queued' | 'skipped';
   input: string;
   roomId: string;
+  /** The instance that claimed it and will produce it (the sweep of a stopped instance's runs reads it). */
+  instanceId: string;
   createdAt: string;
 }
 
@@ -179,6 +181,7 @@ export class TaskRepository {
           room_id: run.roomId,
           input: run.input,
           event_count: 0,
+          instance_id: run.instanceId,
           created_at: run.createdAt,
           ...(run.status === 'skipped' ? { finished_at: run.createdAt } : {}),
         })

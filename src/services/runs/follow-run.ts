@@ -1,0 +1,116 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import { finishedRunStatuses, type RunStatus } from '../../schemas/runs.js';
+import type { RunRow } from '../../storage/repositories/runs.js';
+import { requireScope, type ServiceContext } from '../context.js';
+import type { RunLog, SequencedEvent } from './run-log.js';
+import { findOwnRun } from './runs.js';
+
+/**
+ * A run's events after `afterSeq`, for GET …/runs/{runId}/events: from this
+ * instance's memory while it produces the run, else from the database
+ * (polled every `pollMs` while the run goes on elsewhere), until the run's
+ * last event. Events past their retention are gone: a finished run then
+ * gives its outcome as one last event rebuilt from the run's record.
+ */
+export async function openRunEvents({
+  ctx,
+  agentId,
+  runId,
+  afterSeq,
+  signal,
+}: {
+  ctx: ServiceContext;
+  agentId: string;
+  runId: string;
+  afterSeq: number;
+  signal: AbortSignal;
+}): Promise<AsyncGenerator<SequencedEvent, void, undefined>> {
+  requireScope(ctx, 'agents:read');
+  const row = await findOwnRun(ctx, agentId, runId);
+  return followRun(ctx, row, afterSeq, signal);
+}
+
+async function* followRun(
+  ctx: ServiceContext,
+  row: RunRow,
+  afterSeq: number,
+  signal: AbortSignal,
+): AsyncGenerator<SequencedEvent, void, undefined> {
+  const { runs, repositories } = ctx.deps;
+  let last = afterSeq;
+  let current: RunRow | undefined = row;
+  while (!signal.aborted) {
+    const live = runs.live.get(row.id);
+    if (live !== undefined) {
+      yield* followLocal(live, last, signal);
+      return;
+    }
+    // The status first, then the events: a run's last events commit with its end, so none are missed.
+    current = await repositories.runs.findById(row.id);
+    if (current === undefined) return;
+    const batches = await repositories.runs.eventsAfter(row.id, last);
+    for (const batch of batches) {
+      const events = JSON.parse(batch.events) as { event: string; data: unknown }[];
+      for (const [index, event] of events.entries()) {
+        const seq = batch.firstSeq + index;
+        if (seq <= last) continue;
+        last = seq;
+        yield { seq, event: event.event, data: event.data };
+      }
+    }
+    if (finishedRunStatuses.has(current.status as RunStatus)) {
+      if (batches.length === 0 && current.event_count > last) {
+        const outcome = outcomeEvent(current);
+        if (outcome !== null) yield outcome;
+      }
+      return;
+    }
+    try {
+      await delay(runs.settings.pollMs, undefined, { signal });
+    } catch {
+      return;
+    }
+  }
+}
+
+/** The last event of a finished run whose events are past their retention, rebuilt from its record. */
+function outcomeEvent(row: RunRow): SequencedEvent | null {
+  if (row.result !== null) return { seq: row.event_count, event: 'message.completed', data: JSON.parse(row.result) };
+  if (row.error !== null) {
+    return {
+      seq: row.event_count,
+      event: 'message.failed',
+      data: { id: row.message_id, error: JSON.parse(row.error) },
+    };
+  }
+  return null;
+}
+
+/** The events of a run produced here, as they come; ends with the run, or when the reader's signal aborts. */
+async function* followLocal(
+  log: RunLog,
+  afterSeq: number,
+  signal: AbortSignal,
+): AsyncGenerator<SequencedEvent, void, undefined> {
+  const queue: (SequencedEvent | null)[] = [];
+  let wake: (() => void) | null = null;
+  const unfollow = log.follow(afterSeq, (event) => {
+    queue.push(event);
+    wake?.();
+  });
+  const onAbort = () => wake?.();
+  signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    for (;;) {
+      while (queue.length === 0 && !signal.aborted) await new Promise<void>((resolve) => (wake = resolve));
+      wake = null;
+      if (signal.aborted) return;
+      const event = queue.shift() as SequencedEvent | null;
+      if (event === null) return;
+      yield event;
+    }
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+    unfollow();
+  }
+}

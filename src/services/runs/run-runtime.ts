@@ -1,0 +1,254 @@
+import type { Logger } from 'pino';
+import type { RunSettings } from '../../config.js';
+import { isoTime, type Clock } from '../../clock.js';
+import type { MessageReplyView } from '../../schemas/messages.js';
+import type { RunStatus } from '../../schemas/runs.js';
+import type { RunRepository } from '../../storage/repositories/runs.js';
+import type { Database } from '../../storage/schema.js';
+import type { Kysely } from 'kysely';
+import { RunLog, type SequencedEvent } from './run-log.js';
+
+/** How a run ended, as its row records it. */
+export interface RunOutcome {
+  status: Extract<RunStatus, 'completed' | 'failed' | 'cancelled'>;
+  reply: MessageReplyView | null;
+  /** The problem body of a failed run. */
+  error: Record<string, unknown> | null;
+}
+
+/** What the sweep writes for a run whose instance stopped. */
+const orphanDetail =
+  'The instance producing this run stopped before it ended; what it said so far is in its events. Send the message again.';
+/** Orphaned runs ended per sweep: the rest wait for the next beat. */
+const sweepBatch = 100;
+/** The retention's prune runs at most this often. */
+const pruneEveryMs = 10 * 60_000;
+
+function batchOf(runId: string, events: SequencedEvent[]) {
+  return {
+    runId,
+    firstSeq: (events[0] as SequencedEvent).seq,
+    lastSeq: (events[events.length - 1] as SequencedEvent).seq,
+    events: JSON.stringify(events.map(({ event, data }) => ({ event, data }))),
+  };
+}
+
+/**
+ * The runs this instance produces: their logs (for local readers and
+ * cancellation), the batched writes of their events, this instance's
+ * heartbeat, the cancel requests made on other instances, and the sweep that
+ * ends runs whose instance stopped (SIGKILL, power loss) as failed within
+ * `staleMs` plus one heartbeat.
+ */
+export class RunRuntime {
+  readonly live = new Map<string, RunLog>();
+  #flushTimer: NodeJS.Timeout | null = null;
+  #heartbeatTimer: NodeJS.Timeout | null = null;
+  #flushing: Promise<void> = Promise.resolve();
+  #lastPrune = 0;
+  #closed = false;
+
+  constructor(
+    private readonly options: {
+      db: Kysely<Database>;
+      runs: RunRepository;
+      clock: Clock;
+      logger: Logger;
+      instanceId: string;
+      settings: RunSettings;
+    },
+  ) {}
+
+  get instanceId(): string {
+    return this.options.instanceId;
+  }
+
+  get settings(): RunSettings {
+    return this.options.settings;
+  }
+
+  start(): void {
+    this.#flushTimer = setInterval(() => void this.flush(), this.options.settings.flushMs);
+    this.#flushTimer.unref();
+    this.#heartbeatTimer = setInterval(() => void this.beat(), this.options.settings.heartbeatMs);
+    this.#heartbeatTimer.unref();
+    void this.beat();
+  }
+
+  /** Registers a run this instance is about to produce; `stored` resolves once its row exists. */
+  begin(run: { id: string; accountId: string; agentId: string }, stored: Promise<void>): RunLog {
+    // A failed insert is reported where the run ends (its final write fails too); never unhandled.
+    stored.catch(() => {});
+    const log = new RunLog(run.id, run.accountId, run.agentId, stored);
+    this.live.set(run.id, log);
+    if (this.#closed) log.stop('shutdown');
+    return log;
+  }
+
+  /** Writes the new events of every live run, in one transaction. One flush at a time. */
+  flush(): Promise<void> {
+    this.#flushing = this.#flushing.then(() => this.#flushOnce());
+    return this.#flushing;
+  }
+
+  async #flushOnce(): Promise<void> {
+    const pending: { log: RunLog; from: number; events: SequencedEvent[] }[] = [];
+    for (const log of this.live.values()) {
+      if (log.ended || log.unflushedFrom === log.events.length) continue;
+      const from = log.unflushedFrom;
+      pending.push({ log, from, events: log.takeUnflushed() });
+    }
+    if (pending.length === 0) return;
+    try {
+      await Promise.all(pending.map(({ log }) => log.stored));
+      await this.options.runs.appendEvents(
+        pending.map(({ log, events }) => batchOf(log.runId, events)),
+        isoTime(this.options.clock.now()),
+      );
+    } catch (error) {
+      // Kept for the next flush (or the final write): readers elsewhere see them later, not never.
+      for (const { log, from } of pending) log.unflushedFrom = Math.min(log.unflushedFrom, from);
+      this.options.logger.warn({ err: error }, 'could not write run events; will retry');
+    }
+  }
+
+  /**
+   * Stores how the run ended with its last events, in one transaction, and
+   * ends its readers' streams. False when the run had already been ended
+   * elsewhere (the sweep took this instance for stopped).
+   */
+  async finish(log: RunLog, outcome: RunOutcome): Promise<boolean> {
+    // Waits for a flush in progress, so batches are written in order.
+    await this.#flushing;
+    const events = log.takeUnflushed();
+    const { runs, db, clock } = this.options;
+    const now = isoTime(clock.now());
+    let finished = false;
+    try {
+      await log.stored;
+      finished = await db.transaction().execute(async (transaction) => {
+        const ended = await runs.finish(
+          log.runId,
+          {
+            status: outcome.status,
+            finishReason: outcome.reply?.finishReason ?? null,
+            usage: outcome.reply ? JSON.stringify(outcome.reply.usage) : null,
+            result: outcome.reply ? JSON.stringify(outcome.reply) : null,
+            error: outcome.error ? JSON.stringify(outcome.error) : null,
+            eventCount: log.lastSeq,
+            finishedAt: now,
+          },
+          transaction,
+        );
+        if (ended && events.length > 0) await runs.appendEvents([batchOf(log.runId, events)], now, transaction);
+        return ended;
+      });
+    } catch (error) {
+      this.options.logger.error({ err: error, runId: log.runId }, 'could not store the end of a run');
+    } finally {
+      this.live.delete(log.runId);
+      log.end();
+    }
+    return finished;
+  }
+
+  /** Stops a run produced here; false when it is not (it runs elsewhere, or has ended). */
+  stopLocal(runId: string, reason: 'cancelled'): boolean {
+    const log = this.live.get(runId);
+    if (log === undefined || log.ended) return false;
+    log.stop(reason);
+    return true;
+  }
+
+  /** Resolves when the run produced here has ended, or after `timeoutMs`. */
+  async ended(runId: string, timeoutMs: number): Promise<void> {
+    const log = this.live.get(runId);
+    if (log === undefined || log.ended) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(done, timeoutMs);
+      const unfollow = log.follow(log.lastSeq, (event) => {
+        if (event === null) done();
+      });
+      function done() {
+        clearTimeout(timer);
+        unfollow();
+        resolve();
+      }
+    });
+  }
+
+  /** One heartbeat: report alive, honour cancel requests made elsewhere, end orphaned runs, prune. */
+  async beat(): Promise<void> {
+    if (this.#closed) return;
+    const { runs, clock, logger, instanceId, settings } = this.options;
+    try {
+      const now = clock.now();
+      await runs.heartbeat(instanceId, isoTime(now));
+      const mine = [...this.live.keys()];
+      for (const runId of await runs.cancelRequested(mine)) this.live.get(runId)?.stop('cancelled');
+      await this.#sweep(isoTime(now - settings.staleMs));
+      if (now - this.#lastPrune >= pruneEveryMs) {
+        this.#lastPrune = now;
+        const removed = await runs.prune(
+          isoTime(now - settings.eventRetentionHours * 3_600_000),
+          isoTime(now - Math.max(settings.staleMs * 10, 3_600_000)),
+        );
+        if (removed > 0) logger.info({ removed }, 'pruned run events past their retention');
+      }
+    } catch (error) {
+      logger.warn({ err: error }, 'run heartbeat failed; will retry');
+    }
+  }
+
+  async #sweep(staleBefore: string): Promise<void> {
+    const { runs, db, clock, logger } = this.options;
+    for (const run of await runs.orphaned(staleBefore, sweepBatch)) {
+      if (this.live.has(run.id)) continue;
+      const now = isoTime(clock.now());
+      const error = {
+        type: '/docs/errors#service_unavailable',
+        title: 'Service unavailable',
+        status: 503,
+        code: 'service_unavailable',
+        detail: orphanDetail,
+        requestId: run.id,
+      };
+      try {
+        await db.transaction().execute(async (transaction) => {
+          const lastSeq = await runs.lastSeq(run.id, transaction);
+          const ended = await runs.finish(
+            run.id,
+            {
+              status: 'failed',
+              finishReason: null,
+              usage: null,
+              result: null,
+              error: JSON.stringify(error),
+              eventCount: lastSeq + 1,
+              finishedAt: now,
+            },
+            transaction,
+          );
+          if (!ended) return;
+          const failed = { seq: lastSeq + 1, event: 'message.failed', data: { id: run.message_id, error } };
+          await runs.appendEvents([batchOf(run.id, [failed])], now, transaction);
+        });
+        logger.warn({ runId: run.id, agentId: run.agent_id, instanceId: run.instance_id }, 'ended an orphaned run');
+      } catch (failure) {
+        // Another instance's sweep may have ended it at the same moment.
+        logger.debug({ err: failure, runId: run.id }, 'could not end an orphaned run');
+      }
+    }
+  }
+
+  /** Stops every run produced here, waits up to `timeoutMs` for them to store their end, and stops beating. */
+  async close(timeoutMs = 5_000): Promise<void> {
+    this.#closed = true;
+    if (this.#heartbeatTimer) clearInterval(this.#heartbeatTimer);
+    for (const log of this.live.values()) log.stop('shutdown');
+    await Promise.all([...this.live.keys()].map((runId) => this.ended(runId, timeoutMs)));
+    if (this.#flushTimer) clearInterval(this.#flushTimer);
+    await this.#flushing;
+    await this.options.runs.forgetInstance(this.options.instanceId).catch(() => {});
+  }
+}

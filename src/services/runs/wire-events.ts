@@ -1,0 +1,33 @@
+import { problemBody } from '../../errors.js';
+import type { MessageStartedView } from '../../schemas/messages.js';
+import type { ReplyEvent } from '../messages/reply.js';
+import type { WireEvent } from './run-log.js';
+
+/**
+ * The events of a reply as every stream sends them (contract §5, and a run's
+ * event stream): `message.started`, `message.delta`, `tool.called`,
+ * `tool.completed`, then `message.completed` or `message.failed`.
+ */
+export function startedEvent(started: MessageStartedView & { runId: string }): WireEvent {
+  return { event: 'message.started', data: started };
+}
+
+export function wireEventOf(event: ReplyEvent, messageId: string, requestId: string): WireEvent {
+  switch (event.type) {
+    case 'delta':
+      return { event: 'message.delta', data: { id: messageId, text: event.text } };
+    case 'tool-called':
+      return { event: 'tool.called', data: { id: messageId, ...event.call } };
+    case 'tool-completed':
+      return { event: 'tool.completed', data: { id: messageId, ...event.call } };
+    case 'completed':
+      return { event: 'message.completed', data: event.reply };
+    case 'failed':
+      return { event: 'message.failed', data: { id: messageId, error: problemBody(event.error, requestId) } };
+  }
+}
+
+/** The events that end a run's stream. */
+export function isTerminal(event: WireEvent): boolean {
+  return event.event === 'message.completed' || event.event === 'message.failed';
+}
