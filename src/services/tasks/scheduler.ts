@@ -90,16 +90,18 @@ export class TaskScheduler {
     let skipped = 0;
     const orders = await repositories.db.transaction().execute(async (transaction) => {
       const due = await repositories.tasks.lockDue(nowText, limit, transaction);
-      const claimed: TaskRunOrder[] = [];
-      for (const task of due) {
-        const { runs, orders: taskOrders, next } = this.#plan(task, now, nowText);
-        if (runs.length > 0) {
-          const inserted = new Set(await repositories.tasks.insertDueRuns(runs, transaction));
-          claimed.push(...taskOrders.filter((order) => inserted.has(order.runId)));
-          skipped += runs.filter((run) => run.status === 'skipped' && inserted.has(run.id)).length;
-        }
-        await repositories.tasks.advance(task.id, task.next_due_at as string, next, transaction);
-      }
+      const runs: DueRunRow[] = [];
+      const planned: TaskRunOrder[] = [];
+      const moves = due.map((task) => {
+        const plan = this.#plan(task, now, nowText);
+        runs.push(...plan.runs);
+        planned.push(...plan.orders);
+        return { taskId: task.id, claimedDueAt: task.next_due_at as string, nextDueAt: plan.next };
+      });
+      const inserted = new Set(await repositories.tasks.insertDueRuns(runs, transaction));
+      await repositories.tasks.advance(moves, transaction);
+      skipped = runs.filter((run) => run.status === 'skipped' && inserted.has(run.id)).length;
+      const claimed = planned.filter((order) => inserted.has(order.runId));
       return claimed;
     });
     if (skipped > 0) this.metrics.runs.inc({ outcome: 'skipped' }, skipped);

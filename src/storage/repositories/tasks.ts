@@ -145,30 +145,55 @@ export class TaskRepository {
   }
 
   /**
-   * Moves a claimed task's due time on, in the claim's transaction. Guarded
-   * by the due time it was claimed at: a change the owner made meanwhile
-   * (SQLite has no row lock to wait on) is not overwritten.
+   * Moves claimed tasks' due times on, in the claim's transaction: one
+   * statement for the whole claim. Each is guarded by the due time it was
+   * claimed at: a change the owner made meanwhile (SQLite has no row lock to
+   * wait on) is not overwritten.
    */
-  async advance(taskId: string, claimedDueAt: string, nextDueAt: string | null, transaction: Executor): Promise<void> {
+  async advance(
+    moves: Array<{ taskId: string; claimedDueAt: string; nextDueAt: string | null }>,
+    transaction: Executor,
+  ): Promise<void> {
+    if (moves.length === 0) return;
     await transaction
       .updateTable('tasks')
-      .set({ next_due_at: nextDueAt })
-      .where('id', '=', taskId)
-      .where('next_due_at', '=', claimedDueAt)
+      .set((eb) => {
+        let choice = eb.case();
+        let chosen;
+        for (const move of moves) {
+          chosen = (chosen ?? choice)
+            .when(eb.and([eb('id', '=', move.taskId), eb('next_due_at', '=', move.claimedDueAt)]))
+            .then(move.nextDueAt);
+        }
+        return { next_due_at: chosen!.else(eb.ref('next_due_at')).end() };
+      })
+      .where(
+        'id',
+        'in',
+        moves.map((move) => move.taskId),
+      )
       .execute();
   }
 
   /**
-   * Writes the runs of a claim. A due time already claimed (the unique
-   * `(task_id, due_at)` of runs) is left as it is: the ids returned are of the
-   * runs this call inserted, so only they are produced.
+   * Writes the runs of a claim, in one statement (per 500). A due time already claimed
+   * (the unique `(task_id, due_at)` of runs) is left as it is: the ids
+   * returned are of the runs this call inserted, so only they are produced.
    */
   async insertDueRuns(runs: DueRunRow[], transaction: Executor): Promise<string[]> {
     const inserted: string[] = [];
-    for (const run of runs) {
-      const result = await transaction
-        .insertInto('runs')
-        .values({
+    // Rows per statement: 15 parameters each stays far below both databases' limits on one statement's.
+    for (let offset = 0; offset < runs.length; offset += 500) {
+      inserted.push(...(await this.#insertRuns(runs.slice(offset, offset + 500), transaction)));
+    }
+    return inserted;
+  }
+
+  async #insertRuns(runs: DueRunRow[], transaction: Executor): Promise<string[]> {
+    const inserted = await transaction
+      .insertInto('runs')
+      .values(
+        runs.map((run) => ({
           id: run.id,
           account_id: run.accountId,
           agent_id: run.agentId,
@@ -183,13 +208,13 @@ export class TaskRepository {
           event_count: 0,
           instance_id: run.instanceId,
           created_at: run.createdAt,
-          ...(run.status === 'skipped' ? { finished_at: run.createdAt } : {}),
-        })
-        .onConflict((conflict) => conflict.columns(['task_id', 'due_at']).doNothing())
-        .executeTakeFirst();
-      if (Number(result.numInsertedOrUpdatedRows ?? 0n) === 1) inserted.push(run.id);
-    }
-    return inserted;
+          finished_at: run.status === 'skipped' ? run.createdAt : null,
+        })),
+      )
+      .onConflict((conflict) => conflict.columns(['task_id', 'due_at']).doNothing())
+      .returning('id')
+      .execute();
+    return inserted.map((row) => row.id);
   }
 
   /**
