@@ -140,7 +140,7 @@ async function measure(schedule: string): Promise<Measured> {
     agentId: agent.id,
     conversation: 'user:bench-user',
     idle: true,
-  } as Parameters<typeof deps.services.memory.schedule>[0]);
+  });
   await deps.services.memory.whenIdle();
   const remembered = (
     await app.inject({ method: 'GET', url: `/v1/agents/${agent.id}/memory?userId=bench-user`, headers })
