@@ -260,6 +260,86 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/agents/{agentId}/runs': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List an agent's runs
+     * @description Every reply is a run, whoever started it: a message (`trigger: message`), a task (`task`), a platform (`platform`) or the OpenAI-compatible door (`door`). Newest first; filter by `status`, `trigger` or `task`, and follow `nextCursor` for older runs. Scope: `agents:read`.
+     */
+    get: operations['listRuns'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/agents/{agentId}/runs/{runId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get a run
+     * @description The run with its status, usage (in `reply`) and timings; once it has ended, `reply` is the reply as POST …/messages returns it, or `error` the problem it failed with. Scope: `agents:read`.
+     */
+    get: operations['getRun'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/agents/{agentId}/runs/{runId}/cancel': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Cancel a run
+     * @description Stops a queued or running run: its model call and any tool are aborted, and what was said so far is kept (the reply's `finishReason` is `aborted`, the run's status `cancelled`). A run produced by this instance is answered once it has ended; one produced by another instance stops at that instance’s next heartbeat (AGENTD_RUN_HEARTBEAT_MS, 2 s): the answer then shows `cancelRequestedAt` while it is still `running`. A run that has already ended: 409 `conflict`. Scope: `messages:send`.
+     */
+    post: operations['cancelRun'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/agents/{agentId}/runs/{runId}/events': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Stream a run's events
+     * @description The run’s events as server-sent events, the same ones a streamed reply sends (`message.started`, `message.delta`, `tool.called`, `tool.completed`, then `message.completed` or `message.failed`), each with its `id` (1, 2, 3…). From the start, or after the `Last-Event-ID` header (or `after`): a client that lost its connection resumes where it was, on any instance, without a repeated event. While the run goes on the stream follows it, and ends after its last event. Events stay readable for AGENTD_RUN_EVENT_RETENTION_HOURS (24) after they were recorded; later, a finished run gives its outcome as one last event. Leaving the stream does not stop the run (POST …/cancel does). Scope: `agents:read`.
+     */
+    get: operations['streamRunEvents'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/agents/import': {
     parameters: {
       query?: never;
@@ -1381,6 +1461,8 @@ export interface components {
         provider: string;
       };
       roomId: string | null;
+      /** @description The run this reply is: GET /v1/agents/{id}/runs/{runId} (and its events). */
+      runId: string;
       text: string;
       /** @description The tools the agent ran for this reply, in order (empty when none). */
       toolCalls: components['schemas']['ToolCall'][];
@@ -1406,6 +1488,7 @@ export interface components {
         | 'deletion_protected'
         | 'not_found'
         | 'idempotency_in_progress'
+        | 'conflict'
         | 'payload_too_large'
         | 'unsupported_media_type'
         | 'idempotency_key_reused'
@@ -1426,6 +1509,47 @@ export interface components {
       title: string;
       /** @description A link to the documentation of this error code. */
       type: string;
+    };
+    /** Run */
+    Run: {
+      agentId: string;
+      /** @description Produced by the service, not a connection: a background message or a task. */
+      background: boolean;
+      cancelRequestedAt: string | null;
+      /**
+       * Format: date-time
+       * @description RFC 3339 UTC time with milliseconds.
+       */
+      createdAt: string;
+      /** @description The task's due time this run is for (RFC 3339). */
+      dueAt: string | null;
+      /** @description Why the run failed or was cancelled, as a problem; null otherwise. */
+      error: components['schemas']['Problem'] | null;
+      /** @description Events recorded: the `id` of the last one. Exact once the run has ended, and on the instance producing it. */
+      eventCount: number;
+      finishedAt: string | null;
+      id: string;
+      /** @description The message (or the task’s instructions) the run answers. */
+      input: string;
+      /** @description The id of the reply (`msg_…`) once it has begun. */
+      messageId: string | null;
+      /** @description The reply as POST …/messages returns it, once the run has ended with one (also when cancelled). */
+      reply: components['schemas']['MessageReply'] | null;
+      roomId: string | null;
+      startedAt: string | null;
+      /**
+       * @description `queued` (waiting for one of the agent’s in-flight slots), `running`, then `completed`, `failed`, `cancelled` (by POST …/cancel, or its client went away) or, for task due times not run, `skipped`.
+       * @enum {string}
+       */
+      status: 'queued' | 'running' | 'completed' | 'failed' | 'cancelled' | 'skipped';
+      /** @description The task whose due time this run is, for `task` runs. */
+      taskId: string | null;
+      /**
+       * @description `message`: POST /v1/agents/{id}/messages; `task`: a scheduled task; `platform`: a message on one of the agent's platforms; `door`: the OpenAI-compatible endpoint.
+       * @enum {string}
+       */
+      trigger: 'message' | 'task' | 'platform' | 'door';
+      userId: string | null;
     };
     /** ToolCall */
     ToolCall: {
@@ -1772,7 +1896,7 @@ export interface operations {
           'application/json': components['schemas']['Problem'];
         };
       };
-      /** @description A request with the same Idempotency-Key is still running (`idempotency_in_progress`). */
+      /** @description A request with the same Idempotency-Key is still running (`idempotency_in_progress`), or the resource is in a state that does not allow the operation (`conflict`). */
       409: {
         headers: {
           [name: string]: unknown;
@@ -2268,7 +2392,7 @@ export interface operations {
                * @description RFC 3339 UTC time with milliseconds.
                */
               createdAt: string;
-              /** @description `agent.created`: name, status. `agent.updated`: `fields` changed, with `plugins`/`platforms` entries (`entry`, `change`, `secretsChanged` names) and `model.fields`; never a secret value. `agent.status_changed`: from, to, reason, by (`owner` or `service`). `agent.deleted`: name. `connector.started`, `connector.stopped`, `connector.failed`: platform (its type), reason. `memory.updated`: userId, roomId, `summary` (true when it changed), `facts` ({ added, replaced, removed } counts), `source` (`background` or `api`); never the remembered text. */
+              /** @description `agent.created`: name, status. `agent.updated`: `fields` changed, with `plugins`/`platforms` entries (`entry`, `change`, `secretsChanged` names) and `model.fields`; never a secret value. `agent.status_changed`: from, to, reason, by (`owner` or `service`). `agent.deleted`: name. `connector.started`, `connector.stopped`, `connector.failed`: platform (its type), reason. `memory.updated`: userId, roomId, `summary` (true when it changed), `facts` ({ added, replaced, removed } counts), `source` (`background` or `api`); never the remembered text. `run.completed`, `run.failed`, `run.cancelled`: a run the service produced (a background message, a task) ended: runId, trigger, taskId, messageId, and for a failed one the problem `code`. */
               data: {
                 [key: string]: unknown;
               };
@@ -2287,7 +2411,10 @@ export interface operations {
                 | 'connector.started'
                 | 'connector.stopped'
                 | 'connector.failed'
-                | 'memory.updated';
+                | 'memory.updated'
+                | 'run.completed'
+                | 'run.failed'
+                | 'run.cancelled';
             }[];
             pagination: {
               hasMore: boolean;
@@ -2809,6 +2936,8 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
+          /** @description Produce the reply in the service, not on this connection (default false): answered 202 with the run at once, or with `stream: true` as the run’s event stream, which the client may leave and resume (GET …/runs/{runId}/events) without stopping the reply. */
+          background?: boolean;
           /** @description A JSON object given to the model with this message only (at most 16 KiB as JSON); not stored. */
           context?: {
             [key: string]: unknown;
@@ -2833,6 +2962,15 @@ export interface operations {
         content: {
           'application/json': components['schemas']['MessageReply'];
           'text/event-stream': string;
+        };
+      };
+      /** @description With `background: true` (and no `stream`): the run, queued; `Location` is its URL. Follow it with GET …/runs/{runId} or its events with GET …/runs/{runId}/events. */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Run'];
         };
       };
       /** @description Invalid JSON or a request that does not match the schema (`invalid_json`, `validation_failed`). */
@@ -2966,6 +3104,13 @@ export interface operations {
               outputTokens: number;
               /** @description Messages refused 429 `rate_limited` (the per-agent message rate). */
               rateLimited: number;
+              /** @description `messages` by who started the run each reply is: `message` (POST …/messages, background or not), `task`, `platform`, `door` (the OpenAI-compatible endpoint). */
+              runsByTrigger: {
+                door: number;
+                message: number;
+                platform: number;
+                task: number;
+              };
               /**
                * Format: date-time
                * @description RFC 3339 UTC time with milliseconds.
@@ -3025,6 +3170,13 @@ export interface operations {
               outputTokens: number;
               /** @description Messages refused 429 `rate_limited` (the per-agent message rate). */
               rateLimited: number;
+              /** @description `messages` by who started the run each reply is: `message` (POST …/messages, background or not), `task`, `platform`, `door` (the OpenAI-compatible endpoint). */
+              runsByTrigger: {
+                door: number;
+                message: number;
+                platform: number;
+                task: number;
+              };
               /** @description Of `messages`, those with `stream: true`. */
               streamedMessages: number;
               /** @description Request to the first text of streamed replies. Milliseconds, from a fixed-bucket histogram: the value reported is the upper bound of the bucket that holds the percentile (bounds 5, 10, 15, 25, 40, 60, 100, 150, 250, 400, 600, 1000, 1500, 2500, 4000, 6000, 10000, 15000, 25000, 40000, 60000, 100000, 150000, 300000 ms), so it is never below the true value and at most one bucket (about ×1.6) above it; above 300000 ms it reads 300000. Null when there was no sample. */
@@ -3128,6 +3280,344 @@ export interface operations {
               type: string;
             }[];
           };
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key lacks the scope this operation needs (`insufficient_scope`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this account (`not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The database cannot be reached (`service_unavailable`), or for messages the agent or its model provider cannot answer now (`agent_unavailable`, `provider_unavailable`); see Retry-After. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  listRuns: {
+    parameters: {
+      query?: {
+        /** @description The `nextCursor` of the previous page. */
+        cursor?: string;
+        /** @description Runs per page, 1–100 (default 20). */
+        limit?: number;
+        status?: 'queued' | 'running' | 'completed' | 'failed' | 'cancelled' | 'skipped';
+        /** @description Only the runs of this task. */
+        task?: string;
+        trigger?: 'message' | 'task' | 'platform' | 'door';
+      };
+      header?: never;
+      path: {
+        agentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['Run'][];
+            pagination: {
+              hasMore: boolean;
+              limit: number;
+              nextCursor: string | null;
+            };
+          };
+        };
+      };
+      /** @description Invalid JSON or a request that does not match the schema (`invalid_json`, `validation_failed`). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key lacks the scope this operation needs (`insufficient_scope`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this account (`not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The database cannot be reached (`service_unavailable`), or for messages the agent or its model provider cannot answer now (`agent_unavailable`, `provider_unavailable`); see Retry-After. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getRun: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        agentId: string;
+        runId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Run'];
+        };
+      };
+      /** @description Invalid JSON or a request that does not match the schema (`invalid_json`, `validation_failed`). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key lacks the scope this operation needs (`insufficient_scope`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this account (`not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The database cannot be reached (`service_unavailable`), or for messages the agent or its model provider cannot answer now (`agent_unavailable`, `provider_unavailable`); see Retry-After. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  cancelRun: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        agentId: string;
+        runId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Run'];
+        };
+      };
+      /** @description Invalid JSON or a request that does not match the schema (`invalid_json`, `validation_failed`). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key lacks the scope this operation needs (`insufficient_scope`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this account (`not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A request with the same Idempotency-Key is still running (`idempotency_in_progress`), or the resource is in a state that does not allow the operation (`conflict`). */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The database cannot be reached (`service_unavailable`), or for messages the agent or its model provider cannot answer now (`agent_unavailable`, `provider_unavailable`); see Retry-After. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  streamRunEvents: {
+    parameters: {
+      query?: {
+        /** @description The same as `Last-Event-ID`, for clients that cannot set headers (the header wins). */
+        after?: number;
+      };
+      header?: {
+        /** @description The `id` of the last event received: the stream resumes after it. */
+        'last-event-id'?: string;
+      };
+      path: {
+        agentId: string;
+        runId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description An event stream. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/event-stream': string;
+        };
+      };
+      /** @description Invalid JSON or a request that does not match the schema (`invalid_json`, `validation_failed`). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
         };
       };
       /** @description Missing, malformed, unknown or revoked API key (`unauthorized`). */
@@ -3392,7 +3882,7 @@ export interface operations {
           'application/json': components['schemas']['Problem'];
         };
       };
-      /** @description A request with the same Idempotency-Key is still running (`idempotency_in_progress`). */
+      /** @description A request with the same Idempotency-Key is still running (`idempotency_in_progress`), or the resource is in a state that does not allow the operation (`conflict`). */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4944,6 +5434,13 @@ export interface operations {
               outputTokens: number;
               /** @description Messages refused 429 `rate_limited` (the per-agent message rate). */
               rateLimited: number;
+              /** @description `messages` by who started the run each reply is: `message` (POST …/messages, background or not), `task`, `platform`, `door` (the OpenAI-compatible endpoint). */
+              runsByTrigger: {
+                door: number;
+                message: number;
+                platform: number;
+                task: number;
+              };
               /** @description Of `messages`, those with `stream: true`. */
               streamedMessages: number;
               /** @description Request to the first text of streamed replies. Milliseconds, from a fixed-bucket histogram: the value reported is the upper bound of the bucket that holds the percentile (bounds 5, 10, 15, 25, 40, 60, 100, 150, 250, 400, 600, 1000, 1500, 2500, 4000, 6000, 10000, 15000, 25000, 40000, 60000, 100000, 150000, 300000 ms), so it is never below the true value and at most one bucket (about ×1.6) above it; above 300000 ms it reads 300000. Null when there was no sample. */
@@ -5001,6 +5498,13 @@ export interface operations {
               outputTokens: number;
               /** @description Messages refused 429 `rate_limited` (the per-agent message rate). */
               rateLimited: number;
+              /** @description `messages` by who started the run each reply is: `message` (POST …/messages, background or not), `task`, `platform`, `door` (the OpenAI-compatible endpoint). */
+              runsByTrigger: {
+                door: number;
+                message: number;
+                platform: number;
+                task: number;
+              };
               /** @description Of `messages`, those with `stream: true`. */
               streamedMessages: number;
               /** @description Request to the first text of streamed replies. Milliseconds, from a fixed-bucket histogram: the value reported is the upper bound of the bucket that holds the percentile (bounds 5, 10, 15, 25, 40, 60, 100, 150, 250, 400, 600, 1000, 1500, 2500, 4000, 6000, 10000, 15000, 25000, 40000, 60000, 100000, 150000, 300000 ms), so it is never below the true value and at most one bucket (about ×1.6) above it; above 300000 ms it reads 300000. Null when there was no sample. */
