@@ -298,6 +298,15 @@ for (const backend of backends) {
       assert.equal((await json(refused)).code, 'agent_unavailable');
       const runs = (await t.inject({ method: 'GET', url: `/v1/agents/${agent.id}/runs` })).json();
       assert.equal(runs.data.length, 1, 'only the first message is a run');
+
+      const deleted = await t.inject({ method: 'DELETE', url: `/v1/agents/${agent.id}` });
+      assert.equal(deleted.statusCode, 200);
+      assert.equal((await t.inject({ method: 'GET', url: `/v1/agents/${agent.id}/runs` })).statusCode, 404);
+      const { db } = t.deps.services.repositories;
+      const left = await db.selectFrom('runs').select('id').where('agent_id', '=', agent.id).execute();
+      assert.deepEqual(left, [], "a deleted agent's runs go with it");
+      const events = await db.selectFrom('run_events').select('run_id').where('run_id', '=', reply.runId).execute();
+      assert.deepEqual(events, []);
     });
   });
 }

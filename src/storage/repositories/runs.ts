@@ -222,6 +222,15 @@ export class RunRepository {
       .execute();
   }
 
+  /** Removes every run of a deleted agent, with its events. */
+  async deleteForAgent(agentId: string, executor: Executor = this.db): Promise<void> {
+    await executor
+      .deleteFrom('run_events')
+      .where('run_id', 'in', (select) => select.selectFrom('runs').select('id').where('agent_id', '=', agentId))
+      .execute();
+    await executor.deleteFrom('runs').where('agent_id', '=', agentId).execute();
+  }
+
   /** Removes the events of runs older than the retention, and instances long gone. */
   async prune(eventsBefore: string, instancesBefore: string, executor: Executor = this.db): Promise<number> {
     const result = await executor.deleteFrom('run_events').where('created_at', '<', eventsBefore).executeTakeFirst();
