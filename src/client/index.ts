@@ -10,6 +10,7 @@ import type {
   DeletedAgent,
   DeletedTask,
   ListAgentsQuery,
+  ListRunsQuery,
   Run,
   SendMessageBody,
   Task,
@@ -69,6 +70,27 @@ export interface AgentdClient {
       agentId: string,
       body: Omit<SendMessageBody, 'stream'>,
       options?: RequestOptions,
+    ): AsyncGenerator<MessageEvent, void>;
+    /** Sends a message to be answered in the background: the queued run, at once (follow it with `runs`). */
+    background(
+      agentId: string,
+      body: Omit<SendMessageBody, 'stream' | 'background'>,
+      options?: RequestOptions,
+    ): Promise<Run>;
+  };
+  runs: {
+    /** Every run of the agent matching the query, newest first, page after page. */
+    list(agentId: string, query?: Omit<ListRunsQuery, 'cursor'>, options?: RequestOptions): AsyncGenerator<Run, void>;
+    get(agentId: string, runId: string, options?: RequestOptions): Promise<Run>;
+    cancel(agentId: string, runId: string, options?: RequestOptions): Promise<Run>;
+    /**
+     * The run's events, from the start or after `after` (the `seq` of the last event you have), until its
+     * last one. Leaving the loop stops reading, not the run.
+     */
+    events(
+      agentId: string,
+      runId: string,
+      options?: RequestOptions & { after?: number },
     ): AsyncGenerator<MessageEvent, void>;
   };
 }
@@ -193,15 +215,69 @@ export function createAgentdClient(options: AgentdClientOptions): AgentdClient {
         });
         const { response } = result;
         if (!response.ok) throw errorOf(response, result.error);
-        if (!response.headers.get('content-type')?.startsWith('text/event-stream') || !response.body) {
-          await response.body?.cancel();
-          throw new AgentdError(response.status, null, 'the server did not answer with an event stream');
-        }
-        for await (const raw of readServerSentEvents(response.body)) {
-          const event = toMessageEvent(raw, response.status);
-          if (event) yield event;
-        }
+        yield* typedEvents(response);
+      },
+      async background(agentId, body, requestOptions) {
+        const result = await api.POST('/v1/agents/{agentId}/messages', {
+          params: { path: { agentId } },
+          body: { ...body, background: true },
+          ...signalOf(requestOptions),
+        });
+        if (result.response.status !== 202) throw errorOf(result.response, result.error);
+        return result.data as unknown as Run;
+      },
+    },
+    runs: {
+      async *list(agentId, query = {}, requestOptions) {
+        let cursor: string | undefined;
+        do {
+          const page = unwrap(
+            await api.GET('/v1/agents/{agentId}/runs', {
+              params: { path: { agentId }, query: { ...query, ...(cursor ? { cursor } : {}) } },
+              ...signalOf(requestOptions),
+            }),
+          );
+          yield* page.data;
+          cursor = page.pagination.hasMore ? (page.pagination.nextCursor ?? undefined) : undefined;
+        } while (cursor !== undefined);
+      },
+      async get(agentId, runId, requestOptions) {
+        return unwrap(
+          await api.GET('/v1/agents/{agentId}/runs/{runId}', {
+            params: { path: { agentId, runId } },
+            ...signalOf(requestOptions),
+          }),
+        );
+      },
+      async cancel(agentId, runId, requestOptions) {
+        return unwrap(
+          await api.POST('/v1/agents/{agentId}/runs/{runId}/cancel', {
+            params: { path: { agentId, runId } },
+            ...signalOf(requestOptions),
+          }),
+        );
+      },
+      async *events(agentId, runId, requestOptions = {}) {
+        const { after } = requestOptions;
+        const result = await api.GET('/v1/agents/{agentId}/runs/{runId}/events', {
+          params: { path: { agentId, runId }, ...(after !== undefined ? { query: { after } } : {}) },
+          parseAs: 'stream',
+          ...signalOf(requestOptions),
+        });
+        if (!result.response.ok) throw errorOf(result.response, result.error);
+        yield* typedEvents(result.response);
       },
     },
   };
+}
+
+async function* typedEvents(response: Response): AsyncGenerator<MessageEvent, void> {
+  if (!response.headers.get('content-type')?.startsWith('text/event-stream') || !response.body) {
+    await response.body?.cancel();
+    throw new AgentdError(response.status, null, 'the server did not answer with an event stream');
+  }
+  for await (const raw of readServerSentEvents(response.body)) {
+    const event = toMessageEvent(raw, response.status);
+    if (event) yield event;
+  }
 }

@@ -8,16 +8,20 @@ import type { MessageReply, Problem, ToolCall } from './types.js';
  * `tool.called` / `tool.completed` between them, then `message.completed` or
  * `message.failed`.
  */
-export type MessageEvent =
+export type MessageEvent = (
   | {
       type: 'message.started';
-      data: Pick<MessageReply, 'id' | 'agentId' | 'userId' | 'roomId' | 'model' | 'createdAt'>;
+      data: Pick<MessageReply, 'id' | 'runId' | 'agentId' | 'userId' | 'roomId' | 'model' | 'createdAt'>;
     }
   | { type: 'message.delta'; data: { id: string; text: string } }
   | { type: 'tool.called'; data: { id: string } & Pick<ToolCall, 'toolCallId' | 'name' | 'input'> }
   | { type: 'tool.completed'; data: { id: string } & ToolCall }
   | { type: 'message.completed'; data: MessageReply }
-  | { type: 'message.failed'; data: { id: string; error: Problem } };
+  | { type: 'message.failed'; data: { id: string; error: Problem } }
+) & {
+  /** The event's number in its run (1, 2, 3…): resume after it with `runs.events(…, { after })`. */
+  seq?: number;
+};
 
 export type MessageEventType = MessageEvent['type'];
 
@@ -43,5 +47,5 @@ export function toMessageEvent(raw: RawServerSentEvent, status: number): Message
   } catch {
     throw new AgentdError(status, null, `the ${raw.event} event carried data that is not JSON`);
   }
-  return { type: raw.event, data } as MessageEvent;
+  return { type: raw.event, data, ...(raw.id !== undefined ? { seq: Number(raw.id) } : {}) } as MessageEvent;
 }

@@ -1597,6 +1597,10 @@ export interface components {
         };
         facts: boolean;
         recall: boolean;
+        schedule: {
+          everyUserTurns: number;
+          idleSeconds: number;
+        };
         summary: boolean;
       };
       metadata: {
@@ -1794,7 +1798,7 @@ export interface components {
       dueAt: string | null;
       /** @description Why the run failed or was cancelled, as a problem; null otherwise. */
       error: components['schemas']['Problem'] | null;
-      /** @description Events recorded so far: the `id` of the last one. */
+      /** @description Events recorded: the `id` of the last one. Exact once the run has ended, and on the instance producing it. */
       eventCount: number;
       finishedAt: string | null;
       id: string;
@@ -2124,10 +2128,17 @@ export interface operations {
               /** @description Tokens the prompt gives the summary at most (default 400). */
               summaryTokens?: number;
             };
-            /** @description Extract facts about each user after every exchange and carry those of the users present (default true). */
+            /** @description Extract facts about each user (batched, see schedule) and carry those of the users present (default true). */
             facts?: boolean;
             /** @description Carry the earlier turns most relevant to the message, from outside the window (default true). */
             recall?: boolean;
+            /** @description When memory work (and its model calls) runs: in batches, not after every exchange. */
+            schedule?: {
+              /** @description Facts are extracted once this many user turns that say something wait, in one model call (default 8; 1: after every exchange). Turns about to leave the window are processed first whatever the count; greetings and thanks alone cost no call. */
+              everyUserTurns?: number;
+              /** @description Turns still waiting are processed once the conversation has had no message for this long (default 600). */
+              idleSeconds?: number;
+            };
             /** @description Fold turns that leave the window into a rolling summary carried by the prompt (default true). */
             summary?: boolean;
           };
@@ -2459,6 +2470,10 @@ export interface operations {
             } | null;
             facts?: boolean | null;
             recall?: boolean | null;
+            schedule?: {
+              everyUserTurns?: number | null;
+              idleSeconds?: number | null;
+            } | null;
             summary?: boolean | null;
           } | null;
           metadata?: {
@@ -4660,10 +4675,17 @@ export interface operations {
                   /** @description Tokens the prompt gives the summary at most (default 400). */
                   summaryTokens?: number;
                 };
-                /** @description Extract facts about each user after every exchange and carry those of the users present (default true). */
+                /** @description Extract facts about each user (batched, see schedule) and carry those of the users present (default true). */
                 facts?: boolean;
                 /** @description Carry the earlier turns most relevant to the message, from outside the window (default true). */
                 recall?: boolean;
+                /** @description When memory work (and its model calls) runs: in batches, not after every exchange. */
+                schedule?: {
+                  /** @description Facts are extracted once this many user turns that say something wait, in one model call (default 8; 1: after every exchange). Turns about to leave the window are processed first whatever the count; greetings and thanks alone cost no call. */
+                  everyUserTurns?: number;
+                  /** @description Turns still waiting are processed once the conversation has had no message for this long (default 600). */
+                  idleSeconds?: number;
+                };
                 /** @description Fold turns that leave the window into a rolling summary carried by the prompt (default true). */
                 summary?: boolean;
               };

@@ -3,12 +3,13 @@
  * parsing part): lines end in LF, CR or CRLF and may be cut anywhere between
  * network chunks; `:` lines are comments (the server's keep-alives) and are
  * skipped; several `data:` lines of one event are joined with LF; a blank line
- * ends the event. `id` and `retry` are ignored: agentd's streams are not
- * resumable.
+ * ends the event. `id` is kept with its event (a run's streams resume after
+ * it); `retry` is ignored.
  */
 export interface RawServerSentEvent {
   event: string;
   data: string;
+  id?: string;
 }
 
 export async function* readServerSentEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<RawServerSentEvent> {
@@ -17,6 +18,7 @@ export async function* readServerSentEvents(body: ReadableStream<Uint8Array>): A
   let buffer = '';
   let eventName = '';
   let data: string[] = [];
+  let id: string | undefined;
   let first = true;
 
   function* takeLines(final: boolean): Generator<string> {
@@ -33,9 +35,13 @@ export async function* readServerSentEvents(body: ReadableStream<Uint8Array>): A
 
   function lineToEvent(line: string): RawServerSentEvent | null {
     if (line === '') {
-      const event = data.length > 0 ? { event: eventName || 'message', data: data.join('\n') } : null;
+      const event =
+        data.length > 0
+          ? { event: eventName || 'message', data: data.join('\n'), ...(id !== undefined ? { id } : {}) }
+          : null;
       eventName = '';
       data = [];
+      id = undefined;
       return event;
     }
     if (line.startsWith(':')) return null;
@@ -45,6 +51,7 @@ export async function* readServerSentEvents(body: ReadableStream<Uint8Array>): A
     if (value.startsWith(' ')) value = value.slice(1);
     if (field === 'event') eventName = value;
     else if (field === 'data') data.push(value);
+    else if (field === 'id' && !value.includes('\0')) id = value;
     return null;
   }
 

@@ -7,15 +7,16 @@ export type Agent = Schemas['Agent'];
 export type MessageReply = Schemas['MessageReply'];
 export type ToolCall = Schemas['ToolCall'];
 export type Problem = Schemas['Problem'];
+export type Run = Schemas['Run'];
 export type ErrorCode = Problem['code'];
 
 export type ListAgentsQuery = NonNullable<operations['listAgents']['parameters']['query']>;
 export type CreateAgentBody = operations['createAgent']['requestBody']['content']['application/json'];
 export type DeletedAgent = operations['deleteAgent']['responses'][200]['content']['application/json'];
 export type SendMessageBody = operations['sendMessage']['requestBody']['content']['application/json'];
+export type ListRunsQuery = NonNullable<operations['listRuns']['parameters']['query']>;
 
 export type Task = Schemas['Task'];
-export type Run = Schemas['Run'];
 export type CreateTaskBody = operations['createTask']['requestBody']['content']['application/json'];
 export type UpdateTaskBody = operations['updateTask']['requestBody']['content']['application/json'];
 export type DeletedTask = operations['deleteTask']['responses'][200]['content']['application/json'];

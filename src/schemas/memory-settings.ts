@@ -5,9 +5,18 @@ import {
   type MemorySettingsPatchValue,
 } from './memory.js';
 
-/** An agent's memory settings, with the defaults for agents stored before memory existed. */
-export function memorySettingsOf(profile: { memory?: MemorySettings | undefined }): MemorySettings {
-  return profile.memory ?? { ...memoryDefaults, budgets: { ...memoryDefaults.budgets } };
+/** Memory settings as stored: agents stored before the schedule existed have none. */
+type StoredMemorySettings = Omit<MemorySettings, 'schedule'> & { schedule?: MemorySettings['schedule'] };
+
+/** An agent's memory settings, with the defaults for agents stored before memory (or its schedule) existed. */
+export function memorySettingsOf(profile: { memory?: StoredMemorySettings | undefined }): MemorySettings {
+  const memory = profile.memory;
+  if (memory === undefined) {
+    return { ...memoryDefaults, budgets: { ...memoryDefaults.budgets }, schedule: { ...memoryDefaults.schedule } };
+  }
+  return memory.schedule !== undefined
+    ? (memory as MemorySettings)
+    : { ...memory, schedule: { ...memoryDefaults.schedule } };
 }
 
 export function memoryFromCreate(input: MemorySettingsInputValue | undefined): MemorySettings {
@@ -22,6 +31,10 @@ export function memoryFromCreate(input: MemorySettingsInputValue | undefined): M
       factsTokens: budgets?.factsTokens ?? memoryDefaults.budgets.factsTokens,
       recallTokens: budgets?.recallTokens ?? memoryDefaults.budgets.recallTokens,
     },
+    schedule: {
+      everyUserTurns: input?.schedule?.everyUserTurns ?? memoryDefaults.schedule.everyUserTurns,
+      idleSeconds: input?.schedule?.idleSeconds ?? memoryDefaults.schedule.idleSeconds,
+    },
   };
 }
 
@@ -31,6 +44,7 @@ export function mergeMemory(current: MemorySettings, patch: MemorySettingsPatchV
   const pick = <T>(value: T | null | undefined, now: T, fallback: T): T =>
     value === undefined ? now : value === null ? fallback : value;
   const budgets = patch.budgets;
+  const schedule = patch.schedule;
   const defaults = memoryDefaults.budgets;
   return {
     summary: pick(patch.summary, current.summary, memoryDefaults.summary),
@@ -46,6 +60,23 @@ export function mergeMemory(current: MemorySettings, patch: MemorySettingsPatchV
               summaryTokens: pick(budgets.summaryTokens, current.budgets.summaryTokens, defaults.summaryTokens),
               factsTokens: pick(budgets.factsTokens, current.budgets.factsTokens, defaults.factsTokens),
               recallTokens: pick(budgets.recallTokens, current.budgets.recallTokens, defaults.recallTokens),
+            },
+    schedule:
+      schedule === null
+        ? { ...memoryDefaults.schedule }
+        : schedule === undefined
+          ? current.schedule
+          : {
+              everyUserTurns: pick(
+                schedule.everyUserTurns,
+                current.schedule.everyUserTurns,
+                memoryDefaults.schedule.everyUserTurns,
+              ),
+              idleSeconds: pick(
+                schedule.idleSeconds,
+                current.schedule.idleSeconds,
+                memoryDefaults.schedule.idleSeconds,
+              ),
             },
   };
 }

@@ -12,7 +12,32 @@ export const memoryDefaults = {
   facts: true,
   recall: true,
   budgets: { historyTokens: null as number | null, summaryTokens: 400, factsTokens: 300, recallTokens: 400 },
+  /**
+   * When facts and the summary are brought up to date (see docs/memory.md):
+   * chosen so that a conversation costs at most 1.25 model requests per user
+   * message with memory on (bench/README.md, "memory: model requests").
+   */
+  schedule: { everyUserTurns: 8, idleSeconds: 600 },
 };
+
+export const scheduleLimits = {
+  everyUserTurns: { minimum: 1, maximum: 50 },
+  idleSeconds: { minimum: 10, maximum: 86_400 },
+} as const;
+
+const everyUserTurns = Type.Integer({
+  ...scheduleLimits.everyUserTurns,
+  description:
+    `Facts are extracted once this many user turns that say something wait, in one model call ` +
+    `(default ${memoryDefaults.schedule.everyUserTurns}; 1: after every exchange). Turns about to leave the ` +
+    'window are processed first whatever the count; greetings and thanks alone cost no call.',
+});
+const idleSeconds = Type.Integer({
+  ...scheduleLimits.idleSeconds,
+  description:
+    'Turns still waiting are processed once the conversation has had no message for this long ' +
+    `(default ${memoryDefaults.schedule.idleSeconds}).`,
+});
 
 const sectionBudget = (what: string, fallback: number) =>
   Type.Integer({
@@ -30,7 +55,7 @@ const historyTokens = Type.Integer({
 
 const switches = {
   summary: 'Fold turns that leave the window into a rolling summary carried by the prompt (default true).',
-  facts: 'Extract facts about each user after every exchange and carry those of the users present (default true).',
+  facts: 'Extract facts about each user (batched, see schedule) and carry those of the users present (default true).',
   recall: 'Carry the earlier turns most relevant to the message, from outside the window (default true).',
 } as const;
 
@@ -48,6 +73,15 @@ export const MemorySettingsInput = Type.Object(
           recallTokens: Type.Optional(sectionBudget('recalled turns', memoryDefaults.budgets.recallTokens)),
         },
         { additionalProperties: false },
+      ),
+    ),
+    schedule: Type.Optional(
+      Type.Object(
+        { everyUserTurns: Type.Optional(everyUserTurns), idleSeconds: Type.Optional(idleSeconds) },
+        {
+          additionalProperties: false,
+          description: 'When memory work (and its model calls) runs: in batches, not after every exchange.',
+        },
       ),
     ),
   },
@@ -78,6 +112,18 @@ export const MemorySettingsPatch = Type.Object(
         Type.Null(),
       ]),
     ),
+    schedule: Type.Optional(
+      Type.Union([
+        Type.Object(
+          {
+            everyUserTurns: Type.Optional(Type.Union([everyUserTurns, Type.Null()])),
+            idleSeconds: Type.Optional(Type.Union([idleSeconds, Type.Null()])),
+          },
+          { additionalProperties: false },
+        ),
+        Type.Null(),
+      ]),
+    ),
   },
   { additionalProperties: false },
 );
@@ -92,6 +138,10 @@ export const MemorySettingsView = Type.Object({
     summaryTokens: Type.Integer(),
     factsTokens: Type.Integer(),
     recallTokens: Type.Integer(),
+  }),
+  schedule: Type.Object({
+    everyUserTurns: Type.Integer(),
+    idleSeconds: Type.Integer(),
   }),
 });
 export type MemorySettings = Static<typeof MemorySettingsView>;

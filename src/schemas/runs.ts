@@ -53,7 +53,10 @@ export const Run = Type.Object(
     error: Type.Union([Type.Ref(ProblemSchema), Type.Null()], {
       description: 'Why the run failed or was cancelled, as a problem; null otherwise.',
     }),
-    eventCount: Type.Integer({ description: 'Events recorded so far: the `id` of the last one.' }),
+    eventCount: Type.Integer({
+      description:
+        'Events recorded: the `id` of the last one. Exact once the run has ended, and on the instance producing it.',
+    }),
     cancelRequestedAt: NullableInResponse('string'),
     createdAt: Timestamp,
     startedAt: NullableInResponse('string'),

@@ -74,6 +74,7 @@ for (const backend of backends) {
             facts: true,
             recall: true,
             budgets: { historyTokens: null, summaryTokens: 400, factsTokens: 300, recallTokens: 400 },
+            schedule: { everyUserTurns: 8, idleSeconds: 600 },
           },
           createdAt: undefined,
           updatedAt: undefined,

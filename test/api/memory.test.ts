@@ -22,12 +22,15 @@ const lastUser = (request: RecordedRequest) =>
 function memoryAwareProvider(fake: FakeProviderServer, options: { failSummaries?: () => boolean } = {}) {
   fake.setMemoryBehaviour((request) => {
     if (isFactsTask(request)) {
-      const text = lastUser(request);
+      // The user's messages come numbered, one a line: "[1] …".
       const facts = [];
-      const name = /my name is (\w+)/i.exec(text);
-      if (name) facts.push({ subject: 'name', statement: `name is ${name[1]}` });
-      const place = /I live in (\w+)/i.exec(text);
-      if (place) facts.push({ subject: 'location', statement: `lives in ${place[1]}` });
+      for (const line of lastUser(request).split('\n')) {
+        const message = Number(/^\[(\d+)\]/.exec(line)?.[1]);
+        const name = /my name is (\w+)/i.exec(line);
+        if (name) facts.push({ message, subject: 'name', statement: `name is ${name[1]}` });
+        const place = /I live in (\w+)/i.exec(line);
+        if (place) facts.push({ message, subject: 'location', statement: `lives in ${place[1]}` });
+      }
       return { reply: JSON.stringify({ facts }) };
     }
     if (isSummaryTask(request)) {
@@ -88,16 +91,15 @@ for (const backend of backends) {
         .filter((request) => !isTask(request) && systemOf(request).startsWith(`You are ${name}.`))
         .at(-1) as RecordedRequest;
 
-    /** 100 exchanges (200 turns): the name in the first, then filler, then the question. */
-    async function longConversation(agentId: string, userId: string, waitForFact: boolean) {
+    /**
+     * 100 exchanges (200 turns): the name in the first, then filler, then the
+     * question, once the memory work the exchanges started is done (the
+     * schedule's batches and window, never its idle time, bring the name in).
+     */
+    async function longConversation(agentId: string, userId: string) {
       await send(agentId, { text: 'Hello there, my name is Zephyrine.', userId });
-      if (waitForFact) {
-        await eventually(
-          async () => ((await memoryOf(agentId, `userId=${userId}`)).facts.length > 0 ? true : null),
-          'the name to be remembered',
-        );
-      }
       for (let index = 1; index < 99; index += 1) await send(agentId, { text: filler(index), userId });
+      await t.deps.services.memory.whenIdle();
       await send(agentId, { text: 'What is my name?', userId });
     }
 
@@ -113,9 +115,9 @@ for (const backend of backends) {
         }),
       ]);
       await Promise.all([
-        longConversation(facts.id, 'zephyrine', true),
-        longConversation(recall.id, 'zephyrine', false),
-        longConversation(none.id, 'zephyrine', false),
+        longConversation(facts.id, 'zephyrine'),
+        longConversation(recall.id, 'zephyrine'),
+        longConversation(none.id, 'zephyrine'),
       ]);
       for (const name of ['Facts', 'Recall', 'Forgetful']) {
         const turns = turnsOf(lastPromptOf(name));
@@ -209,7 +211,8 @@ for (const backend of backends) {
     });
 
     it('replaces a contradicted fact instead of adding one, and the next prompt carries an edited fact', async () => {
-      const agent = await t.newAgent({ name: 'Keeper' });
+      // Facts after every exchange (the schedule's batches are tested in memory-schedule.test.ts).
+      const agent = await t.newAgent({ name: 'Keeper', memory: { schedule: { everyUserTurns: 1 } } });
       await send(agent.id, { text: 'I live in Lisbon.', userId: 'ana' });
       await eventually(
         async () => ((await memoryOf(agent.id, 'userId=ana')).facts.length === 1 ? true : null),
@@ -241,7 +244,7 @@ for (const backend of backends) {
     });
 
     it("keeps one user's facts out of another's private conversation, and shows a room the facts of who is in it", async () => {
-      const agent = await t.newAgent({ name: 'Host' });
+      const agent = await t.newAgent({ name: 'Host', memory: { schedule: { everyUserTurns: 1 } } });
       await send(agent.id, { text: 'Hi, my name is Alice.', userId: 'alice' });
       await eventually(async () => ((await memoryOf(agent.id, 'userId=alice')).facts.length ? true : null), 'a fact');
       await send(agent.id, { text: 'What is my name?', userId: 'bob' });
@@ -362,6 +365,7 @@ for (const backend of backends) {
         facts: true,
         recall: false,
         budgets: { historyTokens: null, summaryTokens: 400, factsTokens: 50, recallTokens: 400 },
+        schedule: { everyUserTurns: 8, idleSeconds: 600 },
       });
       const reset = await t.inject({ method: 'PATCH', url: `/v1/agents/${agent.id}`, payload: { memory: null } });
       assert.equal(reset.json().memory.recall, true);

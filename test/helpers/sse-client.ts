@@ -6,6 +6,8 @@
 export interface ReceivedEvent {
   event: string;
   data: any;
+  /** The event's `id`, when it has one. */
+  id?: string;
 }
 
 export interface EventReader {
@@ -51,13 +53,15 @@ export function readEvents(body: ReadableStream<Uint8Array>): EventReader {
       const block = await nextBlock();
       if (block === null) return null;
       let event = 'message';
+      let id: string | undefined;
       const data: string[] = [];
       for (const line of block.split('\n')) {
         if (line.startsWith(':')) comments.push(line.slice(1).trim());
         else if (line.startsWith('event: ')) event = line.slice(7);
+        else if (line.startsWith('id: ')) id = line.slice(4);
         else if (line.startsWith('data: ')) data.push(line.slice(6));
       }
-      if (data.length > 0) return { event, data: JSON.parse(data.join('\n')) };
+      if (data.length > 0) return { event, data: JSON.parse(data.join('\n')), ...(id !== undefined ? { id } : {}) };
     }
   }
 

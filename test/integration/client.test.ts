@@ -179,6 +179,31 @@ for (const backend of backends) {
       assert.equal(reply.data.toolCalls.length, 1);
     });
 
+    it('sends a message in the background and follows its run, resuming after a seq', async () => {
+      const agent = await client.agents.create({ name: 'Background' });
+      const run = await client.messages.background(agent.id, { text: 'tell me something' });
+      assert.equal(run.status, 'queued');
+      const all = await collect(client.runs.events(agent.id, run.id));
+      assert.deepEqual(
+        all.map((event) => event.seq),
+        all.map((_, index) => index + 1),
+      );
+      const completed = all.at(-1);
+      assert.equal(completed?.type, 'message.completed');
+      const rest = await collect(client.runs.events(agent.id, run.id, { after: 2 }));
+      assert.deepEqual(rest, all.slice(2));
+      const ended = await client.runs.get(agent.id, run.id);
+      assert.equal(ended.status, 'completed');
+      const listed = [];
+      for await (const each of client.runs.list(agent.id, { limit: 1 })) listed.push(each.id);
+      assert.deepEqual(listed, [run.id]);
+      await assert.rejects(client.runs.cancel(agent.id, run.id), (error: unknown) => {
+        assert.ok(error instanceof AgentdError);
+        assert.equal(error.code, 'conflict');
+        return true;
+      });
+    });
+
     it('hangs up when the signal aborts, and the server stores the reply as aborted', async () => {
       const agent = await client.agents.create({ name: 'Ava', bio: 'Ava '.repeat(200) });
       const controller = new AbortController();

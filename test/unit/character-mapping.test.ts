@@ -214,6 +214,7 @@ describe('character export mapping', () => {
       facts: true,
       recall: true,
       budgets: { historyTokens: 500, summaryTokens: 400, factsTokens: 300, recallTokens: 400 },
+      schedule: { everyUserTurns: 8, idleSeconds: 600 },
     },
     createdAt: '2025-01-01T00:00:00.000Z',
     updatedAt: '2025-01-01T00:00:00.000Z',

@@ -66,7 +66,19 @@ describe('memory in the prompt', () => {
 
   it("reads a model's facts only from the JSON that was asked for", () => {
     assert.deepEqual(factsFromAnswer('Sure! {"facts":[{"subject":"Home Town","statement":"is from  Porto"}]}'), [
-      { subject: 'home town', statement: 'is from Porto' },
+      { subject: 'home town', statement: 'is from Porto', message: 0 },
+    ]);
+    // A batch of three messages: each fact names its message (1-based), in the order they were said; one
+    // naming none, or one not in the batch, is the last message's.
+    const batch =
+      '{"facts":[{"message":3,"subject":"location","statement":"lives in Faro"},' +
+      '{"message":1,"subject":"location","statement":"lives in Porto"},' +
+      '{"subject":"name","statement":"name is Ana"},{"message":9,"subject":"job","statement":"is a nurse"}]}';
+    assert.deepEqual(factsFromAnswer(batch, 3), [
+      { subject: 'location', statement: 'lives in Porto', message: 0 },
+      { subject: 'location', statement: 'lives in Faro', message: 2 },
+      { subject: 'name', statement: 'name is Ana', message: 2 },
+      { subject: 'job', statement: 'is a nurse', message: 2 },
     ]);
     assert.deepEqual(factsFromAnswer('{"facts":[{"subject":1}]}'), []);
     assert.deepEqual(factsFromAnswer('no json here'), []);

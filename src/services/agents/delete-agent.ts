@@ -28,6 +28,7 @@ export async function deleteAgent({
     await repositories.knowledge.deleteForAgent(record.id, transaction);
     await repositories.knowledgeBases.attach(record.accountId, record.id, [], transaction);
     await repositories.memory.deleteForAgent(record.id, transaction);
+    await repositories.runs.deleteForAgent(record.id, transaction);
     await repositories.tasks.deleteForAgent(record.id, transaction);
     if (!(await repositories.agents.delete(record, transaction))) throw notFound('Agent');
     await recordAgentEvent(eventWriterOf(ctx), record, 'agent.deleted', { name: record.name }, transaction);

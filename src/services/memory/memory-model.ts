@@ -20,7 +20,7 @@ import type { AgentRecord } from '../../storage/repositories/agents.js';
 export const summaryTask = 'agentd-memory-task: summary';
 export const factsTask = 'agentd-memory-task: facts';
 
-/** The longest a model's fact list is read: anything past it is not a short answer. */
+/** The longest a model's fact list is read, per message of the batch: anything past it is not a short answer. */
 const maxFactsPerMessage = 10;
 
 function taskPrompt(agent: AgentRecord, system: string, text: string): AssembledPrompt {
@@ -109,11 +109,17 @@ export async function summarizeWithModel(
 const ModelFacts = Type.Object({
   facts: Type.Array(
     Type.Object({
+      message: Type.Optional(Type.Integer()),
       subject: Type.String({ minLength: 1, maxLength: 100 }),
       statement: Type.String({ minLength: 1, maxLength: 500 }),
     }),
   ),
 });
+
+/** A fact the model found, with the position (0-based) of the message of the batch it came from. */
+export interface BatchFact extends ExtractedFact {
+  message: number;
+}
 
 /** A subject as the API shows it: lower-case words; anything else is made so. */
 function normalizedSubject(subject: string): string {
@@ -126,8 +132,13 @@ function normalizedSubject(subject: string): string {
     .slice(0, 100);
 }
 
-/** The facts in a model's answer, or none when it is not the JSON that was asked for. */
-export function factsFromAnswer(answer: string): ExtractedFact[] {
+/**
+ * The facts in a model's answer about a batch of `messages` messages, or none
+ * when it is not the JSON that was asked for. A fact that names no message of
+ * the batch (or none at all) is the last message's: the batch is one user's,
+ * and the latest thing they said is the one to source it to.
+ */
+export function factsFromAnswer(answer: string, messages = 1): BatchFact[] {
   const start = answer.indexOf('{');
   const end = answer.lastIndexOf('}');
   if (start < 0 || end <= start) return [];
@@ -138,41 +149,57 @@ export function factsFromAnswer(answer: string): ExtractedFact[] {
     return [];
   }
   if (!Value.Check(ModelFacts, parsed)) return [];
-  const facts = (parsed as Static<typeof ModelFacts>).facts.slice(0, maxFactsPerMessage);
-  return facts.flatMap((fact) => {
+  const facts = (parsed as Static<typeof ModelFacts>).facts.slice(0, maxFactsPerMessage * messages);
+  const found = facts.flatMap((fact) => {
     const subject = normalizedSubject(fact.subject);
     const statement = fact.statement.replace(/\s+/g, ' ').trim();
-    return subject === '' || statement === '' ? [] : [{ subject, statement }];
+    const message =
+      fact.message !== undefined && fact.message >= 1 && fact.message <= messages ? fact.message - 1 : messages - 1;
+    return subject === '' || statement === '' ? [] : [{ subject, statement, message }];
   });
+  // In the order the user said them: a later message on the same subject replaces an earlier one.
+  return found.sort((left, right) => left.message - right.message);
 }
 
+/** The most of a batch's text one call reads; the batch is split so that each part fits. */
+export const factBatchTokens = 6_000;
+/** The most of one message a call reads: a message's beginning says what it is about. */
+export const factMessageTokens = 2_000;
+
+/**
+ * Extracts the facts a user states about themselves in a batch of their
+ * messages, in one model call. The messages are numbered so each fact names
+ * the one it came from.
+ */
 export async function extractFactsWithModel(
   models: ModelGateway,
   secretBox: SecretBox,
   agent: AgentRecord,
-  message: string,
+  messages: readonly string[],
   known: ReadonlyArray<{ subject: string; statement: string }>,
   signal: AbortSignal,
-): Promise<ExtractedFact[]> {
+): Promise<BatchFact[]> {
   const system =
     `${factsTask}\nYou extract lasting facts a user states about themselves (name, where they live, job, ` +
-    'preferences, constraints) from one message. Answer with JSON only: ' +
-    '{"facts":[{"subject":"name","statement":"name is Ana"}]}. `subject` is a short lower-case key ' +
-    '(name, location, occupation, preference:units, …); reuse the subject of a known fact the message ' +
-    'changes. Leave out questions, guesses and anything about other people. No facts: {"facts":[]}.' +
+    'preferences, constraints) from their numbered messages. Answer with JSON only: ' +
+    '{"facts":[{"message":1,"subject":"name","statement":"name is Ana"}]}. `message` is the number of the ' +
+    'message the fact comes from; `subject` is a short lower-case key (name, location, occupation, ' +
+    'preference:units, …); reuse the subject of a known fact a message changes. Leave out questions, guesses ' +
+    'and anything about other people. No facts: {"facts":[]}.' +
     (known.length > 0
       ? `\nKnown facts:\n${known
           .slice(0, 50)
           .map((fact) => `- ${fact.subject}: ${fact.statement}`)
           .join('\n')}`
       : '');
+  const text = messages.map((message, index) => `[${index + 1}] ${cutToTokens(message, factMessageTokens)}`).join('\n');
   const answer = await complete(
     models,
     secretBox,
     agent,
-    taskPrompt(agent, system, cutToTokens(message, 4_000)),
-    400,
+    taskPrompt(agent, system, text),
+    Math.min(4_000, 150 + 250 * messages.length),
     signal,
   );
-  return factsFromAnswer(answer);
+  return factsFromAnswer(answer, messages.length);
 }

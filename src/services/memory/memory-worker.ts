@@ -3,6 +3,7 @@ import {
   MemoryWriteConflict,
   updateConversationMemory,
   type MemoryJob,
+  type MemoryPassResult,
   type MemoryWorkDeps,
 } from './update-conversation-memory.js';
 
@@ -11,6 +12,8 @@ export interface MemoryWorkerOptions {
   retryDelayMs?: number;
   /** Retries of one conversation before it waits for its next message. */
   maxRetries?: number;
+  /** One pass over a conversation (tests replace it to watch the schedule alone). */
+  update?: (deps: MemoryWorkDeps, job: MemoryJob, signal: AbortSignal) => Promise<MemoryPassResult>;
 }
 
 const defaultRetryDelayMs = 5_000;
@@ -19,7 +22,12 @@ const defaultMaxRetries = 5;
 /**
  * The queue of memory work of this instance: one conversation at a time, off
  * every reply's path. A conversation is queued once however many exchanges
- * arrive before its turn (each update reads everything that is new). A failed
+ * arrive before its turn (each update reads everything that is new). What a
+ * pass leaves waiting for the agent's schedule (facts short of a batch) is
+ * done once the conversation has had no message for the schedule's idle
+ * time: a timer per conversation, restarted by each exchange on this
+ * instance. On several instances each keeps its own timer; one firing while
+ * another instance still gets messages only runs a batch early. A failed
  * update is logged (kind only, never content), retried with backoff, and in
  * any case found again on the conversation's next exchange: nothing is lost
  * to a failure or a restart, because the work is derived from the stored
@@ -29,10 +37,12 @@ export class MemoryWorker {
   readonly #pending = new Map<string, MemoryJob>();
   readonly #attempts = new Map<string, number>();
   readonly #timers = new Set<NodeJS.Timeout>();
+  readonly #idleTimers = new Map<string, NodeJS.Timeout>();
   readonly #controller = new AbortController();
   readonly #idle: Array<() => void> = [];
   readonly #retryDelayMs: number;
   readonly #maxRetries: number;
+  readonly #update: NonNullable<MemoryWorkerOptions['update']>;
   #running: Promise<void> | null = null;
   #closed = false;
 
@@ -42,13 +52,24 @@ export class MemoryWorker {
   ) {
     this.#retryDelayMs = options.retryDelayMs ?? defaultRetryDelayMs;
     this.#maxRetries = options.maxRetries ?? defaultMaxRetries;
+    this.#update = options.update ?? updateConversationMemory;
   }
 
   /** Queues the conversation's memory for an update; returns at once. */
   schedule(job: MemoryJob): void {
     if (this.#closed) return;
-    this.#pending.set(`${job.agentId}\u0000${job.conversation}`, job);
+    const key = `${job.agentId}\u0000${job.conversation}`;
+    // A new message: the conversation is not idle, its timer starts again after this pass.
+    if (job.idle !== true) this.#stopIdleTimer(key);
+    const queued = this.#pending.get(key);
+    // An idle flush queued behind a new exchange stays one: it was due before the exchange came.
+    this.#pending.set(key, queued?.idle === true && job.idle !== true ? queued : job);
     if (this.#running === null) this.#running = this.#drain();
+  }
+
+  /** Conversations with work waiting for their idle time (on this instance). */
+  get waiting(): number {
+    return this.#idleTimers.size;
   }
 
   /** Resolves once nothing is queued or running (retries waiting on their timer do not count). */
@@ -62,6 +83,8 @@ export class MemoryWorker {
     this.#closed = true;
     for (const timer of this.#timers) clearTimeout(timer);
     this.#timers.clear();
+    for (const timer of this.#idleTimers.values()) clearTimeout(timer);
+    this.#idleTimers.clear();
     this.#pending.clear();
     this.#controller.abort();
     await this.#running;
@@ -77,9 +100,10 @@ export class MemoryWorker {
         const [key, job] = next.value;
         this.#pending.delete(key);
         try {
-          const more = await updateConversationMemory(this.deps, job, this.#controller.signal);
+          const { more, idleSeconds } = await this.#update(this.deps, job, this.#controller.signal);
           this.#attempts.delete(key);
           if (more && !this.#pending.has(key)) this.#pending.set(key, job);
+          else if (idleSeconds !== null && !this.#pending.has(key)) this.#startIdleTimer(key, job, idleSeconds);
         } catch (error) {
           this.#failed(key, job, error);
         }
@@ -88,6 +112,25 @@ export class MemoryWorker {
       this.#running = null;
       for (const resolve of this.#idle.splice(0)) resolve();
     }
+  }
+
+  #startIdleTimer(key: string, job: MemoryJob, idleSeconds: number): void {
+    if (this.#closed) return;
+    this.#stopIdleTimer(key);
+    const timer = setTimeout(() => {
+      this.#idleTimers.delete(key);
+      this.schedule({ accountId: job.accountId, agentId: job.agentId, conversation: job.conversation, idle: true });
+    }, idleSeconds * 1000);
+    // Waiting work never keeps the process alive: it is found again from the stored turns after a restart.
+    timer.unref();
+    this.#idleTimers.set(key, timer);
+  }
+
+  #stopIdleTimer(key: string): void {
+    const timer = this.#idleTimers.get(key);
+    if (timer === undefined) return;
+    clearTimeout(timer);
+    this.#idleTimers.delete(key);
   }
 
   #failed(key: string, job: MemoryJob, error: unknown): void {

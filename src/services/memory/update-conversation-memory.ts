@@ -1,9 +1,18 @@
 import type { Logger } from 'pino';
 import { isoTime, type Clock } from '../../clock.js';
 import { maxHistoryTurns } from '../../conversation/build-prompt.js';
-import { fitHistory, type HistoryTurn } from '../../conversation/history-window.js';
+import type { HistoryTurn } from '../../conversation/history-window.js';
 import { foldExtractive, type SummaryTurn } from '../../conversation/memory/extractive-summary.js';
 import { extractFacts, type ExtractedFact } from '../../conversation/memory/fact-patterns.js';
+import {
+  foldShare,
+  foldsNothingNew,
+  isOutside,
+  isSmallTalk,
+  leavingShare,
+  planMemoryWork,
+  windowStartAt,
+} from '../../conversation/memory/memory-schedule.js';
 import { renderCharacter, renderTurn } from '../../conversation/prompt.js';
 import { estimateTokens } from '../../conversation/tokens.js';
 import { recordAgentEvent } from '../../events/agent-events.js';
@@ -20,13 +29,15 @@ import type { AgentRecord } from '../../storage/repositories/agents.js';
 import type { Repositories } from '../../storage/repositories/index.js';
 import type { MemoryConversationRow } from '../../storage/repositories/memory.js';
 import { embedTurns } from './embed-turns.js';
-import { extractFactsWithModel, summarizeWithModel } from './memory-model.js';
+import { extractFactsWithModel, factBatchTokens, factMessageTokens, summarizeWithModel } from './memory-model.js';
 
 /** One conversation whose memory may be behind its stored turns. */
 export interface MemoryJob {
   accountId: string;
   agentId: string;
   conversation: string;
+  /** The conversation has had no message for its schedule's idle time: what waits is done now. */
+  idle?: boolean;
 }
 
 export interface MemoryWorkDeps {
@@ -51,8 +62,8 @@ export class MemoryWriteConflict extends Error {
   }
 }
 
-/** User turns whose facts are extracted per pass, and turns folded into the summary per pass. */
-const factTurnsPerPass = 20;
+/** User turns read for facts per pass (at least the largest schedule's batch), and turns folded per pass. */
+const factTurnsPerPass = 64;
 const summaryTurnsPerPass = 200;
 
 /** The participants a conversation key names (see services/messages/conversation.ts). */
@@ -159,54 +170,104 @@ async function writeConversation(
   }
 }
 
-/** Extracts facts from the user turns not yet read for facts; true when more are waiting. */
-async function updateFacts(
+type PendingTurn = Awaited<ReturnType<Repositories['messages']['between']>>[number];
+
+/** The user turns not yet read for facts, oldest first, at most a pass's worth. */
+async function pendingFactTurns(
   deps: MemoryWorkDeps,
   agent: AgentRecord,
   job: MemoryJob,
   row: MemoryConversationRow | null,
-  signal: AbortSignal,
-): Promise<boolean> {
+): Promise<PendingTurn[]> {
   const { repositories } = deps;
-  let turns;
   if (row?.facts_through) {
-    turns = await repositories.messages.between(
+    return repositories.messages.between(
       agent.id,
       job.conversation,
       { afterId: row.facts_through, beforeId: null, role: 'user' },
       factTurnsPerPass,
     );
-  } else {
-    // The first pass of a conversation starts from its latest turns: one stored before memory was turned on
-    // is not read back to its beginning, one model call per turn.
-    const latest = await repositories.messages.page({
-      agentId: agent.id,
-      conversation: job.conversation,
-      limit: factTurnsPerPass * 3,
-    });
-    turns = latest
-      .filter((turn) => turn.role === 'user')
-      .slice(0, factTurnsPerPass)
-      .reverse();
   }
+  // The first pass of a conversation starts from its latest turns: one stored before memory was turned on
+  // is not read back to its beginning.
+  const latest = await repositories.messages.page({
+    agentId: agent.id,
+    conversation: job.conversation,
+    limit: factTurnsPerPass * 3,
+  });
+  return latest
+    .filter((turn) => turn.role === 'user')
+    .slice(0, factTurnsPerPass)
+    .reverse();
+}
+
+/** A user turn worth reading for facts: a user's, with something in it besides small talk. */
+const saysSomething = (turn: PendingTurn) =>
+  turn.user_id !== null && turn.text.trim() !== '' && !isSmallTalk(turn.text);
+
+/** Consecutive parts of `turns` whose texts, as a call reads them, fit one call. */
+function batchesOf(turns: PendingTurn[]): PendingTurn[][] {
+  const batches: PendingTurn[][] = [];
+  let current: PendingTurn[] = [];
+  let used = 0;
+  for (const turn of turns) {
+    const cost = Math.min(estimateTokens(turn.text), factMessageTokens) + 4;
+    if (current.length > 0 && used + cost > factBatchTokens) {
+      batches.push(current);
+      current = [];
+      used = 0;
+    }
+    current.push(turn);
+    used += cost;
+  }
+  if (current.length > 0) batches.push(current);
+  return batches;
+}
+
+/**
+ * Extracts facts from the user turns not yet read for facts: one model call
+ * per user and batch (a private conversation has one user), none for turns of
+ * small talk, which the marker moves past. True when more are waiting.
+ */
+async function updateFacts(
+  deps: MemoryWorkDeps,
+  agent: AgentRecord,
+  job: MemoryJob,
+  row: MemoryConversationRow | null,
+  turns: PendingTurn[],
+  signal: AbortSignal,
+): Promise<boolean> {
+  const { repositories } = deps;
   if (turns.length === 0) return false;
   const builtin = agent.profile.model.provider === 'builtin';
   const found: Array<{ userId: string; fact: ExtractedFact; messageId: string }> = [];
-  for (const turn of turns) {
-    if (turn.user_id === null || turn.text.trim() === '') continue;
-    const facts = builtin
-      ? extractFacts(turn.text)
-      : await extractFactsWithModel(
-          deps.models,
-          deps.secretBox,
-          agent,
-          turn.text,
-          (await repositories.memory.factsOfUser(agent.id, turn.user_id)).slice(-50),
-          signal,
-        );
-    for (const fact of facts) found.push({ userId: turn.user_id, fact, messageId: turn.id });
+  const byUser = new Map<string, PendingTurn[]>();
+  for (const turn of turns.filter(saysSomething)) {
+    const userId = turn.user_id as string;
+    byUser.set(userId, [...(byUser.get(userId) ?? []), turn]);
   }
-  const last = turns.at(-1)?.id as string;
+  for (const [userId, said] of byUser) {
+    if (builtin) {
+      for (const turn of said) {
+        for (const fact of extractFacts(turn.text)) found.push({ userId, fact, messageId: turn.id });
+      }
+      continue;
+    }
+    const known = (await repositories.memory.factsOfUser(agent.id, userId)).slice(-50);
+    for (const batch of batchesOf(said)) {
+      const facts = await extractFactsWithModel(
+        deps.models,
+        deps.secretBox,
+        agent,
+        batch.map((turn) => turn.text),
+        known,
+        signal,
+      );
+      for (const { message, ...fact } of facts) {
+        found.push({ userId, fact, messageId: (batch[message] as PendingTurn).id });
+      }
+    }
+  }
   await writeConversation(
     deps,
     agent,
@@ -215,39 +276,33 @@ async function updateFacts(
     {
       summary: row?.summary ?? '',
       summarized_through: row?.summarized_through ?? null,
-      facts_through: last,
+      facts_through: turns.at(-1)?.id as string,
     },
     { facts: found },
   );
   return turns.length === factTurnsPerPass;
 }
 
-/** Folds the turns that left the window into the summary; true when more are waiting. */
+/**
+ * Folds the turns before `foldStart` (null: all of them) not yet folded into
+ * the summary; true when more are waiting. Turns of small talk with short
+ * answers cost no model call: the marker moves past them.
+ */
 async function updateSummary(
   deps: MemoryWorkDeps,
   agent: AgentRecord,
   settings: MemorySettings,
   job: MemoryJob,
   row: MemoryConversationRow | null,
+  foldStart: string | null,
   signal: AbortSignal,
 ): Promise<boolean> {
   const { repositories } = deps;
   const shared = job.conversation.startsWith('room:');
-  const recent = await repositories.messages.recent(agent.id, job.conversation, maxHistoryTurns);
-  const history: HistoryTurn[] = recent.map((turn) => ({
-    id: turn.id,
-    role: turn.role,
-    userId: turn.user_id,
-    text: turn.text,
-  }));
-  const window = fitHistory(history, historyBudgetOf(agent, settings), (turn) => renderTurn(turn, shared));
-  // Everything before the window's first turn has left it; with an empty window, everything has.
-  const windowStart = window.length > 0 ? (window[0]?.id ?? null) : null;
-  if (windowStart === null && recent.length === 0) return false;
   const turns = await repositories.messages.between(
     agent.id,
     job.conversation,
-    { afterId: row?.summarized_through ?? null, beforeId: windowStart },
+    { afterId: row?.summarized_through ?? null, beforeId: foldStart },
     summaryTurnsPerPass,
   );
   if (turns.length === 0) return false;
@@ -258,14 +313,14 @@ async function updateSummary(
   );
   const previous = row?.summary ?? '';
   const budget = settings.budgets.summaryTokens;
+  const builtin = agent.profile.model.provider === 'builtin';
   let summary = previous;
-  if (folded.length > 0) {
-    summary =
-      agent.profile.model.provider === 'builtin'
-        ? foldExtractive(previous, folded, shared, budget)
-        : await summarizeWithModel(deps.models, deps.secretBox, agent, previous, folded, shared, budget, signal);
+  if (folded.length > 0 && (builtin || !foldsNothingNew(folded))) {
+    summary = builtin
+      ? foldExtractive(previous, folded, shared, budget)
+      : await summarizeWithModel(deps.models, deps.secretBox, agent, previous, folded, shared, budget, signal);
     // An empty answer is a failed summarization, not an empty conversation: tried again later.
-    if (summary === '' && agent.profile.model.provider !== 'builtin') throw new Error('The model answered no summary');
+    if (summary === '' && !builtin) throw new Error('The model answered no summary');
   }
   await writeConversation(
     deps,
@@ -282,22 +337,35 @@ async function updateSummary(
   return turns.length === summaryTurnsPerPass;
 }
 
+/** What one pass did and left. */
+export interface MemoryPassResult {
+  /** A pass stopped at its bound with more work waiting: run another. */
+  more: boolean;
+  /**
+   * Facts wait that the schedule has not called for yet: run again with
+   * `idle` once the conversation has had no message for this many seconds.
+   * Null when nothing waits.
+   */
+  idleSeconds: number | null;
+}
+
 /**
- * Brings one conversation's memory up to date with its stored turns: vectors
- * of the turns without one (for recall), facts from the user turns not yet
- * read, then the summary of the turns that left the window. Everything it
- * needs is found from the stored turns and the two markers, so it can run on
- * any instance, again after a failure or a restart. Resolves true when a pass
- * stopped at its bound with more work waiting.
+ * Brings one conversation's memory up to date with its stored turns, as far
+ * as the agent's memory schedule calls for (see conversation/memory/
+ * memory-schedule.ts): vectors of the turns without one (for recall, after
+ * every exchange: no model call), then facts from the user turns not yet
+ * read, then the summary of the turns leaving the window. Everything it needs
+ * is found from the stored turns and the two markers, so it can run on any
+ * instance, again after a failure or a restart.
  */
 export async function updateConversationMemory(
   deps: MemoryWorkDeps,
   job: MemoryJob,
   signal: AbortSignal,
-): Promise<boolean> {
+): Promise<MemoryPassResult> {
   const { repositories } = deps;
   const agent = await repositories.agents.find(job.accountId, job.agentId);
-  if (agent === null) return false;
+  if (agent === null) return { more: false, idleSeconds: null };
   const settings = memorySettingsOf(agent.profile);
   let more = false;
   // The embedding provider down does not hold facts and summary back: its failure is thrown once they are done.
@@ -309,14 +377,55 @@ export async function updateConversationMemory(
       embeddingFailure = error;
     }
   }
-  if (settings.facts) {
+  let waiting = false;
+  if (settings.facts || settings.summary) {
     const row = await repositories.memory.conversation(agent.id, job.conversation, repositories.db);
-    more = (await updateFacts(deps, agent, job, row, signal)) || more;
-  }
-  if (settings.summary) {
-    const row = await repositories.memory.conversation(agent.id, job.conversation, repositories.db);
-    more = (await updateSummary(deps, agent, settings, job, row, signal)) || more;
+    const shared = job.conversation.startsWith('room:');
+    const recent = await repositories.messages.recent(agent.id, job.conversation, maxHistoryTurns);
+    const history: HistoryTurn[] = recent.map((turn) => ({
+      id: turn.id,
+      role: turn.role,
+      userId: turn.user_id,
+      text: turn.text,
+    }));
+    // The builtin model's memory work costs no model call: done after every exchange, folding what left.
+    const everyExchange = agent.profile.model.provider === 'builtin';
+    const budget = historyBudgetOf(agent, settings);
+    const windowAt = (share: number) =>
+      windowStartAt(history, budget, maxHistoryTurns, share, (turn) => renderTurn(turn, shared));
+    const leavingStart = windowAt(everyExchange ? 1 : leavingShare);
+    const factTurns = settings.facts ? await pendingFactTurns(deps, agent, job, row) : [];
+    const summaryLeaving =
+      settings.summary &&
+      recent.length > 0 &&
+      (
+        await repositories.messages.between(
+          agent.id,
+          job.conversation,
+          { afterId: row?.summarized_through ?? null, beforeId: leavingStart },
+          1,
+        )
+      ).length > 0;
+    const plan = planMemoryWork(
+      {
+        factTurns: factTurns.filter(saysSomething).length,
+        factTurnsAll: factTurns.length,
+        factTurnLeaving: factTurns.some((turn) => isOutside(turn.id, leavingStart)),
+        summaryTurnLeaving: summaryLeaving,
+      },
+      settings.schedule,
+      { idle: job.idle === true, everyExchange },
+    );
+    waiting = plan.waiting;
+    if (plan.facts) more = (await updateFacts(deps, agent, job, row, factTurns, signal)) || more;
+    if (plan.summary) {
+      const current = plan.facts
+        ? await repositories.memory.conversation(agent.id, job.conversation, repositories.db)
+        : row;
+      const foldStart = everyExchange ? leavingStart : windowAt(foldShare);
+      more = (await updateSummary(deps, agent, settings, job, current, foldStart, signal)) || more;
+    }
   }
   if (embeddingFailure !== null) throw embeddingFailure;
-  return more;
+  return { more, idleSeconds: waiting ? settings.schedule.idleSeconds : null };
 }

@@ -50,6 +50,8 @@ export interface AgentProfile {
     facts: boolean;
     recall: boolean;
     budgets: { historyTokens: number | null; summaryTokens: number; factsTokens: number; recallTokens: number };
+    /** Absent on agents stored before memory work was scheduled: the defaults apply. */
+    schedule?: { everyUserTurns: number; idleSeconds: number };
   };
 }
 

@@ -196,30 +196,43 @@ export class RunRepository {
   }
 
   /**
-   * Running runs whose instance has not beaten since `staleBefore` (or never
-   * did): their producer stopped, so nobody will end them but the sweep.
+   * Unfinished runs whose instance has not beaten since `staleBefore` (or,
+   * running, name none): their producer stopped, so nobody will end them but
+   * the sweep. A queued run names the instance that will produce it.
    */
   async orphaned(staleBefore: string, limit: number, executor: Executor = this.db): Promise<RunRow[]> {
     return executor
       .selectFrom('runs')
       .selectAll()
-      .where('status', '=', 'running')
+      .where('status', 'in', unfinished)
       .where((where) =>
         where.or([
-          where('instance_id', 'is', null),
-          where.not(
-            where.exists(
-              where
-                .selectFrom('run_instances')
-                .select('run_instances.instance_id')
-                .whereRef('run_instances.instance_id', '=', 'runs.instance_id')
-                .where('run_instances.seen_at', '>=', staleBefore),
+          where.and([where('status', '=', 'running'), where('instance_id', 'is', null)]),
+          where.and([
+            where('instance_id', 'is not', null),
+            where.not(
+              where.exists(
+                where
+                  .selectFrom('run_instances')
+                  .select('run_instances.instance_id')
+                  .whereRef('run_instances.instance_id', '=', 'runs.instance_id')
+                  .where('run_instances.seen_at', '>=', staleBefore),
+              ),
             ),
-          ),
+          ]),
         ]),
       )
       .limit(limit)
       .execute();
+  }
+
+  /** Removes every run of a deleted agent, with its events. */
+  async deleteForAgent(agentId: string, executor: Executor = this.db): Promise<void> {
+    await executor
+      .deleteFrom('run_events')
+      .where('run_id', 'in', (select) => select.selectFrom('runs').select('id').where('agent_id', '=', agentId))
+      .execute();
+    await executor.deleteFrom('runs').where('agent_id', '=', agentId).execute();
   }
 
   /** Removes the events of runs older than the retention, and instances long gone. */
