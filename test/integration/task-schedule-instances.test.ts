@@ -66,7 +66,9 @@ describe('tasks on two instances', { skip }, () => {
       dataDirs.push(dataDir);
       return { ...environment, AGENTD_DATA_DIR: dataDir };
     };
-    instances = await Promise.all([startServer(withDataDir()), startServer(withDataDir())]);
+    // One after the other, with time to spare: on a busy machine two cold starts at once can take long.
+    instances = [await startServer(withDataDir(), 60_000)];
+    instances.push(await startServer(withDataDir(), 60_000));
     reader = new pg.Client({ connectionString: database.url });
     await reader.connect();
   });
