@@ -69,7 +69,10 @@ function resolveUnions(errors: ErrorObject[]): ErrorObject[] {
     for (const error of remaining) {
       if (!error.schemaPath.startsWith(base)) continue;
       const branch = error.schemaPath.slice(base.length).split('/')[0] as string;
-      branchErrors.set(branch, [...(branchErrors.get(branch) ?? []), error]);
+      // Appended in place: a union of objects sent thousands of unknown keys has that many errors per branch.
+      const list = branchErrors.get(branch);
+      if (list === undefined) branchErrors.set(branch, [error]);
+      else list.push(error);
     }
     const typeMismatch = (list: ErrorObject[]) =>
       list.some((error) => error.keyword === 'type' && error.instancePath === union.instancePath);

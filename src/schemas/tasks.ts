@@ -24,6 +24,7 @@ const CronSchedule = Type.Object(
     cron: Type.String({
       minLength: 1,
       maxLength: taskLimits.cronLength,
+      examples: ['0 8 * * 1-5', '@daily'],
       description:
         'A five-field cron expression (minute hour day-of-month month day-of-week), e.g. `0 8 * * 1-5`, or a ' +
         'nickname such as `@daily`.',
@@ -33,6 +34,7 @@ const CronSchedule = Type.Object(
         minLength: 1,
         maxLength: taskLimits.timezoneLength,
         default: 'UTC',
+        examples: ['Europe/Berlin', 'UTC'],
         description:
           'The IANA time zone the expression is read in (default `UTC`), e.g. `Europe/Berlin`. Across a DST ' +
           'change a time that does not exist runs at the first minute after it, a time that happens twice runs once.',
@@ -47,6 +49,7 @@ const IntervalSchedule = Type.Object(
     everySeconds: Type.Integer({
       minimum: 1,
       maximum: 366 * 24 * 3600,
+      examples: [3600],
       description:
         'Seconds between due times, counted from when the schedule was set; at least 60 unless the operator ' +
         'lowered AGENTD_TASK_MIN_INTERVAL_SECONDS.',
@@ -60,6 +63,7 @@ const OnceSchedule = Type.Object(
     at: Type.String({
       minLength: 1,
       maxLength: 64,
+      examples: ['2030-01-31T08:00:00+01:00'],
       description: 'One due time, RFC 3339 with an offset (e.g. `2030-01-31T08:00:00+01:00`); a past time runs now.',
     }),
   },

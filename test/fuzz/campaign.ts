@@ -157,6 +157,8 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
           await target.replaceKnowledgeBase(deletedId);
         if (deletedId && request.operation === 'DELETE /v1/knowledge-bases/{knowledgeBaseId}/documents/{documentId}')
           await target.replaceDocument(deletedId);
+        if (deletedId && request.operation === 'DELETE /v1/agents/{agentId}/tasks/{taskId}')
+          await target.replaceTask(deletedId);
       }
     }
   };

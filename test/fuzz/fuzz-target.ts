@@ -25,6 +25,8 @@ export interface FuzzTarget {
   /** Replaces the own knowledge base (with its documents), or one own document, the fuzzer deleted. */
   replaceKnowledgeBase(id: string): Promise<void>;
   replaceDocument(id: string): Promise<void>;
+  /** A deleted own task is replaced by a new one of the same agent. */
+  replaceTask(id: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -109,6 +111,24 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
     const otherBase = await newKnowledgeBase(otherKey.key);
     const otherDocument = await newDocument(otherBase, otherKey.key);
 
+    // A finished run and an hourly task of each own agent, at the agent's position.
+    const newRun = async (agentId: string) =>
+      (await call(baseUrl, owner, 'POST', `/v1/agents/${agentId}/messages`, { text: 'Fuzz run' })).runId as string;
+    const newTask = async (agentId: string) =>
+      (
+        await call(baseUrl, owner, 'POST', `/v1/agents/${agentId}/tasks`, {
+          name: 'Fuzzed',
+          instructions: 'Say hello.',
+          schedule: { cron: '0 * * * *', timezone: 'UTC' },
+        })
+      ).id as string;
+    const ownRuns: string[] = [];
+    const ownTasks: string[] = [];
+    for (const agentId of ownAgents) {
+      ownRuns.push(await newRun(agentId));
+      ownTasks.push(await newTask(agentId));
+    }
+
     const pools: Record<IdPool, string[]> = {
       ownAgent: ownAgents,
       otherAccountAgent: [otherAgent],
@@ -122,6 +142,8 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
       otherAccountKnowledgeBase: [otherBase],
       ownDocument: ownDocuments,
       otherAccountDocument: [otherDocument],
+      ownRun: ownRuns,
+      ownTask: ownTasks,
     };
     return {
       server,
@@ -147,7 +169,11 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
       },
       async replaceAgent(id) {
         const index = pools.ownAgent.indexOf(id);
-        if (index >= 0) pools.ownAgent[index] = await newAgent();
+        if (index < 0) return;
+        const agentId = await newAgent();
+        pools.ownRun[index] = await newRun(agentId);
+        pools.ownTask[index] = await newTask(agentId);
+        pools.ownAgent[index] = agentId;
       },
       async replaceKnowledgeBase(id) {
         if (pools.ownKnowledgeBase[0] !== id) return;
@@ -156,6 +182,10 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
         while (documents.length < poolSize) documents.push(await newDocument(base));
         pools.ownKnowledgeBase[0] = base;
         pools.ownDocument.splice(0, pools.ownDocument.length, ...documents);
+      },
+      async replaceTask(id) {
+        const index = pools.ownTask.indexOf(id);
+        if (index >= 0) pools.ownTask[index] = await newTask(pools.ownAgent[index] as string);
       },
       async replaceDocument(id) {
         const index = pools.ownDocument.indexOf(id);

@@ -12,13 +12,19 @@ function idText(choice: IdChoice, target: FuzzTarget): string {
 export function pathOf(request: FuzzRequest, target: FuzzTarget): string {
   // The pools pair own webhooks and own deliveries by position (delivery i belongs to webhook i): a delivery
   // named under an own webhook is taken from the same position, so such paths can name a delivery that exists.
+  // Runs and tasks pair with own agents the same way.
   let webhookIndex: number | null = null;
+  let agentIndex: number | null = null;
   const path = request.path
     .map((part) => {
       if (typeof part === 'string') return part;
       if ('pool' in part && part.pool === 'ownWebhook') webhookIndex = part.index;
+      if ('pool' in part && part.pool === 'ownAgent') agentIndex = part.index;
       if ('pool' in part && part.pool === 'ownDelivery' && webhookIndex !== null) {
         return idText({ pool: part.pool, index: webhookIndex }, target);
+      }
+      if ('pool' in part && (part.pool === 'ownRun' || part.pool === 'ownTask') && agentIndex !== null) {
+        return idText({ pool: part.pool, index: agentIndex }, target);
       }
       return idText(part, target);
     })

@@ -23,7 +23,9 @@ export type IdPool =
   | 'ownKnowledgeBase'
   | 'otherAccountKnowledgeBase'
   | 'ownDocument'
-  | 'otherAccountDocument';
+  | 'otherAccountDocument'
+  | 'ownRun'
+  | 'ownTask';
 
 export type AuthChoice =
   { key: 'owner' | 'otherAccount' | 'readOnly' | 'revoked' } | { header: string | null } | { duplicated: true };
@@ -64,6 +66,9 @@ const idPools: Record<string, IdPool[]> = {
   // The own documents all belong to the one own knowledge base (fuzz-target.ts), so own pairs reach both.
   knowledgeBaseId: ['ownKnowledgeBase', 'ownKnowledgeBase', 'ownKnowledgeBase', 'otherAccountKnowledgeBase'],
   documentId: ['ownDocument', 'ownDocument', 'ownDocument', 'otherAccountDocument'],
+  // A run and a task of each own agent, in the agents' order: under an own agent, the one of the same position.
+  runId: ['ownRun'],
+  taskId: ['ownTask'],
 };
 
 const literalIds = fc.oneof(

@@ -79,6 +79,15 @@ function validObject(schema: JsonSchema, depth: number): fc.Arbitrary<Record<str
 
 export function validValue(schema: JsonSchema, depth = 0): fc.Arbitrary<unknown> {
   if (schema.const !== undefined) return fc.constant(schema.const);
+  // A value the document gives as an example is valid beyond what a schema can say (a cron expression, a time
+  // zone): drawn often enough that such operations get past validation, the schema's values otherwise.
+  if (Array.isArray(schema.examples) && schema.examples.length > 0) {
+    const { examples, ...rest } = schema;
+    return fc.oneof(
+      { weight: 3, arbitrary: fc.constantFrom(...(examples as unknown[])) },
+      { weight: 1, arbitrary: validValue(rest, depth) },
+    );
+  }
   if (Array.isArray(schema.enum)) return fc.constantFrom(...schema.enum);
   const branches: JsonSchema[] | undefined = schema.anyOf ?? schema.oneOf;
   if (branches) return fc.oneof(...branches.map((branch) => validValue(branch, depth)));
