@@ -198,8 +198,16 @@ export class VectorIndex<Key extends number | string = number> {
     if (keys.length > 0) await sql`delete from ${table} where ${this.#keyColumn} = any(${[...keys]})`.execute(executor);
   }
 
-  /** The `limit` nearest rows of these partitions, nearest first. */
-  async search(partitions: readonly string[], vector: readonly number[], limit: number): Promise<VectorMatch<Key>[]> {
+  /**
+   * The `limit` nearest rows of these partitions, nearest first. `executor`: a transaction to search in (its
+   * settings apply), or the database.
+   */
+  async search(
+    partitions: readonly string[],
+    vector: readonly number[],
+    limit: number,
+    executor: Executor = this.db,
+  ): Promise<VectorMatch<Key>[]> {
     if (partitions.length === 0 || limit <= 0) return [];
     const table = sql.table(this.table);
     const partition = sql.raw(this.layout.partition);
@@ -211,7 +219,7 @@ export class VectorIndex<Key extends number | string = number> {
         const { rows } = await sql<{ rowid: number; distance: number }>`
           select rowid, distance from ${table}
           where embedding match ${this.#literal(vector, null)} and k = ${limit} and ${partition} = ${value}`.execute(
-          this.db,
+          executor,
         );
         for (const row of rows) matches.push({ key: this.#keyOf(row.rowid), distance: Number(row.distance) });
       }
@@ -225,13 +233,13 @@ export class VectorIndex<Key extends number | string = number> {
       key: this.#keyOf(row.key),
       distance: Number(row.distance),
     });
-    if (this.layout.postgres.search === 'exact') return (await nearest.execute(this.db)).rows.map(toMatch);
+    if (this.layout.postgres.search === 'exact') return (await nearest.execute(executor)).rows.map(toMatch);
     // HNSW filters after its scan: with the default scan, a base holding 1 % of the index would get about 0.4 of
     // the 40 candidates, not 10. An iterative scan (pgvector 0.8) walks on until `limit` rows of these
     // partitions are found (or hnsw.max_scan_tuples, 20,000 by default, are visited); relaxed order lets it
     // keep nearer candidates found late, re-sorted here. Settings are local to the transaction (bench/README.md,
     // "knowledge-scale", measured this against per-base partial indexes).
-    return this.db.transaction().execute(async (transaction) => {
+    const searchIn = async (transaction: Executor) => {
       await sql`select set_config('hnsw.iterative_scan', 'relaxed_order', true),
         set_config('hnsw.ef_search', ${String(searchBreadth(limit))}, true)`.execute(transaction);
       // `+ 0`: PostgreSQL 17 would otherwise trust the CTE's (relaxed) order and not sort again.
@@ -239,6 +247,7 @@ export class VectorIndex<Key extends number | string = number> {
         with nearest as materialized (${nearest})
         select key, distance from nearest order by distance + 0`.execute(transaction);
       return rows.map(toMatch);
-    });
+    };
+    return executor.isTransaction ? searchIn(executor) : executor.transaction().execute(searchIn);
   }
 }
