@@ -7,12 +7,13 @@
  * - HNSW, filter after the scan: what pgvector did before 0.8 (and does with iterative scans off).
  * - HNSW, iterative scan (relaxed order, re-sorted): pgvector 0.8, `hnsw.max_scan_tuples` 20,000.
  * - exact within the base: the b-tree on the base, every vector of the base compared.
- * - agentd: `VectorIndex.search` as shipped (iterative scan, and the planner free to take the b-tree).
+ * - HNSW iterative scan, planner's choice: that query with the b-tree there, the planner free to take it.
+ * - agentd: `VectorIndex.search` as shipped (bases up to `exactSearchRows` rows exact, larger ones iterative).
  * - per-base partial HNSW index: one `create index … where knowledge_base_id = '…'` per base.
  */
 import pg from 'pg';
 import { knowledgeVectorLayout } from '../../src/storage/repositories/knowledge-bases.js';
-import { VectorIndex } from '../../src/storage/repositories/vector-index.js';
+import { exactSearchRows, VectorIndex } from '../../src/storage/repositories/vector-index.js';
 import { openDatabase } from '../../src/storage/database.js';
 import { createFreshDatabase } from '../../test/helpers/postgres.js';
 import { dimensions, ExactNearest, percentile, queryVector, rowVector, vectorText } from './clustered-vectors.js';
@@ -41,8 +42,9 @@ interface Strategy {
   name: string;
   /** Statements run before the search, in its transaction. */
   settings: string[];
-  /** `$1` the vector, `$2` the base. */
+  /** `$1` the vector, `$2` the base (or an array of the one base, with `baseArray`). */
   query: string;
+  baseArray?: boolean;
 }
 
 const nearest = (table: string, filter: string) =>
@@ -88,7 +90,10 @@ export async function compareFilteredSearches(baseUrl: string, size: number): Pr
         await client.query('begin');
         for (const setting of strategy.settings) await client.query(setting);
         const begun = performance.now();
-        const { rows } = await client.query<{ search_id: string }>(strategy.query, [vectorText(query), base]);
+        const { rows } = await client.query<{ search_id: string }>(strategy.query, [
+          vectorText(query),
+          strategy.baseArray ? [base] : base,
+        ]);
         if (number > 0) timings.push(performance.now() - begun); // the first one warms the caches
         await client.query('commit');
         returned += rows.length;
@@ -159,8 +164,22 @@ export async function compareFilteredSearches(baseUrl: string, size: number): Pr
     await index.ensure();
     await client.query(`analyze ${table}`);
     for (const target of targets) line(strategies[2]!.name, target.id, await run(strategies[2]!, target.id));
-    for (const target of targets)
-      line('agentd (VectorIndex.search)', target.id, await agentd(target.id), await plan(target.id));
+    const planners: Strategy = {
+      name: "HNSW, iterative scan, planner's choice",
+      settings: ["set local hnsw.iterative_scan = 'relaxed_order'"],
+      query: resorted(table, 'knowledge_base_id = any($2::text[])'),
+      baseArray: true,
+    };
+    for (const target of targets) line(planners.name, target.id, await run(planners, target.id), await plan(target.id));
+    const { rows: counts } = await client.query<{ base: string; rows: string }>(
+      `select knowledge_base_id as base, count(*) as rows from ${table} group by knowledge_base_id`,
+    );
+    const exactUpTo = exactSearchRows(size);
+    for (const target of targets) {
+      const rowsOfBase = Number(counts.find((count) => count.base === target.id)?.rows ?? 0);
+      const path = rowsOfBase <= exactUpTo ? 'exact' : 'HNSW, iterative';
+      line('agentd (VectorIndex.search)', target.id, await agentd(target.id), `${rowsOfBase} rows: ${path}`);
+    }
 
     // Partial indexes: one per base, and the planner's cost of many of them.
     const partialBuild = performance.now();

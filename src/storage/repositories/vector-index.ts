@@ -41,12 +41,49 @@ export interface VectorIndexLayout {
     keyDefinition: string;
     keyType: 'bigint' | 'text';
     /**
-     * `hnsw`: one approximate index over every partition (large partitions, searched a few at once);
+     * `hnsw`: one approximate index over every partition (large partitions, searched a few at once), the
+     * partitions searched holding at most `exactUpTo` rows (default `exactSearchRows`) compared exactly;
      * `exact`: a b-tree on the partition, whose vectors are all compared (small partitions, where HNSW's
      * filtering after the index scan would return fewer matches than asked).
      */
     search: 'hnsw' | 'exact';
+    exactUpTo?: number;
   };
+}
+
+/**
+ * Up to how many rows the partitions searched are compared exactly rather than through HNSW, for an index of
+ * `indexRows`. Exact costs about 1 µs per row of those partitions (5,000 rows: ~5 ms on 2 cores); an iterative
+ * HNSW scan about 25 µs per row it visits, and it visits about k / share rows (a base holding 0.5 % of the index:
+ * ~2,000), so small bases are cheaper (and exact) compared directly; bench/README.md, "knowledge-scale", has the
+ * figures. Growing with the index (a thousandth of it) keeps every base searched by HNSW at least 0.1 % of it,
+ * so the iterative scan finds k of its rows well within hnsw.max_scan_tuples (20,000).
+ */
+export function exactSearchRows(indexRows: number, floor = 5000): number {
+  return Math.max(floor, Math.ceil(indexRows / 1000));
+}
+
+/** The first pgvector with iterative index scans, which the HNSW search relies on. */
+const minimumVersion = [0, 8, 0];
+
+export class OutdatedVectorExtensionError extends Error {
+  constructor(version: string) {
+    super(
+      `The PostgreSQL extension "vector" (pgvector) is at version ${version}; agentd needs 0.8.0 or later ` +
+        '(iterative index scans): install a newer pgvector on the database server, then run ' +
+        '`ALTER EXTENSION vector UPDATE;` in the database (no reindex needed; see docs/knowledge.md).',
+    );
+    this.name = 'OutdatedVectorExtensionError';
+  }
+}
+
+function outdated(version: string): boolean {
+  const parts = version.split('.').map((part) => Number.parseInt(part, 10) || 0);
+  for (let index = 0; index < minimumVersion.length; index += 1) {
+    const difference = (parts[index] ?? 0) - minimumVersion[index]!;
+    if (difference !== 0) return difference < 0;
+  }
+  return false;
 }
 
 export interface VectorMatch<Key> {
@@ -87,11 +124,12 @@ export class VectorIndex<Key extends number | string = number> {
   }
 
   async #readExtensionSchema(executor: Executor): Promise<string> {
-    const { rows } = await sql<{ schema: string }>`
-      select namespace.nspname as schema from pg_extension as extension
+    const { rows } = await sql<{ schema: string; version: string }>`
+      select namespace.nspname as schema, extension.extversion as version from pg_extension as extension
       join pg_namespace as namespace on namespace.oid = extension.extnamespace
       where extension.extname = 'vector'`.execute(executor);
     if (!rows[0]) throw new MissingVectorExtensionError();
+    if (outdated(rows[0].version)) throw new OutdatedVectorExtensionError(rows[0].version);
     return rows[0].schema;
   }
 
@@ -225,26 +263,43 @@ export class VectorIndex<Key extends number | string = number> {
       }
       return matches.sort((a, b) => a.distance - b.distance).slice(0, limit);
     }
-    const nearest = sql<{ key: unknown; distance: number }>`
+    const scored = sql`
       select ${this.#keyColumn} as key, embedding ${this.#cosineDistance(schema)} ${this.#literal(vector, schema)} as distance
-      from ${table} where ${partition} = any(${[...partitions]})
-      order by distance limit ${limit}`;
+      from ${table} where ${partition} = any(${[...partitions]})`;
+    const nearestRows = (exact: boolean) =>
+      exact
+        ? sql<{ key: unknown; distance: number }>`select key, distance from (${scored}) as scored
+            order by distance + 0 limit ${limit}`
+        : sql<{ key: unknown; distance: number }>`${scored} order by distance limit ${limit}`;
     const toMatch = (row: { key: unknown; distance: number }) => ({
       key: this.#keyOf(row.key),
       distance: Number(row.distance),
     });
-    if (this.layout.postgres.search === 'exact') return (await nearest.execute(executor)).rows.map(toMatch);
+    if (this.layout.postgres.search === 'exact') return (await nearestRows(false).execute(executor)).rows.map(toMatch);
     // HNSW filters after its scan: with the default scan, a base holding 1 % of the index would get about 0.4 of
-    // the 40 candidates, not 10. An iterative scan (pgvector 0.8) walks on until `limit` rows of these
-    // partitions are found (or hnsw.max_scan_tuples, 20,000 by default, are visited); relaxed order lets it
-    // keep nearer candidates found late, re-sorted here. Settings are local to the transaction (bench/README.md,
-    // "knowledge-scale", measured this against per-base partial indexes).
+    // the 40 candidates, not 10. Small partitions are compared exactly (ordering by `distance + 0`, which no HNSW
+    // index can serve, so the planner reads them through the b-tree); larger ones through an iterative scan
+    // (pgvector 0.8), which walks on until `limit` rows of these partitions are found, relaxed order letting it
+    // keep nearer candidates found late, re-sorted here. Settings are local to the transaction. bench/README.md,
+    // "knowledge-scale", measured this against the planner's own choice and per-base partial indexes.
     const searchIn = async (transaction: Executor) => {
-      await sql`select set_config('hnsw.iterative_scan', 'relaxed_order', true),
-        set_config('hnsw.ef_search', ${String(searchBreadth(limit))}, true)`.execute(transaction);
+      const { rows: settings } = await sql<{ rows: number }>`
+        select set_config('hnsw.iterative_scan', 'relaxed_order', true),
+          set_config('hnsw.ef_search', ${String(searchBreadth(limit))}, true),
+          (select greatest(reltuples, 0) from pg_class where oid = to_regclass(${this.table})) as rows`.execute(
+        transaction,
+      );
+      const exactUpTo = exactSearchRows(Number(settings[0]?.rows ?? 0), this.layout.postgres.exactUpTo);
+      // Counting stops past the bound: a large base costs a short walk of the b-tree, not a count of its rows.
+      const { rows: counted } = await sql<{ rows: string }>`select count(*) as rows from (
+        select 1 from ${table} where ${partition} = any(${[...partitions]}) limit ${exactUpTo + 1}) as bounded`.execute(
+        transaction,
+      );
+      if (Number(counted[0]!.rows) <= exactUpTo)
+        return (await nearestRows(true).execute(transaction)).rows.map(toMatch);
       // `+ 0`: PostgreSQL 17 would otherwise trust the CTE's (relaxed) order and not sort again.
       const { rows } = await sql<{ key: unknown; distance: number }>`
-        with nearest as materialized (${nearest})
+        with nearest as materialized (${nearestRows(false)})
         select key, distance from nearest order by distance + 0`.execute(transaction);
       return rows.map(toMatch);
     };
