@@ -42,7 +42,8 @@ export interface VectorIndexLayout {
     keyType: 'bigint' | 'text';
     /**
      * `hnsw`: one approximate index over every partition (large partitions, searched a few at once), the
-     * partitions searched holding at most `exactUpTo` rows (default `exactSearchRows`) compared exactly;
+     * partitions searched compared exactly while they hold at most `exactSearchRows` rows, whose floor is
+     * `exactUpTo` (default `exactSearchFloor`);
      * `exact`: a b-tree on the partition, whose vectors are all compared (small partitions, where HNSW's
      * filtering after the index scan would return fewer matches than asked).
      */
@@ -53,14 +54,16 @@ export interface VectorIndexLayout {
 
 /**
  * Up to how many rows the partitions searched are compared exactly rather than through HNSW, for an index of
- * `indexRows`. Exact costs about 1 µs per row of those partitions (5,000 rows: ~5 ms on 2 cores); an iterative
+ * `indexRows` (computed the same way in SQL by `VectorIndex.search`). Exact costs about 1 µs per row of those partitions (5,000 rows: ~5 ms on 2 cores); an iterative
  * HNSW scan about 25 µs per row it visits, and it visits about k / share rows (a base holding 0.5 % of the index:
  * ~2,000), so small bases are cheaper (and exact) compared directly; bench/README.md, "knowledge-scale", has the
  * figures. Growing with the index (a thousandth of it) keeps every base searched by HNSW at least 0.1 % of it,
  * so the iterative scan finds k of its rows well within hnsw.max_scan_tuples (20,000).
  */
-export function exactSearchRows(indexRows: number, floor = 5000): number {
-  return Math.max(floor, Math.ceil(indexRows / 1000));
+export const exactSearchFloor = 5000;
+const exactSearchShare = 1000;
+export function exactSearchRows(indexRows: number, floor = exactSearchFloor): number {
+  return Math.max(floor, Math.ceil(indexRows / exactSearchShare));
 }
 
 /** The first pgvector with iterative index scans, which the HNSW search relies on. */
@@ -283,18 +286,20 @@ export class VectorIndex<Key extends number | string = number> {
     // keep nearer candidates found late, re-sorted here. Settings are local to the transaction. bench/README.md,
     // "knowledge-scale", measured this against the planner's own choice and per-base partial indexes.
     const searchIn = async (transaction: Executor) => {
-      const { rows: settings } = await sql<{ rows: number }>`
+      // One statement: the settings, and the rows of these partitions counted up to the bound past which HNSW is
+      // used (the count stops there: a large base costs a short walk of the b-tree, not a count of its rows).
+      const floor = this.layout.postgres.exactUpTo ?? exactSearchFloor;
+      const { rows: counted } = await sql<{ rows: string; bound: string }>`
+        with bound as (
+          select greatest(${floor}, ceil(greatest(reltuples, 0) / ${exactSearchShare}))::bigint as rows
+          from pg_class where oid = to_regclass(${this.table})
+        )
         select set_config('hnsw.iterative_scan', 'relaxed_order', true),
           set_config('hnsw.ef_search', ${String(searchBreadth(limit))}, true),
-          (select greatest(reltuples, 0) from pg_class where oid = to_regclass(${this.table})) as rows`.execute(
-        transaction,
-      );
-      const exactUpTo = exactSearchRows(Number(settings[0]?.rows ?? 0), this.layout.postgres.exactUpTo);
-      // Counting stops past the bound: a large base costs a short walk of the b-tree, not a count of its rows.
-      const { rows: counted } = await sql<{ rows: string }>`select count(*) as rows from (
-        select 1 from ${table} where ${partition} = any(${[...partitions]}) limit ${exactUpTo + 1}) as bounded`.execute(
-        transaction,
-      );
+          (select rows from bound) as bound,
+          (select count(*) from (select 1 from ${table} where ${partition} = any(${[...partitions]})
+            limit (select rows + 1 from bound)) as bounded) as rows`.execute(transaction);
+      const exactUpTo = Number(counted[0]!.bound);
       if (Number(counted[0]!.rows) <= exactUpTo)
         return (await nearestRows(true).execute(transaction)).rows.map(toMatch);
       // `+ 0`: PostgreSQL 17 would otherwise trust the CTE's (relaxed) order and not sort again.
