@@ -98,7 +98,8 @@ describe('knowledge bases on PostgreSQL with pgvector', { skip: vectorSkip }, ()
     await addDocument(id, 'Moorings', 'Visitor moorings cost twelve euros a night, paid at the harbour office.');
     assert.equal((await vectorSearch(id, 'diesel fuel dock'))[0]!.documentId, fuel);
     const { rows } = await sql<{ definition: string }>`select indexdef as definition from pg_indexes
-      where tablename = ${vectors().table} and indexdef like '%USING hnsw%'`.execute(t.deps.database.db);
+      where schemaname = current_schema() and tablename = ${vectors().table}
+        and indexdef like '%USING hnsw%'`.execute(t.deps.database.db);
     assert.equal(rows.length, 1);
     assert.match(rows[0]!.definition, /vector_cosine_ops/);
   });
