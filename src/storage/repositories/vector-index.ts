@@ -287,7 +287,8 @@ export class VectorIndex<Key extends number | string = number> {
     // "knowledge-scale", measured this against the planner's own choice and per-base partial indexes.
     const searchIn = async (transaction: Executor) => {
       // One statement: the settings, and the rows of these partitions counted up to the bound past which HNSW is
-      // used (the count stops there: a large base costs a short walk of the b-tree, not a count of its rows).
+      // used (the count stops there, reading only the b-tree: a large base costs a short walk of its entries,
+      // not a count of its rows). Round trips are most of a search's cost on a busy machine.
       const floor = this.layout.postgres.exactUpTo ?? exactSearchFloor;
       const { rows: counted } = await sql<{ rows: string; bound: string }>`
         with bound as (
@@ -297,7 +298,7 @@ export class VectorIndex<Key extends number | string = number> {
         select set_config('hnsw.iterative_scan', 'relaxed_order', true),
           set_config('hnsw.ef_search', ${String(searchBreadth(limit))}, true),
           (select rows from bound) as bound,
-          (select count(*) from (select 1 from ${table} where ${partition} = any(${[...partitions]})
+          (select count(*) from (select ${partition} from ${table} where ${partition} = any(${[...partitions]})
             limit (select rows + 1 from bound)) as bounded) as rows`.execute(transaction);
       const exactUpTo = Number(counted[0]!.bound);
       if (Number(counted[0]!.rows) <= exactUpTo)
