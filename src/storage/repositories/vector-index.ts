@@ -54,11 +54,12 @@ export interface VectorIndexLayout {
 
 /**
  * Up to how many rows the partitions searched are compared exactly rather than through HNSW, for an index of
- * `indexRows` (computed the same way in SQL by `VectorIndex.search`). Exact costs about 1 µs per row of those partitions (5,000 rows: ~5 ms on 2 cores); an iterative
- * HNSW scan about 25 µs per row it visits, and it visits about k / share rows (a base holding 0.5 % of the index:
- * ~2,000), so small bases are cheaper (and exact) compared directly; bench/README.md, "knowledge-scale", has the
- * figures. Growing with the index (a thousandth of it) keeps every base searched by HNSW at least 0.1 % of it,
- * so the iterative scan finds k of its rows well within hnsw.max_scan_tuples (20,000).
+ * `indexRows` (computed the same way in SQL by `VectorIndex.search`). Exact costs 2–3 µs per row of those
+ * partitions on 2 busy cores (5,000 rows: ~10–15 ms); an iterative HNSW scan 15–30 µs per row it visits, and it
+ * visits about k / share rows (a base holding 0.5 % of the index: ~2,000), so small bases are cheaper (and
+ * exact) compared directly; bench/README.md, "knowledge-scale", has the figures. Growing with the index (a
+ * thousandth of it) keeps every base searched by HNSW at least 0.1 % of it, so the iterative scan finds k of
+ * its rows within hnsw.max_scan_tuples (20,000).
  */
 export const exactSearchFloor = 5000;
 const exactSearchShare = 1000;
