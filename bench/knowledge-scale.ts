@@ -1,72 +1,108 @@
 /**
- * How vector retrieval scales: seeds one knowledge base with chunks carrying
- * random unit vectors (384 dimensions), up to 1,000,000, and at each size
- * times the vector search the retrieval runs (VectorIndex.search over knowledgeVectorLayout,
- * top 10) for random query vectors: p50 and p95 per size, as a Markdown table.
+ * How vector retrieval scales on both stores: seeds one knowledge base with chunks carrying clustered unit
+ * vectors of 384 dimensions (bench/knowledge-scale/clustered-vectors.ts: the same rows on both stores), and at
+ * each size times the vector search retrieval runs (VectorIndex.search over knowledgeVectorLayout, top 10) for
+ * queries drawn like the rows: p50 and p99, recall@10 against the exact top 10 of the same rows (computed here,
+ * in JavaScript), seeding and index build time, disk size. Markdown tables.
  *
- *   npm run bench:knowledge-scale -- [--chunks 1000000] [--sizes 10000,100000,250000,500000,1000000] [--queries 20]
+ *   npm run bench:knowledge-scale -- [--sizes 10000,100000] [--queries 100] [--stores sqlite,postgres]
+ *                                    [--filtered 100000]
  *
- * SQLite (sqlite-vec, exact search) in a new file in the temporary directory,
- * removed at the end. PostgreSQL (pgvector, HNSW) is measured only where the
- * server of DATABASE_URL offers the extension; otherwise the run says so.
+ * SQLite (sqlite-vec, exact search) in a new file in the temporary directory, removed at the end. PostgreSQL
+ * (pgvector, HNSW) in a database of its own on the server of DATABASE_URL, dropped at the end: rows are loaded
+ * without the HNSW index, which is then built (as `VectorIndex.ensure` creates it) with maintenance_work_mem
+ * at 2GB; then 1,000 rows are added and deleted through the index as ingestion and deletion do. `--filtered N`
+ * also compares the ways to search one base among many at N rows (bench/knowledge-scale/filtered-search.ts).
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import SqliteDatabase from 'better-sqlite3';
-import pg from 'pg';
+import { sql } from 'kysely';
 import * as sqliteVec from 'sqlite-vec';
 import { monotonicFactory } from 'ulid';
 import { openDatabase } from '../src/storage/database.js';
 import { migrateToLatest } from '../src/storage/migrate.js';
 import { knowledgeVectorLayout } from '../src/storage/repositories/knowledge-bases.js';
 import { VectorIndex } from '../src/storage/repositories/vector-index.js';
+import { createFreshDatabase } from '../test/helpers/postgres.js';
+import {
+  dimensions,
+  ExactNearest,
+  percentile,
+  queryVector,
+  rowVector,
+  vectorText,
+} from './knowledge-scale/clustered-vectors.js';
+import { compareFilteredSearches } from './knowledge-scale/filtered-search.js';
 
 const { values: options } = parseArgs({
   options: {
-    chunks: { type: 'string', default: '1000000' },
-    sizes: { type: 'string', default: '10000,100000,250000,500000,1000000' },
-    queries: { type: 'string', default: '20' },
+    sizes: { type: 'string', default: '10000,100000' },
+    queries: { type: 'string', default: '100' },
+    stores: { type: 'string', default: 'sqlite,postgres' },
+    filtered: { type: 'string', default: '0' },
   },
 });
-const dimensions = 384;
-const total = Number(options.chunks);
-const sizes = options
-  .sizes!.split(',')
-  .map(Number)
-  .filter((size) => size <= total);
-const queries = Number(options.queries);
+const sizes = options.sizes!.split(',').map(Number);
+const queryCount = Number(options.queries);
+const stores = new Set(options.stores!.split(','));
 const nextUlid = monotonicFactory();
+const k = 10;
+const knowledgeBaseId = 'kb_bench';
+const queries = Array.from({ length: queryCount }, (_, number) => queryVector(number));
 
-function randomUnitVector(): Float32Array {
-  const vector = new Float32Array(dimensions);
-  let norm = 0;
-  for (let index = 0; index < dimensions; index += 1) {
-    // Box–Muller: normal components give directions uniform on the sphere.
-    const value = Math.sqrt(-2 * Math.log(1 - Math.random())) * Math.cos(2 * Math.PI * Math.random());
-    vector[index] = value;
-    norm += value * value;
-  }
-  norm = Math.sqrt(norm);
-  for (let index = 0; index < dimensions; index += 1) vector[index]! /= norm;
-  return vector;
+interface Measured {
+  size: number;
+  seedSeconds: number;
+  buildSeconds: number | null;
+  megabytes: number;
+  timings: number[];
+  recall: number;
 }
 
-function percentile(sorted: number[], share: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))]!;
+/** Warm-up (10 queries), then every query timed; each answer's keys turned back into row positions. */
+async function measureSearches(
+  index: VectorIndex,
+  exact: ExactNearest,
+  positionOf: (key: number) => number,
+): Promise<{ timings: number[]; recall: number }> {
+  for (const query of queries.slice(0, 10)) await index.search([knowledgeBaseId], [...query], k);
+  const timings: number[] = [];
+  const found: number[][] = [];
+  for (const query of queries) {
+    const begun = performance.now();
+    const matches = await index.search([knowledgeBaseId], [...query], k);
+    timings.push(performance.now() - begun);
+    if (matches.length !== k) throw new Error(`expected ${k} matches, got ${matches.length}`);
+    found.push(matches.map((match) => positionOf(match.key)));
+  }
+  return { timings, recall: exact.recall(found) };
+}
+
+function printTable(store: string, rows: Measured[]): void {
+  console.log(`\n${store}\n`);
+  console.log('| chunks | seeding (s) | index build (s) | disk (MB) | top-10 p50 (ms) | p99 (ms) | recall@10 |');
+  console.log('|---:|---:|---:|---:|---:|---:|---:|');
+  for (const row of rows) {
+    console.log(
+      `| ${row.size.toLocaleString('en')} | ${row.seedSeconds.toFixed(1)} | ${row.buildSeconds === null ? '—' : row.buildSeconds.toFixed(1)} | ${row.megabytes.toFixed(0)} | ${percentile(row.timings, 0.5).toFixed(2)} | ${percentile(row.timings, 0.99).toFixed(2)} | ${row.recall.toFixed(3)} |`,
+    );
+  }
 }
 
 async function sqliteRun(): Promise<void> {
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'agentd-knowledge-scale-'));
   const file = path.join(directory, 'bench.sqlite');
   const handle = openDatabase({ kind: 'sqlite', file });
+  const results: Measured[] = [];
   try {
     await migrateToLatest(handle);
     const index = new VectorIndex(handle.db, 'sqlite', dimensions, knowledgeVectorLayout);
     await index.ensure();
-    const knowledgeBaseId = `kb_${nextUlid()}`;
     const documentId = `doc_${nextUlid()}`;
+    const exact = new ExactNearest(queries, k);
 
     // Seeding goes straight through better-sqlite3 in large transactions: it is setup, not what is measured.
     const seeder = new SqliteDatabase(file);
@@ -74,82 +110,139 @@ async function sqliteRun(): Promise<void> {
     seeder.pragma('synchronous = OFF');
     sqliteVec.load(seeder);
     const insertChunk = seeder.prepare(
-      `insert into knowledge_chunks (id, knowledge_base_id, document_id, position, title, heading, content, token_count)
-       values (?, ?, ?, ?, 'Bench', null, ?, 8)`,
+      `insert into knowledge_chunks (search_id, id, knowledge_base_id, document_id, position, title, heading, content, token_count)
+       values (?, ?, ?, ?, ?, 'Bench', null, ?, 8)`,
     );
     const insertVector = seeder.prepare(
       `insert into ${index.table} (rowid, knowledge_base_id, embedding) values (?, ?, ?)`,
     );
+    // The chunk's search_id (and the vector's rowid) is its position + 1.
     const seed = seeder.transaction((from: number, to: number) => {
       for (let position = from; position < to; position += 1) {
-        const { lastInsertRowid } = insertChunk.run(
-          `chk_${nextUlid()}`,
-          knowledgeBaseId,
-          documentId,
-          position,
-          `chunk ${position}`,
-        );
-        insertVector.run(BigInt(lastInsertRowid), knowledgeBaseId, Buffer.from(randomUnitVector().buffer));
+        const vector = rowVector(position);
+        exact.add(position, vector);
+        insertChunk.run(position + 1, `chk_${nextUlid()}`, knowledgeBaseId, documentId, position, `chunk ${position}`);
+        insertVector.run(BigInt(position + 1), knowledgeBaseId, Buffer.from(vector.buffer));
       }
     });
-
-    console.log(`| chunks | seeding (s) | file size (MB) | p50 (ms) | p95 (ms) |`);
-    console.log(`|---:|---:|---:|---:|---:|`);
     let seeded = 0;
     for (const size of sizes) {
       const started = performance.now();
       for (let from = seeded; from < size; from += 10_000) seed(from, Math.min(size, from + 10_000));
       const seedSeconds = (performance.now() - started) / 1000;
       seeded = size;
-      // A warm-up query, then the timed ones.
-      await index.search([knowledgeBaseId], [...randomUnitVector()], 10);
-      const timings: number[] = [];
-      for (let run = 0; run < queries; run += 1) {
-        const vector = [...randomUnitVector()];
-        const begun = performance.now();
-        const matches = await index.search([knowledgeBaseId], vector, 10);
-        timings.push(performance.now() - begun);
-        if (matches.length !== 10) throw new Error(`expected 10 matches, got ${matches.length}`);
-      }
-      timings.sort((a, b) => a - b);
-      const megabytes = fs.statSync(file).size / 1_048_576;
-      console.log(
-        `| ${size.toLocaleString('en')} | ${seedSeconds.toFixed(1)} | ${megabytes.toFixed(0)} | ${percentile(timings, 0.5).toFixed(1)} | ${percentile(timings, 0.95).toFixed(1)} |`,
-      );
+      const { timings, recall } = await measureSearches(index, exact, (key) => key - 1);
+      results.push({
+        size,
+        seedSeconds,
+        buildSeconds: null,
+        megabytes: fs.statSync(file).size / 1_048_576,
+        timings,
+        recall,
+      });
+      console.error(`sqlite: ${size} done`);
     }
     seeder.close();
   } finally {
     await handle.close();
     fs.rmSync(directory, { recursive: true, force: true });
   }
+  printTable('SQLite (sqlite-vec, exact search; file: chunks, full-text index and vectors)', results);
 }
 
-async function postgresCheck(): Promise<void> {
-  const url = process.env.DATABASE_URL;
-  if (!url?.startsWith('postgres')) {
-    console.log('\nPostgreSQL: DATABASE_URL is not set; pgvector HNSW not measured.');
-    return;
-  }
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
+/** A pool whose sessions may use 2GB to build the HNSW graph in memory (the default 64MB spills to disk). */
+function withBuildMemory(url: string): string {
+  const withOptions = new URL(url);
+  withOptions.searchParams.set('options', '-c maintenance_work_mem=2GB');
+  return withOptions.toString();
+}
+
+async function postgresRun(baseUrl: string): Promise<void> {
+  const database = await createFreshDatabase(baseUrl, 'agentd_bench_vectors');
+  const handle = openDatabase({ kind: 'postgres', url: withBuildMemory(database.url), poolSize: 4 });
+  const results: Measured[] = [];
+  const incremental: string[] = [];
   try {
-    const available = await client.query("select 1 from pg_available_extensions where name = 'vector'");
-    if (!available.rowCount) {
-      console.log(
-        '\nPostgreSQL: the server offers no "vector" extension (pgvector is not installed); HNSW could not be measured here.',
+    const index = new VectorIndex(handle.db, 'postgres', dimensions, knowledgeVectorLayout);
+    await index.ensure();
+    const table = sql.table(index.table);
+    const hnsw = sql.raw(`${index.table}_hnsw_idx`);
+    const exact = new ExactNearest(queries, k);
+    let seeded = 0;
+    for (const size of sizes) {
+      // Loaded without the HNSW index, then built at once: how a large collection is best loaded.
+      await sql`drop index if exists ${hnsw}`.execute(handle.db);
+      const started = performance.now();
+      for (let from = seeded; from < size; from += 1000) {
+        const positions = Array.from({ length: Math.min(1000, size - from) }, (_, offset) => from + offset);
+        const vectors = positions.map((position) => {
+          const vector = rowVector(position);
+          exact.add(position, vector);
+          return vectorText(vector);
+        });
+        await sql`insert into ${table} (search_id, knowledge_base_id, embedding)
+          select * from unnest(${positions.map((position) => position + 1)}::bigint[],
+            ${positions.map(() => knowledgeBaseId)}::text[], ${vectors}::text[]::vector[])`.execute(handle.db);
+      }
+      const seedSeconds = (performance.now() - started) / 1000;
+      seeded = size;
+      const building = performance.now();
+      await index.ensure();
+      const buildSeconds = (performance.now() - building) / 1000;
+      await sql`vacuum analyze ${table}`.execute(handle.db);
+      const { rows } = await sql<{ bytes: string }>`select pg_total_relation_size(${index.table}) as bytes`.execute(
+        handle.db,
       );
-      return;
+      const { timings, recall } = await measureSearches(index, exact, (key) => key - 1);
+      results.push({ size, seedSeconds, buildSeconds, megabytes: Number(rows[0]!.bytes) / 1_048_576, timings, recall });
+
+      // What ingestion and deletion cost once the index exists: 1,000 rows added through it, then deleted.
+      const added = Array.from({ length: 1000 }, (_, offset) => ({
+        key: 10_000_000 + offset,
+        partition: 'kb_incoming',
+        vector: [...rowVector(20_000_000 + offset)],
+      }));
+      const inserting = performance.now();
+      await handle.db.transaction().execute((transaction) => index.insert(added, transaction));
+      const insertMs = performance.now() - inserting;
+      const deleting = performance.now();
+      await index.delete(
+        added.map((row) => row.key),
+        handle.db,
+      );
+      const deleteMs = performance.now() - deleting;
+      const left = await index.search(['kb_incoming'], added[0]!.vector, k);
+      if (left.length !== 0) throw new Error('deleted vectors were still found');
+      incremental.push(
+        `| ${size.toLocaleString('en')} | ${(insertMs / 1000).toFixed(2)} | ${(1000 / (insertMs / 1000)).toFixed(0)} | ${deleteMs.toFixed(0)} |`,
+      );
+      console.error(`postgres: ${size} done`);
     }
-    console.log(
-      '\nPostgreSQL: pgvector is available, but this script does not seed PostgreSQL yet; HNSW not measured.',
-    );
   } finally {
-    await client.end();
+    await handle.close();
+    await database.drop();
   }
+  printTable(
+    'PostgreSQL (pgvector 0.8, HNSW m 16, ef_construction 64, ef_search 40, iterative scan; disk: vector table and its indexes)',
+    results,
+  );
+  console.log('\nPostgreSQL, 1,000 rows added through the built index (one transaction), then deleted\n');
+  console.log('| chunks | insert (s) | rows/s | delete (ms) |');
+  console.log('|---:|---:|---:|---:|');
+  for (const line of incremental) console.log(line);
 }
 
 console.log(
-  `knowledge-scale: ${total.toLocaleString('en')} chunks of ${dimensions} dimensions, top 10, ${queries} queries per size\n`,
+  `knowledge-scale: clustered vectors of ${dimensions} dimensions, sizes ${sizes.map((size) => size.toLocaleString('en')).join(', ')}, top ${k}, ${queryCount} queries per size`,
 );
-await sqliteRun();
-await postgresCheck();
+if (stores.has('sqlite')) await sqliteRun();
+const databaseUrl = process.env.DATABASE_URL;
+if (stores.has('postgres') || Number(options.filtered) > 0) {
+  if (!databaseUrl?.startsWith('postgres')) {
+    console.log('\nPostgreSQL: DATABASE_URL is not set; not measured.');
+  } else {
+    if (stores.has('postgres')) await postgresRun(databaseUrl);
+    if (Number(options.filtered) > 0)
+      await compareFilteredSearches(withBuildMemory(databaseUrl), Number(options.filtered));
+  }
+}

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { databaseUrl, postgresSkip } from './environment.js';
+import { continuousIntegration, databaseUrl, postgresSkip } from './environment.js';
 
 export interface FreshDatabase {
   name: string;
@@ -42,7 +42,7 @@ export async function createFreshDatabase(
   };
 }
 
-/** Whether the PostgreSQL server of the tests offers pgvector (Debian: postgresql-<version>-pgvector). */
+/** Whether the PostgreSQL server of the tests offers pgvector (.ci/run installs it; see docs/knowledge.md). */
 export async function pgvectorAvailable(): Promise<boolean> {
   if (postgresSkip) return false;
   const client = new pg.Client({ connectionString: databaseUrl });
@@ -53,4 +53,14 @@ export async function pgvectorAvailable(): Promise<boolean> {
   } finally {
     await client.end();
   }
+}
+
+/**
+ * Why the tests that need pgvector cannot run here, or false. A server without pgvector skips them, saying so,
+ * except under CI, where they run (and fail, naming the missing extension).
+ */
+export async function pgvectorSkip(): Promise<string | false> {
+  if (postgresSkip) return postgresSkip;
+  if (continuousIntegration || (await pgvectorAvailable())) return false;
+  return 'pgvector is not installed on this PostgreSQL server (no "vector" in pg_available_extensions)';
 }

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { startFakeEmbeddingsServer, type FakeEmbeddingsServer } from '../helpers/fake-embeddings-server.js';
 import { embeddingsEnvironment, newKnowledgeBase, settledDocument } from '../helpers/knowledge.js';
+import { pgvectorSkip } from '../helpers/postgres.js';
 import { backends, createTestApp, type TestApp } from '../helpers/test-app.js';
 
 /**
@@ -112,3 +113,34 @@ describe('retrieval quality on PostgreSQL (full text: tsvector + GIN)', { skip: 
     assert.ok(text >= 0.6, `full text recall@5 ${text}`);
   });
 });
+
+describe(
+  'retrieval quality on PostgreSQL (tsvector + pgvector HNSW, fake embeddings)',
+  { skip: await pgvectorSkip() },
+  () => {
+    let t: TestApp;
+    let embeddings: FakeEmbeddingsServer;
+    before(async () => {
+      embeddings = await startFakeEmbeddingsServer();
+      t = await createTestApp({ backend: 'postgres', env: embeddingsEnvironment(embeddings.baseUrl) });
+    });
+    after(async () => {
+      await t?.close();
+      await embeddings?.close();
+    });
+
+    it('finds the answering document in the top five with hybrid retrieval for at least 95 % of the questions', async (context) => {
+      const { knowledgeBaseId, documentIds } = await loadCorpus(t);
+      const [text, vector, hybrid] = [
+        await recallAt(5, t, knowledgeBaseId, documentIds, 'text'),
+        await recallAt(5, t, knowledgeBaseId, documentIds, 'vector'),
+        await recallAt(5, t, knowledgeBaseId, documentIds, 'hybrid'),
+      ];
+      context.diagnostic(
+        `PostgreSQL recall@5 over ${corpus.queries.length} questions: full text ${text.toFixed(3)}, vector ${vector.toFixed(3)}, hybrid ${hybrid.toFixed(3)}`,
+      );
+      assert.ok(hybrid >= 0.95, `hybrid recall@5 ${hybrid}`);
+      assert.ok(hybrid >= text, `hybrid ${hybrid} < full text ${text}`);
+    });
+  },
+);

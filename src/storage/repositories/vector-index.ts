@@ -10,12 +10,18 @@ import type { Database, Dialect, Executor } from '../schema.js';
  * searched through an HNSW index (cosine) or exactly within a b-tree-indexed
  * partition. Created at start-up, not by a migration: its width is the
  * configured model's, and only deployments with embeddings need pgvector.
+ *
+ * On PostgreSQL pgvector's type, operator and operator class are named with
+ * the schema the extension lives in, so the index works whatever the
+ * connection's search_path (an extension installed in `public` or
+ * `extensions` while agentd uses a schema of its own).
  */
 export class MissingVectorExtensionError extends Error {
   constructor() {
     super(
       'Embeddings are configured (AGENTD_EMBEDDINGS_PROVIDER) but the PostgreSQL extension "vector" (pgvector) is ' +
-        'not installed on the database server: install it (Debian: postgresql-<version>-pgvector) or unset ' +
+        'not installed on the database server: install it (Debian and Ubuntu with the PostgreSQL apt repository: ' +
+        'postgresql-<version>-pgvector; Docker: the pgvector/pgvector image; see docs/knowledge.md) or unset ' +
         'AGENTD_EMBEDDINGS_PROVIDER for full-text retrieval only.',
     );
     this.name = 'MissingVectorExtensionError';
@@ -35,12 +41,53 @@ export interface VectorIndexLayout {
     keyDefinition: string;
     keyType: 'bigint' | 'text';
     /**
-     * `hnsw`: one approximate index over every partition (large partitions, searched a few at once);
+     * `hnsw`: one approximate index over every partition (large partitions, searched a few at once), the
+     * partitions searched compared exactly while they hold at most `exactSearchRows` rows, whose floor is
+     * `exactUpTo` (default `exactSearchFloor`);
      * `exact`: a b-tree on the partition, whose vectors are all compared (small partitions, where HNSW's
      * filtering after the index scan would return fewer matches than asked).
      */
     search: 'hnsw' | 'exact';
+    exactUpTo?: number;
   };
+}
+
+/**
+ * Up to how many rows the partitions searched are compared exactly rather than through HNSW, for an index of
+ * `indexRows` (computed the same way in SQL by `VectorIndex.search`). Exact costs 2–3 µs per row of those
+ * partitions on 2 busy cores (5,000 rows: ~10–15 ms); an iterative HNSW scan 15–30 µs per row it visits, and it
+ * visits about k / share rows (a base holding 0.5 % of the index: ~2,000), so small bases are cheaper (and
+ * exact) compared directly; bench/README.md, "knowledge-scale", has the figures. Growing with the index (a
+ * thousandth of it) keeps every base searched by HNSW at least 0.1 % of it, so the iterative scan finds k of
+ * its rows within hnsw.max_scan_tuples (20,000).
+ */
+export const exactSearchFloor = 5000;
+const exactSearchShare = 1000;
+export function exactSearchRows(indexRows: number, floor = exactSearchFloor): number {
+  return Math.max(floor, Math.ceil(indexRows / exactSearchShare));
+}
+
+/** The first pgvector with iterative index scans, which the HNSW search relies on. */
+const minimumVersion = [0, 8, 0];
+
+export class OutdatedVectorExtensionError extends Error {
+  constructor(version: string) {
+    super(
+      `The PostgreSQL extension "vector" (pgvector) is at version ${version}; agentd needs 0.8.0 or later ` +
+        '(iterative index scans): install a newer pgvector on the database server, then run ' +
+        '`ALTER EXTENSION vector UPDATE;` in the database (no reindex needed; see docs/knowledge.md).',
+    );
+    this.name = 'OutdatedVectorExtensionError';
+  }
+}
+
+function outdated(version: string): boolean {
+  const parts = version.split('.').map((part) => Number.parseInt(part, 10) || 0);
+  for (let index = 0; index < minimumVersion.length; index += 1) {
+    const difference = (parts[index] ?? 0) - minimumVersion[index]!;
+    if (difference !== 0) return difference < 0;
+  }
+  return false;
 }
 
 export interface VectorMatch<Key> {
@@ -60,8 +107,16 @@ function unit(vector: readonly number[]): number[] {
 /** Several instances starting at once create the extension and tables once, under one lock (older versions take it too). */
 const creationLock = 'agentd knowledge vectors';
 
+/**
+ * pgvector's `hnsw.ef_search`, the candidates an HNSW scan keeps: its default (40), or the rows asked for when
+ * more, up to pgvector's bound (1,000).
+ */
+const searchBreadth = (limit: number) => Math.min(1000, Math.max(40, limit));
+
 export class VectorIndex<Key extends number | string = number> {
   readonly table: string;
+  /** PostgreSQL: the schema of pgvector's type and operators, read once. */
+  #extensionSchema: Promise<string> | null = null;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -72,11 +127,36 @@ export class VectorIndex<Key extends number | string = number> {
     this.table = `${layout.prefix}_${dimensions}`;
   }
 
-  #literal(vector: readonly number[]) {
+  async #readExtensionSchema(executor: Executor): Promise<string> {
+    const { rows } = await sql<{ schema: string; version: string }>`
+      select namespace.nspname as schema, extension.extversion as version from pg_extension as extension
+      join pg_namespace as namespace on namespace.oid = extension.extnamespace
+      where extension.extname = 'vector'`.execute(executor);
+    if (!rows[0]) throw new MissingVectorExtensionError();
+    if (outdated(rows[0].version)) throw new OutdatedVectorExtensionError(rows[0].version);
+    return rows[0].schema;
+  }
+
+  /** pgvector's schema; null on SQLite. A failed read is tried again by the next call. */
+  async #schema(): Promise<string | null> {
+    if (this.dialect === 'sqlite') return null;
+    this.#extensionSchema ??= this.#readExtensionSchema(this.db).catch((error: unknown) => {
+      this.#extensionSchema = null;
+      throw error;
+    });
+    return this.#extensionSchema;
+  }
+
+  #literal(vector: readonly number[], schema: string | null) {
     const normalized = unit(vector);
-    return this.dialect === 'sqlite'
+    return schema === null
       ? sql`${Buffer.from(new Float32Array(normalized).buffer)}`
-      : sql`${`[${normalized.join(',')}]`}::vector`;
+      : sql`${`[${normalized.join(',')}]`}::${sql.id(schema, 'vector')}`;
+  }
+
+  /** pgvector's cosine distance operator, named with its schema. */
+  #cosineDistance(schema: string) {
+    return sql`operator(${sql.id(schema)}.<=>)`;
   }
 
   get #keyColumn() {
@@ -92,7 +172,7 @@ export class VectorIndex<Key extends number | string = number> {
     return (this.dialect === 'sqlite' || this.layout.postgres.keyType === 'bigint' ? Number(value) : value) as Key;
   }
 
-  /** Creates the table (and on PostgreSQL the extension and the index) when missing. */
+  /** Creates the table (and on PostgreSQL the extension and the indexes) when missing. */
   async ensure(): Promise<void> {
     const table = sql.table(this.table);
     const partition = sql.raw(this.layout.partition);
@@ -108,23 +188,28 @@ export class VectorIndex<Key extends number | string = number> {
       select 1 as present from pg_available_extensions where name = 'vector'`.execute(this.db);
     if (available.rows.length === 0) throw new MissingVectorExtensionError();
     const { key, keyDefinition, search } = this.layout.postgres;
-    await this.db.transaction().execute(async (transaction) => {
+    const schema = await this.db.transaction().execute(async (transaction) => {
       await sql`select pg_advisory_xact_lock(hashtext(${creationLock}))`.execute(transaction);
       await sql`create extension if not exists vector`.execute(transaction);
+      const schema = await this.#readExtensionSchema(transaction);
       await sql`create table if not exists ${table} (
         ${sql.raw(key)} ${sql.raw(keyDefinition)},
         ${partition} text not null,
-        embedding vector(${dimensions}) not null
+        embedding ${sql.id(schema, 'vector')}(${dimensions}) not null
       )`.execute(transaction);
       if (search === 'hnsw') {
-        // HNSW on cosine distance; pgvector indexes vectors of up to 2,000 dimensions this way.
+        // HNSW on cosine distance (m 16, ef_construction 64: pgvector's defaults); pgvector indexes vectors of up
+        // to 2,000 dimensions this way.
         await sql`create index if not exists ${sql.raw(`${this.table}_hnsw_idx`)} on ${table}
-          using hnsw (embedding vector_cosine_ops)`.execute(transaction);
-      } else {
-        await sql`create index if not exists ${sql.raw(`${this.table}_partition_idx`)} on ${table}
-          (${partition})`.execute(transaction);
+          using hnsw (embedding ${sql.id(schema, 'vector_cosine_ops')})`.execute(transaction);
       }
+      // Every layout has the b-tree on the partition: `exact` searches through it, and with `hnsw` the planner
+      // reads a small partition through it (comparing its few vectors exactly) rather than walking the graph.
+      await sql`create index if not exists ${sql.raw(`${this.table}_partition_idx`)} on ${table}
+        (${partition})`.execute(transaction);
+      return schema;
     });
+    this.#extensionSchema = Promise.resolve(schema);
   }
 
   /** Adds vectors; on PostgreSQL a key already present keeps its vector (two instances embedding the same row). */
@@ -132,12 +217,16 @@ export class VectorIndex<Key extends number | string = number> {
     rows: ReadonlyArray<{ key: Key; partition: string; vector: readonly number[] }>,
     executor: Executor,
   ): Promise<void> {
+    if (rows.length === 0) return;
     const table = sql.table(this.table);
     const partition = sql.raw(this.layout.partition);
-    const conflict = this.dialect === 'sqlite' ? sql`` : sql`on conflict do nothing`;
+    const schema = await this.#schema();
+    const conflict = schema === null ? sql`` : sql`on conflict do nothing`;
     for (const row of rows) {
       await sql`insert into ${table} (${this.#keyColumn}, ${partition}, embedding)
-        values (${this.#bound(row.key)}, ${row.partition}, ${this.#literal(row.vector)}) ${conflict}`.execute(executor);
+        values (${this.#bound(row.key)}, ${row.partition}, ${this.#literal(row.vector, schema)}) ${conflict}`.execute(
+        executor,
+      );
     }
   }
 
@@ -151,26 +240,76 @@ export class VectorIndex<Key extends number | string = number> {
     if (keys.length > 0) await sql`delete from ${table} where ${this.#keyColumn} = any(${[...keys]})`.execute(executor);
   }
 
-  /** The `limit` nearest rows of these partitions, nearest first. */
-  async search(partitions: readonly string[], vector: readonly number[], limit: number): Promise<VectorMatch<Key>[]> {
-    if (partitions.length === 0) return [];
+  /**
+   * The `limit` nearest rows of these partitions, nearest first. `executor`: a transaction to search in (its
+   * settings apply), or the database.
+   */
+  async search(
+    partitions: readonly string[],
+    vector: readonly number[],
+    limit: number,
+    executor: Executor = this.db,
+  ): Promise<VectorMatch<Key>[]> {
+    if (partitions.length === 0 || limit <= 0) return [];
     const table = sql.table(this.table);
     const partition = sql.raw(this.layout.partition);
-    if (this.dialect === 'sqlite') {
+    const schema = await this.#schema();
+    if (schema === null) {
       const matches: VectorMatch<Key>[] = [];
       // The partition key narrows the scan to one partition; partitions are searched one by one and merged.
       for (const value of partitions) {
         const { rows } = await sql<{ rowid: number; distance: number }>`
           select rowid, distance from ${table}
-          where embedding match ${this.#literal(vector)} and k = ${limit} and ${partition} = ${value}`.execute(this.db);
+          where embedding match ${this.#literal(vector, null)} and k = ${limit} and ${partition} = ${value}`.execute(
+          executor,
+        );
         for (const row of rows) matches.push({ key: this.#keyOf(row.rowid), distance: Number(row.distance) });
       }
       return matches.sort((a, b) => a.distance - b.distance).slice(0, limit);
     }
-    const { rows } = await sql<{ key: unknown; distance: number }>`
-      select ${this.#keyColumn} as key, embedding <=> ${this.#literal(vector)} as distance from ${table}
-      where ${partition} = any(${[...partitions]})
-      order by distance limit ${limit}`.execute(this.db);
-    return rows.map((row) => ({ key: this.#keyOf(row.key), distance: Number(row.distance) }));
+    const scored = sql`
+      select ${this.#keyColumn} as key, embedding ${this.#cosineDistance(schema)} ${this.#literal(vector, schema)} as distance
+      from ${table} where ${partition} = any(${[...partitions]})`;
+    const nearestRows = (exact: boolean) =>
+      exact
+        ? sql<{ key: unknown; distance: number }>`select key, distance from (${scored}) as scored
+            order by distance + 0 limit ${limit}`
+        : sql<{ key: unknown; distance: number }>`${scored} order by distance limit ${limit}`;
+    const toMatch = (row: { key: unknown; distance: number }) => ({
+      key: this.#keyOf(row.key),
+      distance: Number(row.distance),
+    });
+    if (this.layout.postgres.search === 'exact') return (await nearestRows(false).execute(executor)).rows.map(toMatch);
+    // HNSW filters after its scan: with the default scan, a base holding 1 % of the index would get about 0.4 of
+    // the 40 candidates, not 10. Small partitions are compared exactly (ordering by `distance + 0`, which no HNSW
+    // index can serve, so the planner reads them through the b-tree); larger ones through an iterative scan
+    // (pgvector 0.8), which walks on until `limit` rows of these partitions are found, relaxed order letting it
+    // keep nearer candidates found late, re-sorted here. Settings are local to the transaction. bench/README.md,
+    // "knowledge-scale", measured this against the planner's own choice and per-base partial indexes.
+    const searchIn = async (transaction: Executor) => {
+      // One statement: the settings, and the rows of these partitions counted up to the bound past which HNSW is
+      // used (the count stops there, reading only the b-tree: a large base costs a short walk of its entries,
+      // not a count of its rows). Round trips are most of a search's cost on a busy machine.
+      const floor = this.layout.postgres.exactUpTo ?? exactSearchFloor;
+      const { rows: counted } = await sql<{ rows: string; bound: string }>`
+        with bound as (
+          select greatest(${floor}, ceil(greatest(reltuples, 0) / ${exactSearchShare}))::bigint as rows
+          from pg_class where oid = to_regclass(${this.table})
+        )
+        select set_config('hnsw.iterative_scan', 'relaxed_order', true),
+          set_config('hnsw.ef_search', ${String(searchBreadth(limit))}, true),
+          (select rows from bound) as bound,
+          (select count(*) from (select ${partition} from ${table} where ${partition} = any(${[...partitions]})
+            limit (select rows + 1 from bound)) as bounded) as rows`.execute(transaction);
+      const exactUpTo = Number(counted[0]!.bound);
+      if (Number(counted[0]!.rows) <= exactUpTo)
+        return (await nearestRows(true).execute(transaction)).rows.map(toMatch);
+      // `+ 0`: PostgreSQL 17 would otherwise trust the CTE's (relaxed) order and not sort again.
+      const { rows } = await sql<{ key: unknown; distance: number }>`
+        with nearest as materialized (${nearestRows(false)})
+        select key, distance from nearest order by distance + 0`.execute(transaction);
+      return rows.map(toMatch);
+    };
+    return executor.isTransaction ? searchIn(executor) : executor.transaction().execute(searchIn);
   }
 }
