@@ -1,8 +1,8 @@
 /**
  * What recording every reply as a run adds to it: builds of agentd side by
  * side, each its own process on the same fake provider (answering at once),
- * measured by the same client in alternating rounds so that the machine's
- * drift falls on all of them alike. The first build is the baseline: the
+ * measured by the same client a message to each in turn, so that the
+ * machine's drift falls on all of them alike. The first build is the baseline: the
  * build before runs, where a reply wrote no `runs` row, recorded no events
  * and had no run to finish.
  *
@@ -13,9 +13,10 @@
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:run-records -- …   # PostgreSQL
  *
  * Each argument is `label=path/to/main.js` (or just the path). Every round
- * sends, to each build in turn (the order reversed every other round),
- * PER_ROUND non-streamed messages and then PER_ROUND streamed ones, one at a
- * time on a keep-alive connection; the streamed message of a user follows its
+ * sends PER_ROUND non-streamed messages and then PER_ROUND streamed ones to
+ * every build, one at a time on a keep-alive connection, a message to each
+ * build in turn (who goes first alternates message by message, so that a busy
+ * moment of the shared machine falls on every build alike); the streamed message of a user follows its
  * non-streamed one, so each reply reads one exchange of history and stores
  * its own. Per build and kind it prints the p50 and p90 over all rounds
  * (non-streamed: to the complete reply; streamed: to the first delta and to
@@ -30,6 +31,7 @@
  * On PostgreSQL (DATABASE_URL) every build gets a fresh database on that
  * server, dropped at the end. The agent has long-term memory off (MEMORY=on: on).
  */
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -75,7 +77,8 @@ async function start(build: (typeof builds)[number], port: number) {
     {
       AGENTD_OPENAI_COMPATIBLE_BASE_URL: provider.url,
       AGENTD_DEFAULT_MODEL: 'openai-compatible/bench-model',
-      ...(database ? { DATABASE_URL: database.url } : {}),
+      // PostgreSQL requires the key every instance shares (SQLite keeps one in its data directory).
+      ...(database ? { DATABASE_URL: database.url, AGENTD_SECRET_KEY: randomBytes(32).toString('hex') } : {}),
       ...(profile ? { SQL_TIME_FILE: path.join(profile, 'statements.json') } : {}),
     },
     port,
@@ -132,18 +135,28 @@ try {
     await load(warmup, 1, (index) => server.send('stream')(`warm-${index}`));
   }
   for (let round = 0; round < rounds; round += 1) {
-    const order = round % 2 === 0 ? servers : [...servers].reverse();
     for (const kind of kinds) {
-      for (const server of order) {
+      // One message to each build in turn (who goes first alternates), so that the builds' messages are
+      // milliseconds apart and a busy moment of the machine falls on all of them alike.
+      const cpuBefore = servers.map((server) => cpuMs(server.pid));
+      const timings = servers.map((): Timing[] => []);
+      for (let index = 0; index < perRound; index += 1) {
+        const forward = (round + index) % 2 === 0;
+        for (let turn = 0; turn < servers.length; turn += 1) {
+          const position = forward ? turn : servers.length - 1 - turn;
+          const timing = await servers[position]!.send(kind)(`user-${round}-${index}`);
+          if (timing.status !== 200) throw new Error(`${servers[position]!.label} answered ${timing.status}`);
+          timings[position]!.push(timing);
+        }
+      }
+      servers.forEach((server, position) => {
         const measured = server.measured[kind];
-        const cpuBefore = cpuMs(server.pid);
-        const timings = await load(perRound, 1, (index) => server.send(kind)(`user-${round}-${index}`));
-        const cpu = cpuMs(server.pid) - cpuBefore;
+        const cpu = cpuMs(server.pid) - cpuBefore[position]!;
         measured.cpuMs += cpu;
         measured.roundCpu.push(cpu / perRound);
-        measured.roundP50.push(median(timings.map((timing) => timing[field(kind)])));
-        measured.timings.push(...timings);
-      }
+        measured.roundP50.push(median(timings[position]!.map((timing) => timing[field(kind)])));
+        measured.timings.push(...timings[position]!);
+      });
     }
   }
   const ended = new Date();
@@ -199,29 +212,41 @@ try {
 }
 if (profileDirectory && !postgresUrl) printStatementTimes(profileDirectory);
 
-/** Each statement's SQLite time per message (all messages sent to the build, warm-up included), build by build. */
+/**
+ * Each statement's SQLite time per message (all messages sent to the build, warm-up included), build by build:
+ * the sum, and the median run times the runs per message, which a busy machine inflates far less.
+ */
 function printStatementTimes(directory: string) {
   const messages = 2 * (warmup + rounds * perRound);
+  type Entry = { sql: string; calls: number; ms: number; medianMs: number };
   const perBuild = builds.map((build) => {
     const file = path.join(directory, build.label, 'statements.json');
-    const entries = JSON.parse(fs.readFileSync(file, 'utf8')) as Array<{ sql: string; calls: number; ms: number }>;
+    const entries = JSON.parse(fs.readFileSync(file, 'utf8')) as Entry[];
     return new Map(entries.map((entry) => [entry.sql, entry]));
   });
   const statements = [...new Set(perBuild.flatMap((entries) => [...entries.keys()]))]
     .map((sql) => ({ sql, most: Math.max(...perBuild.map((entries) => entries.get(sql)?.ms ?? 0)) }))
     .filter(({ most }) => (most * 1000) / messages >= 1)
     .sort((a, b) => b.most - a.most);
-  const cell = (entry: { calls: number; ms: number } | undefined) =>
-    entry ? `${((entry.ms * 1000) / messages).toFixed(1)} (${(entry.calls / messages).toFixed(2)})` : '—';
+  const cell = (entry: Entry | undefined) =>
+    entry
+      ? `${((entry.ms * 1000) / messages).toFixed(1)} / ${((entry.medianMs * 1000 * entry.calls) / messages).toFixed(1)} (${(entry.calls / messages).toFixed(2)})`
+      : '—';
   console.log(
-    `\nSQLite time per message in µs (statements run per message), ${messages} messages per build, ` +
+    `\nSQLite time per message in µs: the sum / the median run × runs (runs per message), ${messages} messages per build, ` +
       `profiles in ${directory}:\n| statement | ${builds.map((build) => build.label).join(' | ')} |\n|---|${builds.map(() => '---').join('|')}|`,
   );
   for (const { sql } of statements) {
     console.log(`| \`${sql.slice(0, 140)}\` | ${perBuild.map((entries) => cell(entries.get(sql))).join(' | ')} |`);
   }
-  const sum = (entries: Map<string, { ms: number }>) => [...entries.values()].reduce((total, { ms }) => total + ms, 0);
+  const sum = (entries: Map<string, Entry>, value: (entry: Entry) => number) =>
+    [...entries.values()].reduce((total, entry) => total + value(entry), 0);
   console.log(
-    `| all statements | ${perBuild.map((entries) => ((sum(entries) * 1000) / messages).toFixed(1)).join(' | ')} |`,
+    `| all statements | ${perBuild
+      .map(
+        (entries) =>
+          `${((sum(entries, (entry) => entry.ms) * 1000) / messages).toFixed(1)} / ${((sum(entries, (entry) => entry.medianMs * entry.calls) * 1000) / messages).toFixed(1)}`,
+      )
+      .join(' | ')} |`,
   );
 }

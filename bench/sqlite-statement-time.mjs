@@ -2,7 +2,9 @@
 // every statement better-sqlite3 runs on the main thread (the wall time of
 // `run`, `get`, `all`, `iterate`'s first row being SQLite's own work, done
 // synchronously) and writes, when the process exits, one entry per SQL text:
-// how many times it ran and for how many milliseconds in all. A COMMIT is
+// how many times it ran, for how many milliseconds in all, and the median of
+// one run (which a machine busy with other work inflates far less than the
+// sum: a statement of tens of microseconds is rarely the one preempted). A COMMIT is
 // named after the first write of its transaction, so the commit of a reply's
 // exchange and the commit of its run's end are told apart.
 //
@@ -19,7 +21,7 @@ if (file && isMainThread) {
   const prototype = Object.getPrototypeOf(probe.prepare('select 1'));
   probe.close();
 
-  /** SQL text (multi-row VALUES folded) → { calls, ms }. */
+  /** SQL text (multi-row VALUES folded) → { calls, ms, samples }. */
   const totals = new Map();
   /** The first write of the open transaction, which names its COMMIT. */
   let transaction = null;
@@ -29,10 +31,15 @@ if (file && isMainThread) {
       .replace(/(values \([^)]*\))(, \([^)]*\))+/gi, '$1, …')
       .trim();
   const add = (label, ms) => {
-    const entry = totals.get(label) ?? { calls: 0, ms: 0 };
+    let entry = totals.get(label);
+    if (entry === undefined) {
+      entry = { calls: 0, ms: 0, samples: [] };
+      totals.set(label, entry);
+    }
     entry.calls += 1;
     entry.ms += ms;
-    totals.set(label, entry);
+    // The first 100,000 runs of each statement are enough for its median.
+    if (entry.samples.length < 100_000) entry.samples.push(ms);
   };
   const labelOf = (source) => {
     const text = fold(source);
@@ -65,7 +72,10 @@ if (file && isMainThread) {
     };
   }
   process.on('exit', () => {
-    const entries = [...totals].map(([sql, { calls, ms }]) => ({ sql, calls, ms }));
+    const entries = [...totals].map(([sql, { calls, ms, samples }]) => {
+      const sorted = samples.sort((a, b) => a - b);
+      return { sql, calls, ms, medianMs: sorted[Math.floor(sorted.length / 2)] ?? 0 };
+    });
     writeFileSync(file, JSON.stringify(entries.sort((a, b) => b.ms - a.ms)));
   });
 }
