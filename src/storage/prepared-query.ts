@@ -47,4 +47,10 @@ export class PreparedQuery<Params extends Record<string, unknown>, Row> {
     const result = await executor.executeQuery<Row>({ ...this.#compiled, parameters: this.#parameters(values) });
     return result.rows;
   }
+
+  /** Runs a write; the number of rows it changed. */
+  async run(executor: Executor, values: Params): Promise<number> {
+    const result = await executor.executeQuery<Row>({ ...this.#compiled, parameters: this.#parameters(values) });
+    return Number(result.numAffectedRows ?? 0);
+  }
 }

@@ -47,10 +47,9 @@ export function runsMigration(dialect: Dialect): Migration {
         .addColumn('started_at', 'text')
         .addColumn('finished_at', 'text')
         .execute();
-      // The list orders: newest first per agent, optionally of one status, trigger or task.
+      // The list order: newest first per agent. Filters by status or trigger read along it: every reply writes a
+      // run, so each index more would cost every reply, for lists that are read far less often.
       await db.schema.createIndex('runs_agent_idx').on('runs').columns(['agent_id', 'id']).execute();
-      await db.schema.createIndex('runs_agent_status_idx').on('runs').columns(['agent_id', 'status', 'id']).execute();
-      await db.schema.createIndex('runs_agent_trigger_idx').on('runs').columns(['agent_id', 'trigger', 'id']).execute();
       await db.schema.createIndex('runs_task_due_idx').on('runs').columns(['task_id', 'due_at']).unique().execute();
       // The sweep of runs whose instance stopped: unfinished runs by instance.
       await db.schema.createIndex('runs_unfinished_idx').on('runs').columns(['status', 'instance_id']).execute();

@@ -1,4 +1,5 @@
-import type { Insertable, Selectable } from 'kysely';
+import type { InsertResult, Insertable, Selectable, UpdateResult } from 'kysely';
+import { PreparedQuery } from '../prepared-query.js';
 import type { Database, Executor } from '../schema.js';
 
 export type RunRow = Selectable<Database['runs']>;
@@ -32,11 +33,87 @@ const unfinished = ['queued', 'running'] as const;
  * the last events and the final state commit together, so a reader never sees
  * a finished run with events still missing.
  */
+/** The columns a new run is written with (the others start null, or 0 for `event_count`). */
+const insertedColumns = [
+  'id',
+  'account_id',
+  'agent_id',
+  'trigger',
+  'task_id',
+  'due_at',
+  'status',
+  'background',
+  'user_id',
+  'room_id',
+  'input',
+  'message_id',
+  'instance_id',
+  'event_count',
+  'created_at',
+  'started_at',
+] as const;
+
+type AppendFields = { runId: string; firstSeq: number; lastSeq: number; events: string; createdAt: string };
+
+type FinishFields = {
+  status: string;
+  finishReason: string | null;
+  usage: string | null;
+  result: string | null;
+  error: string | null;
+  eventCount: number;
+  finishedAt: string;
+};
+
 export class RunRepository {
-  constructor(private readonly db: Executor) {}
+  // The writes every reply makes (its run's start and end), compiled once: the query builder stays off the reply's path.
+  readonly #insert: PreparedQuery<Record<(typeof insertedColumns)[number], unknown>, InsertResult>;
+  readonly #finish: PreparedQuery<FinishFields & { runId: string }, UpdateResult>;
+  readonly #appendOne: PreparedQuery<AppendFields, InsertResult>;
+
+  constructor(private readonly db: Executor) {
+    this.#insert = new PreparedQuery((parameter) =>
+      db
+        .insertInto('runs')
+        .values(Object.fromEntries(insertedColumns.map((column) => [column, parameter(column)])) as NewRunRow)
+        .compile(),
+    );
+    this.#finish = new PreparedQuery((parameter) =>
+      db
+        .updateTable('runs')
+        .set({
+          status: parameter('status'),
+          finish_reason: parameter('finishReason'),
+          usage: parameter('usage'),
+          result: parameter('result'),
+          error: parameter('error'),
+          event_count: parameter('eventCount'),
+          finished_at: parameter('finishedAt'),
+        })
+        .where('id', '=', parameter('runId'))
+        .where('status', 'in', unfinished)
+        .compile(),
+    );
+    this.#appendOne = new PreparedQuery((parameter) =>
+      db
+        .insertInto('run_events')
+        .values({
+          run_id: parameter('runId'),
+          first_seq: parameter('firstSeq'),
+          last_seq: parameter('lastSeq'),
+          events: parameter('events'),
+          created_at: parameter('createdAt'),
+        })
+        .compile(),
+    );
+  }
 
   async insert(row: NewRunRow, executor: Executor = this.db): Promise<void> {
-    await executor.insertInto('runs').values(row).execute();
+    const values = Object.fromEntries(
+      insertedColumns.map((column) => [column, (row as Record<string, unknown>)[column] ?? null]),
+    ) as Record<(typeof insertedColumns)[number], unknown>;
+    values.event_count = row.event_count ?? 0;
+    await this.#insert.run(executor, values);
   }
 
   async find(accountId: string, agentId: string, runId: string, executor: Executor = this.db) {
@@ -87,34 +164,8 @@ export class RunRepository {
   }
 
   /** Records the outcome of a run that has not ended yet; false when it had (another instance ended it). */
-  async finish(
-    runId: string,
-    fields: {
-      status: string;
-      finishReason: string | null;
-      usage: string | null;
-      result: string | null;
-      error: string | null;
-      eventCount: number;
-      finishedAt: string;
-    },
-    executor: Executor = this.db,
-  ): Promise<boolean> {
-    const result = await executor
-      .updateTable('runs')
-      .set({
-        status: fields.status,
-        finish_reason: fields.finishReason,
-        usage: fields.usage,
-        result: fields.result,
-        error: fields.error,
-        event_count: fields.eventCount,
-        finished_at: fields.finishedAt,
-      })
-      .where('id', '=', runId)
-      .where('status', 'in', unfinished)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+  async finish(runId: string, fields: FinishFields, executor: Executor = this.db): Promise<boolean> {
+    return (await this.#finish.run(executor, { ...fields, runId })) === 1;
   }
 
   /** Stores batches of events (of one run or several) in one statement. */
@@ -124,6 +175,10 @@ export class RunRepository {
     executor: Executor = this.db,
   ): Promise<void> {
     if (batches.length === 0) return;
+    if (batches.length === 1) {
+      await this.#appendOne.run(executor, { ...(batches[0] as RunEventBatch & { runId: string }), createdAt });
+      return;
+    }
     await executor
       .insertInto('run_events')
       .values(
