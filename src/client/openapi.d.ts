@@ -1871,20 +1871,32 @@ export interface components {
       /** @description When the task is due: `{ cron, timezone }`, `{ everySeconds }` or `{ at }` (once). */
       schedule:
         | {
-            /** @description A five-field cron expression (minute hour day-of-month month day-of-week), e.g. `0 8 * * 1-5`, or a nickname such as `@daily`. */
+            /**
+             * @description A five-field cron expression (minute hour day-of-month month day-of-week), e.g. `0 8 * * 1-5`, or a nickname such as `@daily`.
+             * @example 0 8 * * 1-5
+             * @example @daily
+             */
             cron: string;
             /**
              * @description The IANA time zone the expression is read in (default `UTC`), e.g. `Europe/Berlin`. Across a DST change a time that does not exist runs at the first minute after it, a time that happens twice runs once.
              * @default UTC
+             * @example Europe/Berlin
+             * @example UTC
              */
             timezone: string;
           }
         | {
-            /** @description Seconds between due times, counted from when the schedule was set; at least 60 unless the operator lowered AGENTD_TASK_MIN_INTERVAL_SECONDS. */
+            /**
+             * @description Seconds between due times, counted from when the schedule was set; at least 60 unless the operator lowered AGENTD_TASK_MIN_INTERVAL_SECONDS.
+             * @example 3600
+             */
             everySeconds: number;
           }
         | {
-            /** @description One due time, RFC 3339 with an offset (e.g. `2030-01-31T08:00:00+01:00`); a past time runs now. */
+            /**
+             * @description One due time, RFC 3339 with an offset (e.g. `2030-01-31T08:00:00+01:00`); a past time runs now.
+             * @example 2030-01-31T08:00:00+01:00
+             */
             at: string;
           };
       /**
@@ -4139,20 +4151,32 @@ export interface operations {
           /** @description When the task is due: `{ cron, timezone }`, `{ everySeconds }` or `{ at }` (once). */
           schedule:
             | {
-                /** @description A five-field cron expression (minute hour day-of-month month day-of-week), e.g. `0 8 * * 1-5`, or a nickname such as `@daily`. */
+                /**
+                 * @description A five-field cron expression (minute hour day-of-month month day-of-week), e.g. `0 8 * * 1-5`, or a nickname such as `@daily`.
+                 * @example 0 8 * * 1-5
+                 * @example @daily
+                 */
                 cron: string;
                 /**
                  * @description The IANA time zone the expression is read in (default `UTC`), e.g. `Europe/Berlin`. Across a DST change a time that does not exist runs at the first minute after it, a time that happens twice runs once.
                  * @default UTC
+                 * @example Europe/Berlin
+                 * @example UTC
                  */
                 timezone?: string;
               }
             | {
-                /** @description Seconds between due times, counted from when the schedule was set; at least 60 unless the operator lowered AGENTD_TASK_MIN_INTERVAL_SECONDS. */
+                /**
+                 * @description Seconds between due times, counted from when the schedule was set; at least 60 unless the operator lowered AGENTD_TASK_MIN_INTERVAL_SECONDS.
+                 * @example 3600
+                 */
                 everySeconds: number;
               }
             | {
-                /** @description One due time, RFC 3339 with an offset (e.g. `2030-01-31T08:00:00+01:00`); a past time runs now. */
+                /**
+                 * @description One due time, RFC 3339 with an offset (e.g. `2030-01-31T08:00:00+01:00`); a past time runs now.
+                 * @example 2030-01-31T08:00:00+01:00
+                 */
                 at: string;
               };
         };
@@ -4433,20 +4457,32 @@ export interface operations {
           /** @description When the task is due: `{ cron, timezone }`, `{ everySeconds }` or `{ at }` (once). */
           schedule?:
             | {
-                /** @description A five-field cron expression (minute hour day-of-month month day-of-week), e.g. `0 8 * * 1-5`, or a nickname such as `@daily`. */
+                /**
+                 * @description A five-field cron expression (minute hour day-of-month month day-of-week), e.g. `0 8 * * 1-5`, or a nickname such as `@daily`.
+                 * @example 0 8 * * 1-5
+                 * @example @daily
+                 */
                 cron: string;
                 /**
                  * @description The IANA time zone the expression is read in (default `UTC`), e.g. `Europe/Berlin`. Across a DST change a time that does not exist runs at the first minute after it, a time that happens twice runs once.
                  * @default UTC
+                 * @example Europe/Berlin
+                 * @example UTC
                  */
                 timezone?: string;
               }
             | {
-                /** @description Seconds between due times, counted from when the schedule was set; at least 60 unless the operator lowered AGENTD_TASK_MIN_INTERVAL_SECONDS. */
+                /**
+                 * @description Seconds between due times, counted from when the schedule was set; at least 60 unless the operator lowered AGENTD_TASK_MIN_INTERVAL_SECONDS.
+                 * @example 3600
+                 */
                 everySeconds: number;
               }
             | {
-                /** @description One due time, RFC 3339 with an offset (e.g. `2030-01-31T08:00:00+01:00`); a past time runs now. */
+                /**
+                 * @description One due time, RFC 3339 with an offset (e.g. `2030-01-31T08:00:00+01:00`); a past time runs now.
+                 * @example 2030-01-31T08:00:00+01:00
+                 */
                 at: string;
               };
         };
