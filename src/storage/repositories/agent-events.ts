@@ -1,18 +1,8 @@
+import type { agentEventTypes } from '../../schemas/events.js';
 import type { Database, Executor } from '../schema.js';
 
-export type AgentEventType =
-  | 'agent.created'
-  | 'agent.updated'
-  | 'agent.status_changed'
-  | 'agent.deleted'
-  | 'connector.started'
-  | 'connector.stopped'
-  | 'connector.failed'
-  | 'memory.updated'
-  | 'run.completed'
-  | 'run.failed'
-  | 'run.cancelled'
-  | 'task.paused';
+/** The trail's event types: the list the API publishes (schemas/events.ts), not a second copy of it. */
+export type AgentEventType = (typeof agentEventTypes)[number];
 
 export interface AgentEventRecord {
   id: string;
