@@ -6,6 +6,7 @@ import type { MessageReplyView } from '../../schemas/messages.js';
 import type { RunTrigger } from '../../schemas/runs.js';
 import type { MessageRow } from '../../storage/repositories/messages.js';
 import type { ServiceContext } from '../context.js';
+import type { RunEnding } from '../runs/run-runtime.js';
 import { messageCompletedEvent } from './message-events.js';
 
 /** One message and the agent's answer to it, as they will be stored and returned. */
@@ -49,6 +50,8 @@ export async function storeExchange(
   ctx: ServiceContext,
   exchange: Exchange,
   outcome: { text: string; finishReason: FinishReason; usage: TokenUsage; toolCalls: StoredToolCall[] },
+  /** The end of the exchange's run, written in the same transaction (a completed reply's). */
+  endRun?: (reply: MessageReplyView) => Promise<RunEnding | null>,
 ): Promise<MessageReplyView> {
   const createdAt = isoTime(exchange.startedAt);
   const latencyMs = Math.max(0, Math.round(performance.now() - exchange.startedTick));
@@ -69,9 +72,25 @@ export async function storeExchange(
   };
   const { outbox } = ctx.deps.webhooks;
   const event = outbox.enabled && outcome.finishReason !== 'error' ? messageCompletedEvent(ctx, reply) : null;
+  const ending = endRun ? await endRun(reply) : null;
   if (exchange.conversation === null) {
-    // Nothing is stored for this exchange, so the event is the only write.
-    if (event !== null) outbox.committed(await outbox.enqueue(event, ctx.deps.repositories.db));
+    // Nothing is stored for this exchange: the event and the run's end are the only writes.
+    if (ending === null) {
+      if (event !== null) outbox.committed(await outbox.enqueue(event, ctx.deps.repositories.db));
+      return reply;
+    }
+    let written = 0;
+    try {
+      await ctx.deps.repositories.db.transaction().execute(async (transaction) => {
+        if (event !== null) written = await outbox.enqueue(event, transaction);
+        await ending.write(transaction);
+      });
+    } catch (error) {
+      ending.failed();
+      throw error;
+    }
+    outbox.committed(written);
+    ending.committed();
     return reply;
   }
   const common = {
@@ -118,16 +137,24 @@ export async function storeExchange(
   ];
   const { messages, db } = ctx.deps.repositories;
   let stored: boolean;
-  if (event === null) {
+  if (event === null && ending === null) {
     stored = await messages.insertForExistingAgent(exchange.agentId, rows);
   } else {
     let written = 0;
-    stored = await db.transaction().execute(async (transaction) => {
-      if (!(await messages.insertForExistingAgent(exchange.agentId, rows, transaction))) return false;
-      written = await outbox.enqueue(event, transaction);
-      return true;
-    });
+    try {
+      stored = await db.transaction().execute(async (transaction) => {
+        const inserted = await messages.insertForExistingAgent(exchange.agentId, rows, transaction);
+        if (inserted && event !== null) written = await outbox.enqueue(event, transaction);
+        // A deleted agent's runs are gone with it: the run's end then changes nothing.
+        await ending?.write(transaction);
+        return inserted;
+      });
+    } catch (error) {
+      ending?.failed();
+      throw error;
+    }
     outbox.committed(written);
+    ending?.committed();
   }
   // Long-term memory catches up in the background, never on the reply's path.
   if (stored) {

@@ -12,7 +12,7 @@ import type { MessageReplyView, MessageStartedView } from '../../schemas/message
 import type { AgentRecord } from '../../storage/repositories/agents.js';
 import { isStoreUnavailable } from '../../storage/store-unavailable.js';
 import type { ServiceContext } from '../context.js';
-import type { RunLog, WireEvent } from '../runs/run-log.js';
+import type { RunLog, SequencedEvent, WireEvent } from '../runs/run-log.js';
 import type { RunOutcome } from '../runs/run-runtime.js';
 import { startedEvent, wireEventOf } from '../runs/wire-events.js';
 import { storeExchange, type Exchange } from './exchange-store.js';
@@ -102,6 +102,23 @@ export class Reply {
     return storeExchange(this.ctx, this.exchange, { text, finishReason, usage, toolCalls });
   }
 
+  /** Stores a completed reply's exchange and its run's end in one transaction. */
+  #storeCompleted(
+    text: string,
+    finishReason: FinishReason,
+    usage: TokenUsage,
+    toolCalls: StoredToolCall[],
+  ): Promise<MessageReplyView> {
+    const { ctx, run } = this;
+    return storeExchange(ctx, this.exchange, { text, finishReason, usage, toolCalls }, (reply) =>
+      ctx.deps.runs.prepareEnd(
+        run,
+        { status: 'completed', reply, error: null },
+        wireEventOf({ type: 'completed', reply }, reply.id, ctx.requestId),
+      ),
+    );
+  }
+
   /** Counts the message in its agent's metrics, once, however the reply ended. */
   #count(ending: MessageEnding): void {
     if (this.#counted) return;
@@ -131,6 +148,11 @@ export class Reply {
         }
       } else if (event.type === 'failed') {
         outcome = { status: 'failed', reply: null, error: (wire.data as { error: Record<string, unknown> }).error };
+      }
+      if (event.type === 'completed' && run.ended) {
+        // Its end was written with its exchange (#storeCompleted), which recorded this event last.
+        const last = run.events[run.events.length - 1] as SequencedEvent;
+        return { ...event, seq: last.seq, wire: last };
       }
       return { ...event, seq: run.record(wire), wire };
     };
@@ -184,7 +206,7 @@ export class Reply {
         if (requested.length === 0 || tools === null) {
           settled = true;
           const finishReason = requested.length > 0 ? 'tool-calls' : part.finishReason;
-          const reply = await this.#store(text, finishReason, usage, toolCalls);
+          const reply = await this.#storeCompleted(text, finishReason, usage, toolCalls);
           this.#count({ failure: null, completed: true, toolCalls: toolCalls.length, usage, firstTextTick });
           yield { type: 'completed', reply };
           return;

@@ -5,8 +5,15 @@ import type { MessageReplyView } from '../../schemas/messages.js';
 import type { RunStatus } from '../../schemas/runs.js';
 import type { RunRepository } from '../../storage/repositories/runs.js';
 import type { Database } from '../../storage/schema.js';
-import type { Kysely } from 'kysely';
-import { RunLog, type SequencedEvent } from './run-log.js';
+import type { Kysely, Transaction } from 'kysely';
+import { RunLog, type SequencedEvent, type WireEvent } from './run-log.js';
+
+/** A run's end, written by its caller's transaction (see `RunRuntime.prepareEnd`). */
+export interface RunEnding {
+  write(transaction: Transaction<Database>): Promise<void>;
+  committed(): void;
+  failed(): void;
+}
 
 /** How a run ended, as its row records it. */
 export interface RunOutcome {
@@ -115,34 +122,21 @@ export class RunRuntime {
   /**
    * Stores how the run ended with its last events, in one transaction, and
    * ends its readers' streams. False when the run had already been ended
-   * elsewhere (the sweep took this instance for stopped).
+   * elsewhere (the sweep took this instance for stopped). A run whose end was
+   * already written with its exchange (see `prepareEnd`) is left as it is.
    */
   async finish(log: RunLog, outcome: RunOutcome): Promise<boolean> {
+    if (log.ended) return true;
     // Waits for a flush in progress, so batches are written in order.
     await this.#flushing;
     const events = log.takeUnflushed();
-    const { runs, db, clock } = this.options;
-    const now = isoTime(clock.now());
+    const now = isoTime(this.options.clock.now());
     let finished = false;
     try {
       await log.stored;
-      finished = await db.transaction().execute(async (transaction) => {
-        const ended = await runs.finish(
-          log.runId,
-          {
-            status: outcome.status,
-            finishReason: outcome.reply?.finishReason ?? null,
-            usage: outcome.reply ? JSON.stringify(outcome.reply.usage) : null,
-            result: outcome.reply ? JSON.stringify(outcome.reply) : null,
-            error: outcome.error ? JSON.stringify(outcome.error) : null,
-            eventCount: log.lastSeq,
-            finishedAt: now,
-          },
-          transaction,
-        );
-        if (ended && events.length > 0) await runs.appendEvents([batchOf(log.runId, events)], now, transaction);
-        return ended;
-      });
+      finished = await this.options.db
+        .transaction()
+        .execute((transaction) => this.#writeEnd(log, outcome, events, now, transaction));
     } catch (error) {
       this.options.logger.error({ err: error, runId: log.runId }, 'could not store the end of a run');
     } finally {
@@ -150,6 +144,66 @@ export class RunRuntime {
       log.end();
     }
     return finished;
+  }
+
+  /**
+   * The end of a run that the caller writes in its own transaction, with the
+   * run's last event: a completed reply stores its exchange and its run's end
+   * in one commit, so a run costs a reply no commit of its own. `committed()`
+   * then records the last event and ends the readers' streams; `failed()`
+   * keeps the unwritten events for the run's ordinary finish. Null when the
+   * run's row could not be written (its end is then left to `finish`).
+   */
+  async prepareEnd(log: RunLog, outcome: RunOutcome, last: WireEvent): Promise<RunEnding | null> {
+    if (log.ended) return null;
+    await this.#flushing;
+    try {
+      await log.stored;
+    } catch {
+      return null;
+    }
+    const from = log.unflushedFrom;
+    const events = [...log.takeUnflushed(), { seq: log.lastSeq + 1, event: last.event, data: last.data }];
+    const now = isoTime(this.options.clock.now());
+    return {
+      write: async (transaction) => {
+        await this.#writeEnd(log, outcome, events, now, transaction);
+      },
+      committed: () => {
+        log.record(last);
+        this.live.delete(log.runId);
+        log.end();
+      },
+      failed: () => {
+        log.unflushedFrom = Math.min(log.unflushedFrom, from);
+      },
+    };
+  }
+
+  async #writeEnd(
+    log: RunLog,
+    outcome: RunOutcome,
+    events: SequencedEvent[],
+    now: string,
+    transaction: Transaction<Database>,
+  ): Promise<boolean> {
+    const { runs } = this.options;
+    const lastSeq = events.length > 0 ? (events[events.length - 1] as SequencedEvent).seq : log.lastSeq;
+    const ended = await runs.finish(
+      log.runId,
+      {
+        status: outcome.status,
+        finishReason: outcome.reply?.finishReason ?? null,
+        usage: outcome.reply ? JSON.stringify(outcome.reply.usage) : null,
+        result: outcome.reply ? JSON.stringify(outcome.reply) : null,
+        error: outcome.error ? JSON.stringify(outcome.error) : null,
+        eventCount: lastSeq,
+        finishedAt: now,
+      },
+      transaction,
+    );
+    if (ended && events.length > 0) await runs.appendEvents([batchOf(log.runId, events)], now, transaction);
+    return ended;
   }
 
   /** Stops a run produced here; false when it is not (it runs elsewhere, or has ended). */
