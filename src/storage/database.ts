@@ -22,6 +22,13 @@ export interface CommittedReader {
 
 export interface DatabaseHandle {
   readonly db: Kysely<Database>;
+  /**
+   * For writes that a later commit of the same work makes durable (a running
+   * run's row, which its end always follows): on PostgreSQL its connections
+   * have `synchronous_commit` off, so such a commit does not wait for its WAL
+   * flush (the later commit flushes it too); on SQLite it is `db`.
+   */
+  readonly relaxedDb: Kysely<Database>;
   readonly dialect: Dialect;
   /** SQLite only: a second, read-only connection for the reads every request makes. */
   readonly committedReader: CommittedReader | null;
@@ -48,6 +55,9 @@ export interface OpenDatabaseOptions {
  * so a request never hangs past a client's own time-out because of the database.
  */
 const connectionWaitMs = 5000;
+
+/** Connections of the relaxed pool (see `DatabaseHandle.relaxedDb`), besides `poolSize`. */
+export const relaxedPoolSize = 2;
 
 /** The message and code of a connection error: pg errors carry the whole query and its parameters. */
 function connectionErrorSummary(error: unknown): { message: string; code?: string } {
@@ -95,6 +105,7 @@ export function openDatabase(config: DatabaseConfig, options: OpenDatabaseOption
     });
     return {
       db,
+      relaxedDb: db,
       dialect: 'sqlite',
       committedReader: reader,
       schema: null,
@@ -112,31 +123,40 @@ export function openDatabase(config: DatabaseConfig, options: OpenDatabaseOption
   const logger = options.logger;
   const onLost = (error: unknown) =>
     logger?.warn({ err: connectionErrorSummary(error) }, 'lost a database connection; it will be replaced');
-  const pool = new pg.Pool({
-    Client: clientClassReporting(onLost),
-    connectionString: config.url,
-    connectionTimeoutMillis: connectionWaitMs,
-    // Notices a peer that vanished without closing the connection (a partition, a killed host).
-    keepAlive: true,
-    // Per instance: instances × poolSize must stay below the server's max_connections.
-    max: config.poolSize,
-    application_name: options.applicationName ?? 'agentd',
-    ...(options.searchPath ? { options: `-c search_path=${options.searchPath}` } : {}),
-  });
-  // The pool re-emits the error of an idle client (already reported by the client itself) and drops it.
-  pool.on('error', () => undefined);
-  const dialect = new PostgresDialect({ pool });
-  const db = new Kysely<Database>({
-    dialect: options.tracing ? tracedDialect(dialect, 'postgresql', options.tracing) : dialect,
-  });
+  const connectionOptions = (settings: string[]) => (settings.length > 0 ? { options: settings.join(' ') } : {});
+  const searchPath = options.searchPath ? [`-c search_path=${options.searchPath}`] : [];
+  const openPool = (max: number, settings: string[]) => {
+    const pool = new pg.Pool({
+      Client: clientClassReporting(onLost),
+      connectionString: config.url,
+      connectionTimeoutMillis: connectionWaitMs,
+      // Notices a peer that vanished without closing the connection (a partition, a killed host).
+      keepAlive: true,
+      max,
+      application_name: options.applicationName ?? 'agentd',
+      ...connectionOptions(settings),
+    });
+    // The pool re-emits the error of an idle client (already reported by the client itself) and drops it.
+    pool.on('error', () => undefined);
+    const dialect = new PostgresDialect({ pool });
+    return new Kysely<Database>({
+      dialect: options.tracing ? tracedDialect(dialect, 'postgresql', options.tracing) : dialect,
+    });
+  };
+  // Per instance: instances × (poolSize + relaxedPoolSize) must stay below the server's max_connections.
+  const db = openPool(config.poolSize, searchPath);
+  const relaxedDb = openPool(relaxedPoolSize, [...searchPath, '-c synchronous_commit=off']);
   return {
     db,
+    relaxedDb,
     dialect: 'postgres',
     committedReader: null,
     schema: options.searchPath ?? null,
     ping: async () => {
       await sql`select 1`.execute(db);
     },
-    close: () => db.destroy(),
+    close: async () => {
+      await Promise.all([db.destroy(), relaxedDb.destroy()]);
+    },
   };
 }

@@ -129,7 +129,7 @@ async function openRun(ctx: ServiceContext, exchange: Exchange, trigger: RunTrig
     if (!(await repositories.runs.start(run.id, fields))) throw cancelledBeforeStart(run.id);
     return runs.begin(run, Promise.resolve());
   }
-  const stored = repositories.runs.insert({
+  const stored = repositories.runs.insertRunning({
     id: run.id,
     account_id: run.accountId,
     agent_id: run.agentId,

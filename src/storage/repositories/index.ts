@@ -44,7 +44,7 @@ export interface Repositories {
 
 /** `vectorDimensions`: the embedding model's width, or null without embeddings (no vector indexes). */
 export function createRepositories(
-  { db, dialect, committedReader }: DatabaseHandle,
+  { db, relaxedDb, dialect, committedReader }: DatabaseHandle,
   vectorDimensions: number | null = null,
 ): Repositories {
   return {
@@ -68,7 +68,7 @@ export function createRepositories(
     platformStates: new PlatformStateRepository(db),
     webhooks: new WebhookRepository(db, committedReader),
     webhookDeliveries: new WebhookDeliveryRepository(db, dialect),
-    runs: new RunRepository(db),
+    runs: new RunRepository(db, relaxedDb),
     tasks: new TaskRepository(db, dialect),
   };
 }

@@ -71,7 +71,11 @@ export class RunRepository {
   readonly #finish: PreparedQuery<FinishFields & { runId: string }, UpdateResult>;
   readonly #appendOne: PreparedQuery<AppendFields, InsertResult>;
 
-  constructor(private readonly db: Executor) {
+  constructor(
+    private readonly db: Executor,
+    /** See `DatabaseHandle.relaxedDb`. */
+    private readonly relaxedDb: Executor = db,
+  ) {
     this.#insert = new PreparedQuery((parameter) =>
       db
         .insertInto('runs')
@@ -106,6 +110,15 @@ export class RunRepository {
         })
         .compile(),
     );
+  }
+
+  /**
+   * The row of a run that begins running now (a foreground reply's): its commit
+   * does not wait for durability, which the run's end (always written later,
+   * durably) brings, so a reply does not wait for two flushes of the log.
+   */
+  async insertRunning(row: NewRunRow): Promise<void> {
+    await this.insert(row, this.relaxedDb);
   }
 
   async insert(row: NewRunRow, executor: Executor = this.db): Promise<void> {
