@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { serverNodeFlags } from '../../test/helpers/server-process.js';
 
 /** Starting the fake provider and a built agentd as separate processes, as they run in production. */
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 export interface Started {
   process: ChildProcess;

@@ -25,7 +25,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { load, percentile, post, type Timing } from './client.js';
-import { cpuMs, createBenchAgent, rssBytes, startAgentd, startFakeProvider, startSdkFloor } from './processes.js';
+import { cpuMs, createBenchAgent, root, rssBytes, startAgentd, startFakeProvider, startSdkFloor } from './processes.js';
 
 const mib = (bytes: number) => `${(bytes / 1_048_576).toFixed(0)} MiB`;
 const fixed = (value: number) => value.toFixed(2);
@@ -225,6 +225,8 @@ async function capacity(streams: number) {
       AGENTD_MAX_OPEN_STREAMS_PER_ACCOUNT: String(streams),
     },
     3918,
+    process.env.NODE_ARGS ? process.env.NODE_ARGS.split(' ') : [],
+    process.env.MAIN ? path.resolve(process.env.MAIN) : undefined,
   );
   const agent = new http.Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY });
   const requests: http.ClientRequest[] = [];
@@ -238,6 +240,7 @@ async function capacity(streams: number) {
       })
     ).json()) as { id: string };
     const idleRss = rssBytes(agentd.process.pid!);
+    await heapSnapshot(agentd.process.pid!, 'idle');
     const started = performance.now();
     let begun = 0;
     let failed = 0;
@@ -285,6 +288,7 @@ async function capacity(streams: number) {
     // Let every stream receive a few words, then read memory with all of them open.
     await new Promise((resolve) => setTimeout(resolve, 5_000));
     const rss = rssBytes(agentd.process.pid!);
+    await heapSnapshot(agentd.process.pid!, 'open');
     console.log(
       `\n| open streams | failed | time to open all | agentd RSS idle | agentd RSS with all open | per stream |`,
     );
@@ -297,6 +301,32 @@ async function capacity(streams: number) {
     agent.destroy();
     await agentd.stop();
     await provider.stop();
+  }
+}
+
+/**
+ * HEAP_SNAPSHOTS=dir (with NODE_ARGS=--heapsnapshot-signal=SIGUSR2): agentd writes a heap snapshot into its
+ * working directory when idle and with every stream open, moved to dir as idle/open.heapsnapshot, for
+ * `node bench/soak/heap-diff.mjs dir/idle.heapsnapshot dir/open.heapsnapshot`.
+ */
+async function heapSnapshot(pid: number, name: string): Promise<void> {
+  const directory = process.env.HEAP_SNAPSHOTS;
+  if (!directory) return;
+  fs.mkdirSync(directory, { recursive: true });
+  const before = new Set(fs.readdirSync(root));
+  process.kill(pid, 'SIGUSR2');
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const written = fs.readdirSync(root).find((file) => file.endsWith('.heapsnapshot') && !before.has(file));
+    if (written === undefined) continue;
+    // Written when its size stops changing.
+    let size = -1;
+    while (size !== fs.statSync(path.join(root, written)).size) {
+      size = fs.statSync(path.join(root, written)).size;
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    }
+    fs.renameSync(path.join(root, written), path.join(directory, `${name}.heapsnapshot`));
+    return;
   }
 }
 
