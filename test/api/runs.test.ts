@@ -177,6 +177,29 @@ for (const backend of backends) {
       assert.equal((await getRun(agent.id, runId)).status, 'completed');
     });
 
+    it('replays from the start a run still going here: written events from the database, then the rest as they come', async () => {
+      const agent = await t.newAgent();
+      const text = 'one two three four five six seven eight nine ten eleven twelve';
+      fake.enqueue({ reply: text, tokenDelayMs: 40 });
+      const response = await send(agent.id, { text: 'count', background: true });
+      assert.equal(response.status, 202);
+      const { id: runId } = await json(response);
+      // Several flushes (every 20 ms here) have written the first events while the run goes on.
+      await eventually(async () => {
+        const run = await getRun(agent.id, runId);
+        return run.status === 'running' && run.eventCount >= 5 ? run : null;
+      }, 'the run to be well under way');
+      const events = await runEvents(agent.id, runId);
+      assert.deepEqual(
+        ids(events),
+        events.map((_, index) => index + 1),
+        'every event once, in order',
+      );
+      assert.equal(events[0]?.event, 'message.started');
+      assert.equal(events.at(-1)?.event, 'message.completed');
+      assert.equal(deltaText(events), text);
+    });
+
     it('cancels a running background run, keeping what was said, and refuses to cancel it twice', async () => {
       const agent = await t.newAgent();
       fake.enqueue({

@@ -151,7 +151,7 @@ export class Reply {
       }
       if (event.type === 'completed' && run.ended) {
         // Its end was written with its exchange (#storeCompleted), which recorded this event last.
-        const last = run.events[run.events.length - 1] as SequencedEvent;
+        const last = run.lastEvent as SequencedEvent;
         return { ...event, seq: last.seq, wire: last };
       }
       return { ...event, seq: run.record(wire), wire };

@@ -42,8 +42,12 @@ async function* followRun(
   while (!signal.aborted) {
     const live = runs.live.get(row.id);
     if (live !== undefined) {
-      yield* followLocal(live, last, signal);
-      return;
+      const local = followLocal(live, last, signal);
+      if (local !== null) {
+        yield* local;
+        return;
+      }
+      // Events after `last` left this instance's memory once written: read them from the database first.
     }
     // The status first, then the events: a run's last events commit with its end, so none are missed.
     current = await repositories.runs.findById(row.id);
@@ -58,6 +62,7 @@ async function* followRun(
         yield { seq, event: event.event, data: event.data };
       }
     }
+    if (live !== undefined) continue;
     if (finishedRunStatuses.has(current.status as RunStatus)) {
       if (batches.length === 0 && current.event_count > last) {
         const outcome = outcomeEvent(current);
@@ -86,31 +91,38 @@ function outcomeEvent(row: RunRow): SequencedEvent | null {
   return null;
 }
 
-/** The events of a run produced here, as they come; ends with the run, or when the reader's signal aborts. */
-async function* followLocal(
+/**
+ * The events of a run produced here, as they come; ends with the run, or when
+ * the reader's signal aborts. Null when the events after `afterSeq` are no
+ * longer held in memory (they were written: read them from the database).
+ */
+function followLocal(
   log: RunLog,
   afterSeq: number,
   signal: AbortSignal,
-): AsyncGenerator<SequencedEvent, void, undefined> {
+): AsyncGenerator<SequencedEvent, void, undefined> | null {
   const queue: (SequencedEvent | null)[] = [];
   let wake: (() => void) | null = null;
   const unfollow = log.follow(afterSeq, (event) => {
     queue.push(event);
     wake?.();
   });
-  const onAbort = () => wake?.();
-  signal.addEventListener('abort', onAbort, { once: true });
-  try {
-    for (;;) {
-      while (queue.length === 0 && !signal.aborted) await new Promise<void>((resolve) => (wake = resolve));
-      wake = null;
-      if (signal.aborted) return;
-      const event = queue.shift() as SequencedEvent | null;
-      if (event === null) return;
-      yield event;
+  if (unfollow === null) return null;
+  return (async function* () {
+    const onAbort = () => wake?.();
+    signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      for (;;) {
+        while (queue.length === 0 && !signal.aborted) await new Promise<void>((resolve) => (wake = resolve));
+        wake = null;
+        if (signal.aborted) return;
+        const event = queue.shift() as SequencedEvent | null;
+        if (event === null) return;
+        yield event;
+      }
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+      unfollow();
     }
-  } finally {
-    signal.removeEventListener('abort', onAbort);
-    unfollow();
-  }
+  })();
 }

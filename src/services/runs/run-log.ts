@@ -3,7 +3,8 @@
  * next sequence number (its SSE `id`), is handed at once to the readers
  * streaming the run from this instance, and is written to the database in
  * batches (by the runtime's flush, every few tens of milliseconds) so that a
- * reader on any instance can replay the run after a `Last-Event-ID`.
+ * reader on any instance can replay the run after a `Last-Event-ID`. Once
+ * written, events leave memory.
  */
 
 /** An event as the stream sends it: `event:` name and JSON `data`. */
@@ -23,10 +24,15 @@ export type RunListener = (event: SequencedEvent | null) => void;
 export type StopReason = 'cancelled' | 'client-gone' | 'shutdown';
 
 export class RunLog {
-  /** Every event of the run so far, for readers that join while it runs on this instance. */
-  readonly events: SequencedEvent[] = [];
-  /** Events not yet handed to the database: the index in `events` of the first one. */
-  unflushedFrom = 0;
+  /**
+   * The run's events not yet known to be in the database: those written are
+   * dropped (`written`), so a long run holds only its last few tens of
+   * milliseconds of events, however long it streams. `#base` events came before them.
+   */
+  #events: SequencedEvent[] = [];
+  #base = 0;
+  /** Events up to this sequence number were handed to a batch (written, or being written). */
+  #handed = 0;
   #listeners = new Set<RunListener>();
   #ended = false;
   readonly #controller = new AbortController();
@@ -45,7 +51,17 @@ export class RunLog {
   }
 
   get lastSeq(): number {
-    return this.events.length;
+    return this.#base + this.#events.length;
+  }
+
+  /** The last event recorded, if it is still held. */
+  get lastEvent(): SequencedEvent | undefined {
+    return this.#events[this.#events.length - 1];
+  }
+
+  /** Whether events wait to be handed to a batch. */
+  get hasUnwritten(): boolean {
+    return this.#handed < this.lastSeq;
   }
 
   /** Aborted when the run is cancelled, its client goes away (foreground runs) or the instance shuts down. */
@@ -64,25 +80,45 @@ export class RunLog {
   }
 
   record(event: WireEvent): number {
-    const sequenced = { seq: this.events.length + 1, event: event.event, data: event.data };
-    this.events.push(sequenced);
+    const sequenced = { seq: this.lastSeq + 1, event: event.event, data: event.data };
+    this.#events.push(sequenced);
     for (const listener of this.#listeners) listener(sequenced);
     return sequenced.seq;
   }
 
-  /** The events not yet written, taken out for a batch. */
-  takeUnflushed(): SequencedEvent[] {
-    const batch = this.events.slice(this.unflushedFrom);
-    this.unflushedFrom = this.events.length;
-    return batch;
+  /**
+   * The events not yet handed to a batch, taken out for one, and the point to
+   * go back to (`untake`) when the batch could not be written.
+   */
+  takeUnwritten(): { events: SequencedEvent[]; from: number } {
+    const from = this.#handed;
+    const events = this.#events.slice(from - this.#base);
+    this.#handed = this.lastSeq;
+    return { events, from };
+  }
+
+  /** A batch taken after `from` was not written: its events are taken again by the next. */
+  untake(from: number): void {
+    this.#handed = Math.min(this.#handed, from);
+  }
+
+  /** The events up to `seq` are in the database: readers that join later read them there. */
+  written(seq: number): void {
+    const drop = Math.min(seq, this.#handed) - this.#base;
+    if (drop <= 0) return;
+    this.#events.splice(0, drop);
+    this.#base += drop;
   }
 
   /**
    * Hands every event after `afterSeq` to `listener` now and every later one
-   * as it comes, then `null` when the run has ended. Returns the unsubscribe.
+   * as it comes, then `null` when the run has ended. Returns the unsubscribe,
+   * or null when events after `afterSeq` are no longer held here (they are in
+   * the database: read them there first).
    */
-  follow(afterSeq: number, listener: RunListener): () => void {
-    for (const event of this.events.slice(afterSeq)) listener(event);
+  follow(afterSeq: number, listener: RunListener): (() => void) | null {
+    if (afterSeq < this.#base) return null;
+    for (const event of this.#events.slice(afterSeq - this.#base)) listener(event);
     if (this.#ended) {
       listener(null);
       return () => {};

@@ -101,9 +101,8 @@ export class RunRuntime {
   async #flushOnce(): Promise<void> {
     const pending: { log: RunLog; from: number; events: SequencedEvent[] }[] = [];
     for (const log of this.live.values()) {
-      if (log.ended || log.unflushedFrom === log.events.length) continue;
-      const from = log.unflushedFrom;
-      pending.push({ log, from, events: log.takeUnflushed() });
+      if (log.ended || !log.hasUnwritten) continue;
+      pending.push({ log, ...log.takeUnwritten() });
     }
     if (pending.length === 0) return;
     try {
@@ -112,9 +111,10 @@ export class RunRuntime {
         pending.map(({ log, events }) => batchOf(log.runId, events)),
         isoTime(this.options.clock.now()),
       );
+      for (const { log, events } of pending) log.written((events[events.length - 1] as SequencedEvent).seq);
     } catch (error) {
       // Kept for the next flush (or the final write): readers elsewhere see them later, not never.
-      for (const { log, from } of pending) log.unflushedFrom = Math.min(log.unflushedFrom, from);
+      for (const { log, from } of pending) log.untake(from);
       this.options.logger.warn({ err: error }, 'could not write run events; will retry');
     }
   }
@@ -129,7 +129,7 @@ export class RunRuntime {
     if (log.ended) return true;
     // Waits for a flush in progress, so batches are written in order.
     await this.#flushing;
-    const events = log.takeUnflushed();
+    const { events } = log.takeUnwritten();
     const now = isoTime(this.options.clock.now());
     let finished = false;
     try {
@@ -162,8 +162,8 @@ export class RunRuntime {
     } catch {
       return null;
     }
-    const from = log.unflushedFrom;
-    const events = [...log.takeUnflushed(), { seq: log.lastSeq + 1, event: last.event, data: last.data }];
+    const { events, from } = log.takeUnwritten();
+    events.push({ seq: log.lastSeq + 1, event: last.event, data: last.data });
     const now = isoTime(this.options.clock.now());
     return {
       write: async (transaction) => {
@@ -174,9 +174,7 @@ export class RunRuntime {
         this.live.delete(log.runId);
         log.end();
       },
-      failed: () => {
-        log.unflushedFrom = Math.min(log.unflushedFrom, from);
-      },
+      failed: () => log.untake(from),
     };
   }
 
@@ -225,7 +223,7 @@ export class RunRuntime {
       });
       function done() {
         clearTimeout(timer);
-        unfollow();
+        unfollow?.();
         resolve();
       }
     });
