@@ -37,9 +37,46 @@ const logDirectory = path.join(os.tmpdir(), `agentd-test-logs-${run}`);
 fs.mkdirSync(logDirectory, { recursive: true });
 const result = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', ...flags, ...files],
+  [
+    '--import',
+    'tsx',
+    '--test',
+    '--test-reporter=spec',
+    '--test-reporter-destination=stdout',
+    // A second copy of the results, for the list of the slowest suites below.
+    '--test-reporter=tap',
+    `--test-reporter-destination=${path.join(logDirectory, 'results.tap')}`,
+    '--test-concurrency=2',
+    ...flags,
+    ...files,
+  ],
   { stdio: 'inherit', env: { ...process.env, AGENTD_TEST_RUN: run, AGENTD_TEST_LOG_DIR: logDirectory } },
 );
+
+/** The slowest top-level suites of the run, from the TAP copy: where the suite's time goes. */
+function slowestSuites(count) {
+  const tap = path.join(logDirectory, 'results.tap');
+  if (!fs.existsSync(tap)) return [];
+  const suites = [];
+  let name = null;
+  for (const line of fs.readFileSync(tap, 'utf8').split('\n')) {
+    const ended = /^(?:not )?ok \d+ - (.*)$/.exec(line);
+    if (ended) name = ended[1];
+    const duration = /^  duration_ms: ([\d.]+)$/.exec(line);
+    if (duration && name !== null) {
+      suites.push({ name, seconds: Number(duration[1]) / 1000 });
+      name = null;
+    }
+  }
+  fs.rmSync(tap);
+  return suites.sort((a, b) => b.seconds - a.seconds).slice(0, count);
+}
+
+const slowest = slowestSuites(15);
+if (slowest.length > 0) {
+  console.log('\nslowest suites (seconds):');
+  for (const { name, seconds } of slowest) console.log(`  ${seconds.toFixed(1).padStart(7)}  ${name}`);
+}
 
 const checkStarted = Date.now();
 const leaks = await findSecretsInLogs(logDirectory);
