@@ -106,6 +106,9 @@ export class PluginCatalog {
         problems.push({ path: `${base}${error.path}`, message: error.message.toLowerCase() });
       }
     };
+    if (plugin.definition.configRequired === true && Object.keys(config).length === 0) {
+      problems.push({ path: '/config', message: `must be given: the ${name} plugin needs a config` });
+    }
     collect(plugin.config, this.configWithDefaults(name, config), '/config');
     collect(plugin.secrets, secrets, '/secrets');
     return problems;

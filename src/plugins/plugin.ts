@@ -84,6 +84,12 @@ export interface PluginDefinition<Config extends TObject = TObject, Secrets exte
    */
   secretsSchema: Secrets;
   /**
+   * True when an entry cannot do without a config though every field of the
+   * schema is optional (one of two is needed, which `check` says): an empty
+   * config is then refused by the schema check, and an import does not add it.
+   */
+  configRequired?: boolean;
+  /**
    * Builds the plugin's tools for one agent. Called once per agent version and
    * kept while the agent is unchanged (connections pooled per agent); failures
    * here are reported to the model through the tools, never as a failed reply.

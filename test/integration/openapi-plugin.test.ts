@@ -288,6 +288,7 @@ describe('the openapi plugin', () => {
   it('refuses a document that does not parse, is not valid or leaves nothing to call, at a pointer into config', async () => {
     const before = (await t.inject({ method: 'GET', url: '/v1/agents?limit=100' })).json().pagination.total;
     const refusals: Array<[Record<string, unknown>, string, RegExp]> = [
+      [{}, '/config', /needs a config/],
       [{ config: { document: 'openapi: [3.1\n  nope: {' } }, '/config/document', /is not JSON or YAML/],
       [{ config: { document: { swagger: '2.0' } } }, '/config/document', /not an OpenAPI 3\.0 or 3\.1 document/],
       [

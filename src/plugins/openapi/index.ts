@@ -59,6 +59,7 @@ export const openApiPlugin: PluginDefinition<typeof openApiConfigSchema, typeof 
     'Turns the operations of an OpenAPI 3.0 or 3.1 document (inline or by URL) into tools, with the credentials of its security schemes kept from the model.',
   configSchema: openApiConfigSchema,
   secretsSchema: openApiSecretsSchema,
+  configRequired: true,
 
   async open(config, secrets, context) {
     let loaded: LoadedDocument;
