@@ -4,7 +4,7 @@ import { loadDocument } from '../../src/plugins/openapi/document.js';
 import { toolSchema } from '../../src/plugins/openapi/input-schema.js';
 import { isCallable, operationsOf, toolNames, type Operation } from '../../src/plugins/openapi/operations.js';
 import { requestFor } from '../../src/plugins/openapi/request.js';
-import { credentialsFor } from '../../src/plugins/openapi/security.js';
+import { credentialsFor, derivedSecretForms } from '../../src/plugins/openapi/security.js';
 import { startLoopbackHttpServer } from '../helpers/loopback-http-server.js';
 
 /** The pure parts of the openapi plugin: tool names, input schemas, requests and credentials. */
@@ -104,6 +104,11 @@ describe('openapi operations as tools', () => {
       query: [['api_key', 'k1']],
     });
     assert.equal(credentialsFor(document, requirements, {}), null);
+    assert.deepEqual(derivedSecretForms(document, { key: 'k 1+2/3', basic: 'ann:pw', session: 'plain' }).sort(), [
+      Buffer.from('ann:pw').toString('base64'),
+      'k%201%2B2%2F3',
+      'k+1%2B2%2F3',
+    ]);
   });
 
   it('never follows a $ref out of the document', async () => {

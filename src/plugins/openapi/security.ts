@@ -74,12 +74,22 @@ export function credentialsFor(
 
 /**
  * Forms of the secrets a server may echo other than as given (the base64 of
- * basic credentials), for masking in what the model reads; the secrets
- * themselves are masked by the core.
+ * basic credentials, a query key as the URL encodes it), for masking in what
+ * the model reads; the secrets themselves are masked by the core.
  */
 export function derivedSecretForms(document: OpenApiDocument, secrets: Readonly<Record<string, string>>): string[] {
   const schemes = schemesOf(document);
-  return Object.entries(secrets)
-    .filter(([name]) => schemes[name]?.type === 'http' && String(schemes[name]?.scheme).toLowerCase() === 'basic')
-    .map(([, secret]) => Buffer.from(secret).toString('base64'));
+  const forms = new Set<string>();
+  for (const [name, secret] of Object.entries(secrets)) {
+    const scheme = schemes[name];
+    if (scheme?.type === 'http' && String(scheme.scheme).toLowerCase() === 'basic') {
+      forms.add(Buffer.from(secret).toString('base64'));
+    }
+    if (scheme?.type === 'apiKey' && scheme.in === 'query') {
+      forms.add(new URLSearchParams({ key: secret }).toString().slice('key='.length));
+      forms.add(encodeURIComponent(secret));
+    }
+  }
+  forms.delete('');
+  return [...forms].filter((form) => !Object.values(secrets).includes(form));
 }
