@@ -36,8 +36,12 @@ export async function updateAgent({
 }): Promise<Agent> {
   requireScope(ctx, 'agents:write');
   const { agents, db } = ctx.deps.repositories;
-  // Before the row is locked: a plugin's check may fetch a document.
-  await checkPluginsFurther(ctx.deps, patch.plugins);
+  if (patch.plugins) {
+    // Before the row is locked, as a plugin's check may fetch a document; after the agent is known to be the
+    // caller's, so that nobody else's agent answers anything but 404.
+    await findOwnAgent(ctx, agentId);
+    await checkPluginsFurther(ctx.deps, patch.plugins);
+  }
   const { current, next } = await db.transaction().execute(async (transaction) => {
     const current = await findOwnAgent(ctx, agentId, transaction, true);
     const patched = applyAgentPatch(ctx.deps, current, patch);
