@@ -27,7 +27,7 @@
 import http from 'node:http';
 import os from 'node:os';
 import { load, percentile, post, type Timing } from '../message-overhead/client.js';
-import { startAgentd } from '../message-overhead/processes.js';
+import { cpuMs, startAgentd } from '../message-overhead/processes.js';
 import type { AddressInfo } from 'node:net';
 import { createOutboundFetch } from '../../src/outbound/outbound-fetch.js';
 import { httpPlugin } from '../../src/plugins/http/http-plugin.js';
@@ -196,20 +196,30 @@ try {
     openApiPlain: [] as number[],
     httpPlain: [] as number[],
   };
+  // agentd's CPU time (user and system, from /proc) over each kind's requests: what a reply costs agentd,
+  // however long a machine busy with other work made it wait.
+  const cpu = { toolPlain: 0, plainReply: 0, openApiPlain: 0, httpPlain: 0 };
+  const agentdPid = agentd.process.pid!;
+  const counted = async (kind: keyof typeof cpu, run: () => Promise<Timing[]>) => {
+    const before = cpuMs(agentdPid);
+    const result = await run();
+    cpu[kind] += cpuMs(agentdPid) - before;
+    return result;
+  };
   const perRound = Math.ceil(total / rounds);
   for (let round = 0; round < rounds; round += 1) {
     timings.directPair.push(...(await load(perRound, 1, directPair)));
     gaps.directPair.push(...(await provider.take()).replayGapsMs);
-    timings.toolPlain.push(...(await load(perRound, 1, toolPlain)));
+    timings.toolPlain.push(...(await counted('toolPlain', () => load(perRound, 1, toolPlain))));
     gaps.toolPlain.push(...(await provider.take()).gapsMs);
     timings.toolStream.push(...(await load(perRound, 1, toolStream)));
     gaps.toolStream.push(...(await provider.take()).gapsMs);
     timings.directAnswer.push(...(await load(perRound, 1, direct(samples['tool-result']))));
     timings.directPlain.push(...(await load(perRound, 1, direct(samples.plain))));
-    timings.plainReply.push(...(await load(perRound, 1, plainReply)));
-    timings.openApiPlain.push(...(await load(perRound, 1, openApiPlain)));
+    timings.plainReply.push(...(await counted('plainReply', () => load(perRound, 1, plainReply))));
+    timings.openApiPlain.push(...(await counted('openApiPlain', () => load(perRound, 1, openApiPlain))));
     gaps.openApiPlain.push(...(await provider.take()).gapsMs);
-    timings.httpPlain.push(...(await load(perRound, 1, httpPlain)));
+    timings.httpPlain.push(...(await counted('httpPlain', () => load(perRound, 1, httpPlain))));
     gaps.httpPlain.push(...(await provider.take()).gapsMs);
   }
 
@@ -261,6 +271,13 @@ try {
         `${fixed(p(gaps[kind], 0.5) - p(ownMs, 0.5) - floor)}; beside calculate, per step ` +
         `${fixed((p(totals(kind), 0.5) - p(totals('toolPlain'), 0.5)) / 2)}`,
     );
+  const perReply = (kind: keyof typeof cpu) => cpu[kind] / (perRound * rounds);
+  console.log(
+    `- agentd CPU per reply: one-step ${fixed(perReply('plainReply'))}, calculate ${fixed(perReply('toolPlain'))}, ` +
+      `openapi ${fixed(perReply('openApiPlain'))}, http ${fixed(perReply('httpPlain'))}; ` +
+      `per step beside calculate: openapi ${fixed((perReply('openApiPlain') - perReply('toolPlain')) / 2)}, ` +
+      `http ${fixed((perReply('httpPlain') - perReply('toolPlain')) / 2)}`,
+  );
   apiTool('openapi (getItem)', 'openApiPlain', openApiToolMs);
   apiTool('http (fetch_url with a secret header)', 'httpPlain', httpToolMs);
 } finally {
