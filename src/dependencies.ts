@@ -221,7 +221,7 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
     concurrencyLimiter: limits.concurrencyLimiter,
     messageConcurrency: config.rateLimits?.sendMessageConcurrency ?? null,
     openStreamsPerAccount: config.maxOpenStreamsPerAccount,
-    plugins: { catalog, toolsets, limits: config.tools },
+    plugins: { catalog, toolsets, limits: config.tools, fetch: outboundFetch },
     platforms: {
       catalog: new PlatformCatalog([...builtinPlatforms, ...(options.extraPlatforms ?? [])]),
       instanceId: runs.instanceId,

@@ -5,8 +5,11 @@
  *   node --import tsx bench/tool-call/fake-provider.ts     (started by run.ts, over IPC)
  *
  * A request that offers tools and does not bring a tool result back is
- * answered with a call of the math plugin's `calculate` on "1+1"; the request
- * bringing the result back, and any request without tools, with one word.
+ * answered with a call of the tool it offers: the math plugin's `calculate` on
+ * "1+1", the openapi plugin's `getItem` on item 1, or the http plugin's
+ * `fetch_url` on the same item of the bench's API (its origin is this
+ * script's argument); the request bringing the result back, and any request
+ * without tools, with one word.
  * For every result that comes back, the gap between the last byte of the
  * answer that asked for the tool and the arrival of the request carrying its
  * result is measured here, on this process's clock: what happened in between
@@ -34,7 +37,16 @@ export interface Taken {
   samples: Partial<Record<RequestKind, RecordedRequest['body']>>;
 }
 
+const apiOrigin = process.argv[2] ?? 'http://127.0.0.1:9';
 const server = await startFakeOpenAiServer();
+
+/** The call that exercises the tool the request offers. */
+function toolCallFor(request: RecordedRequest, id: string) {
+  const offered = new Set(request.offeredTools.map((tool) => tool.name));
+  if (offered.has('getItem')) return { id, name: 'getItem', input: { id: 1 } };
+  if (offered.has('fetch_url')) return { id, name: 'fetch_url', input: { url: `${apiOrigin}/items/1` } };
+  return { id, name: 'calculate', input: { expression: '1+1' } };
+}
 const samples: Taken['samples'] = {};
 /** The answers that asked for a tool, by the id of the call they made, until its result comes back. */
 const waitingForResult = new Map<string, RecordedRequest>();
@@ -55,7 +67,7 @@ server.setDefault((request) => {
     const id = `call_bench${(nextCallNumber += 1)}`;
     waitingForResult.set(id, request);
     lastAsked = request;
-    return { toolCalls: [{ id, name: 'calculate', input: { expression: '1+1' } }] };
+    return { toolCalls: [toolCallFor(request, id)] };
   }
   if (kind === 'tool-result') {
     const id = request.toolResults.at(-1)?.toolCallId ?? '';

@@ -13,11 +13,15 @@ export interface ToolFakeProvider extends Started {
 }
 
 /** The scripted fake provider of this benchmark in its own process, asked for its measurements over IPC. */
-export async function startToolFakeProvider(): Promise<ToolFakeProvider> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'bench/tool-call/fake-provider.ts')], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
-  });
+export async function startToolFakeProvider(apiOrigin: string): Promise<ToolFakeProvider> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(root, 'bench/tool-call/fake-provider.ts'), apiOrigin],
+    {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+    },
+  );
   let buffer = '';
   let url = '';
   for await (const chunk of child.stdout!) {

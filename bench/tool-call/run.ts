@@ -7,9 +7,12 @@
  *   PROFILE=/tmp/profiles node --import tsx bench/tool-call/run.ts # agentd writes a CPU profile there
  *
  * Three processes: the scripted fake provider (fake-provider.ts: a call of
- * `calculate` on "1+1", then one word once the result is back), a built agentd
- * (SQLite, rate limits off) with an agent that has the math plugin and one
- * without plugins, and this load generator (1 client, keep-alive).
+ * the tool offered, then one word once the result is back), a built agentd
+ * (SQLite, rate limits off, private addresses allowed) with an agent that has
+ * the math plugin, one with the openapi plugin and one with the http plugin
+ * (both calling `GET /items/1` of a small JSON API this process serves on
+ * loopback), and one without plugins, and this load generator (1 client,
+ * keep-alive).
  *
  * Measured in interleaved rounds, so that a noisy moment of the machine falls
  * on every kind alike: the two-step reply through agentd (non-streamed, and
@@ -18,14 +21,19 @@
  * to it one after the other), a one-step reply without tools and its request
  * replayed directly, and, inside the fake, the gap between the end of the
  * answer asking for the tool and the arrival of the request bringing its
- * result. The tool's own run time (mathjs on "1+1") is timed in this process.
+ * result. The tools' own run times (mathjs on "1+1"; the openapi and http
+ * tools' call of the API through the outbound client) are timed in this process.
  */
 import http from 'node:http';
 import os from 'node:os';
 import { load, percentile, post, type Timing } from '../message-overhead/client.js';
-import { startAgentd } from '../message-overhead/processes.js';
+import { cpuMs, startAgentd } from '../message-overhead/processes.js';
+import type { AddressInfo } from 'node:net';
+import { createOutboundFetch } from '../../src/outbound/outbound-fetch.js';
+import { httpPlugin } from '../../src/plugins/http/http-plugin.js';
 import { mathPlugin } from '../../src/plugins/math/math-plugin.js';
-import type { PluginContext } from '../../src/plugins/plugin.js';
+import { openApiPlugin } from '../../src/plugins/openapi/index.js';
+import type { PluginContext, Tool } from '../../src/plugins/plugin.js';
 import { startToolFakeProvider } from './processes.js';
 
 const total = Number(process.env.TOTAL ?? 4_000);
@@ -34,25 +42,85 @@ const warmUp = 500;
 const fixed = (value: number) => value.toFixed(2);
 const p = (values: number[], fraction: number) => percentile(values, fraction);
 
-/** The tool's own run time, as agentd's tool runner calls it, without the runner's checks around it. */
-async function toolRunTimesMs(count: number): Promise<number[]> {
-  const instance = await mathPlugin.open({}, {}, {} as PluginContext);
-  const calculate = instance.tools.find((tool) => tool.name === 'calculate')!;
+/** The API the openapi and http tools call: one small JSON item, as an API answers a lookup. */
+const item = JSON.stringify({ id: 1, name: 'Widget', price: 9.5, tags: ['blue', 'small'] });
+const api = http.createServer((request, response) => {
+  if (request.headers['x-api-key'] !== 'bench-api-key-0001') response.writeHead(401).end();
+  else response.writeHead(200, { 'content-type': 'application/json' }).end(item);
+});
+api.listen(0, '127.0.0.1');
+await new Promise((resolve) => api.once('listening', resolve));
+const apiOrigin = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
+
+/** The API described in OpenAPI 3.1: one operation with a path parameter and an API-key scheme. */
+const itemsDocument = {
+  openapi: '3.1.0',
+  info: { title: 'Items', version: '1' },
+  security: [{ key: [] }],
+  paths: {
+    '/items/{id}': {
+      get: {
+        operationId: 'getItem',
+        summary: 'One item.',
+        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }],
+        responses: { '200': { description: 'The item.' } },
+      },
+    },
+  },
+  components: { securitySchemes: { key: { type: 'apiKey', in: 'header', name: 'X-Api-Key' } } },
+};
+const openApiEntry = {
+  name: 'openapi',
+  config: { document: itemsDocument, baseUrl: apiOrigin },
+  secrets: { key: 'bench-api-key-0001' },
+};
+const httpEntry = {
+  name: 'http',
+  config: { secretHeaders: { '127.0.0.1': { 'X-Api-Key': 'apiKey' } } },
+  secrets: { apiKey: 'bench-api-key-0001' },
+};
+
+/**
+ * The tools' own run times, as agentd's tool runner calls them, without the runner's checks around them; one call
+ * of each in turn, so a noisy moment of the machine falls on each alike.
+ */
+async function toolRunTimesMs(calls: Array<[Tool, unknown]>, count: number): Promise<number[][]> {
   const signal = new AbortController().signal;
-  const times: number[] = [];
+  const times = calls.map((): number[] => []);
   for (let index = 0; index < count + warmUp; index += 1) {
-    const started = performance.now();
-    await calculate.execute({ expression: '1+1' }, { abortSignal: signal });
-    if (index >= warmUp) times.push(performance.now() - started);
+    for (const [position, [tool, input]] of calls.entries()) {
+      const started = performance.now();
+      await tool.execute(input, { abortSignal: signal });
+      if (index >= warmUp) times[position]!.push(performance.now() - started);
+    }
   }
   return times;
 }
 
-const toolMs = await toolRunTimesMs(total);
-const provider = await startToolFakeProvider();
+const benchContext = { fetch: createOutboundFetch({ allowPrivateAddresses: true }) } as PluginContext;
+const defaults = { timeoutMs: 10_000, maxResponseBytes: 1_048_576 };
+const calculate = (await mathPlugin.open({}, {}, benchContext)).tools[0]!;
+const getItem = (await openApiPlugin.open({ ...defaults, ...openApiEntry.config }, openApiEntry.secrets, benchContext))
+  .tools[0]!;
+const fetchUrl = (await httpPlugin.open({ ...defaults, ...httpEntry.config }, httpEntry.secrets, benchContext))
+  .tools[0]!;
+const [toolMs = [], openApiToolMs = [], httpToolMs = []] = await toolRunTimesMs(
+  [
+    [calculate, { expression: '1+1' }],
+    [getItem, { id: 1 }],
+    [fetchUrl, { url: `${apiOrigin}/items/1` }],
+  ],
+  total,
+);
+const provider = await startToolFakeProvider(apiOrigin);
 const profileDirectory = process.env.PROFILE;
 const agentd = await startAgentd(
-  { AGENTD_OPENAI_COMPATIBLE_BASE_URL: provider.url, AGENTD_DEFAULT_MODEL: 'openai-compatible/bench-model' },
+  {
+    AGENTD_OPENAI_COMPATIBLE_BASE_URL: provider.url,
+    AGENTD_DEFAULT_MODEL: 'openai-compatible/bench-model',
+    // The bench's API is on loopback.
+    AGENTD_OUTBOUND_ALLOW_PRIVATE: 'true',
+  },
   3927,
   profileDirectory ? ['--cpu-prof', `--cpu-prof-dir=${profileDirectory}`] : [],
 );
@@ -70,6 +138,8 @@ try {
   };
   const toolAgent = await createAgent({ plugins: [{ name: 'math' }] });
   const plainAgent = await createAgent({});
+  const openApiAgent = await createAgent({ plugins: [openApiEntry] });
+  const httpAgent = await createAgent({ plugins: [httpEntry] });
 
   // Every message has a user of its own, so that no history (with earlier tool calls) grows the prompt.
   let userNumber = 0;
@@ -85,10 +155,15 @@ try {
   const toolPlain = message(toolAgent, false, '"text"');
   const toolStream = message(toolAgent, true, 'message.delta');
   const plainReply = message(plainAgent, false, '"text"');
+  const openApiPlain = message(openApiAgent, false, '"text"');
+  const httpPlain = message(httpAgent, false, '"text"');
 
+  // The math agent's first: its requests are the samples replayed straight to the provider.
   await load(warmUp, 1, toolPlain);
   await load(warmUp, 1, toolStream);
   await load(warmUp, 1, plainReply);
+  await load(warmUp, 1, openApiPlain);
+  await load(warmUp, 1, httpPlain);
   const { samples } = await provider.take();
   const providerUrl = `${provider.url}/chat/completions`;
   const direct = (body: unknown) => () => post(connection, providerUrl, body, {}, '"content"');
@@ -111,19 +186,41 @@ try {
     toolStream: [] as Timing[],
     directPlain: [] as Timing[],
     plainReply: [] as Timing[],
+    openApiPlain: [] as Timing[],
+    httpPlain: [] as Timing[],
   };
-  const gaps = { directPair: [] as number[], toolPlain: [] as number[], toolStream: [] as number[] };
+  const gaps = {
+    directPair: [] as number[],
+    toolPlain: [] as number[],
+    toolStream: [] as number[],
+    openApiPlain: [] as number[],
+    httpPlain: [] as number[],
+  };
+  // agentd's CPU time (user and system, from /proc) over each kind's requests: what a reply costs agentd,
+  // however long a machine busy with other work made it wait.
+  const cpu = { toolPlain: 0, plainReply: 0, openApiPlain: 0, httpPlain: 0 };
+  const agentdPid = agentd.process.pid!;
+  const counted = async (kind: keyof typeof cpu, run: () => Promise<Timing[]>) => {
+    const before = cpuMs(agentdPid);
+    const result = await run();
+    cpu[kind] += cpuMs(agentdPid) - before;
+    return result;
+  };
   const perRound = Math.ceil(total / rounds);
   for (let round = 0; round < rounds; round += 1) {
     timings.directPair.push(...(await load(perRound, 1, directPair)));
     gaps.directPair.push(...(await provider.take()).replayGapsMs);
-    timings.toolPlain.push(...(await load(perRound, 1, toolPlain)));
+    timings.toolPlain.push(...(await counted('toolPlain', () => load(perRound, 1, toolPlain))));
     gaps.toolPlain.push(...(await provider.take()).gapsMs);
     timings.toolStream.push(...(await load(perRound, 1, toolStream)));
     gaps.toolStream.push(...(await provider.take()).gapsMs);
     timings.directAnswer.push(...(await load(perRound, 1, direct(samples['tool-result']))));
     timings.directPlain.push(...(await load(perRound, 1, direct(samples.plain))));
-    timings.plainReply.push(...(await load(perRound, 1, plainReply)));
+    timings.plainReply.push(...(await counted('plainReply', () => load(perRound, 1, plainReply))));
+    timings.openApiPlain.push(...(await counted('openApiPlain', () => load(perRound, 1, openApiPlain))));
+    gaps.openApiPlain.push(...(await provider.take()).gapsMs);
+    timings.httpPlain.push(...(await counted('httpPlain', () => load(perRound, 1, httpPlain))));
+    gaps.httpPlain.push(...(await provider.take()).gapsMs);
   }
 
   const totals = (kind: keyof typeof timings) => timings[kind].map((timing) => timing.totalMs);
@@ -141,10 +238,16 @@ try {
   row('through agentd: two-step reply, streamed, to the end (completed)', totals('toolStream'));
   row('provider direct: one-step request (no tools)', totals('directPlain'));
   row('through agentd: one-step reply (no tools), non-streamed', totals('plainReply'));
+  row('through agentd: two-step reply with the openapi tool (getItem), non-streamed', totals('openApiPlain'));
+  row('through agentd: two-step reply with the http tool (fetch_url), non-streamed', totals('httpPlain'));
   row('the tool alone (calculate "1+1", in-process)', toolMs);
+  row('the tool alone (openapi getItem: GET /items/1 on loopback, in-process)', openApiToolMs);
+  row('the tool alone (http fetch_url: GET /items/1 on loopback, in-process)', httpToolMs);
   row('gap at the provider: tool call sent → result request in, bare client replaying', gaps.directPair);
   row('gap at the provider: tool call sent → result request in, through agentd, non-streamed', gaps.toolPlain);
   row('gap at the provider: tool call sent → result request in, through agentd, streamed', gaps.toolStream);
+  row('gap at the provider: openapi tool call sent → result request in, through agentd', gaps.openApiPlain);
+  row('gap at the provider: http tool call sent → result request in, through agentd', gaps.httpPlain);
 
   const toolP50 = p(toolMs, 0.5);
   const perStep = (through: number[]) => (p(through, 0.5) - p(totals('directPair'), 0.5)) / 2;
@@ -161,8 +264,25 @@ try {
     `- around the round trip, gap − tool − a bare client's gap: non-streamed ${fixed(p(gaps.toolPlain, 0.5) - toolP50 - floor)}, streamed ${fixed(p(gaps.toolStream, 0.5) - toolP50 - floor)}`,
   );
   console.log(`- by the round trip, two-step − one-step reply − the provider's second answer: ${fixed(roundTrip)}`);
+  const apiTool = (label: string, kind: 'openApiPlain' | 'httpPlain', ownMs: number[]) =>
+    console.log(
+      `- ${label}: per step ${fixed(perStep(totals(kind)))} (the tool's own call included: ${fixed(p(ownMs, 0.5))}); ` +
+        `around the round trip, gap − tool ${fixed(p(gaps[kind], 0.5) - p(ownMs, 0.5))}, minus a bare client's gap ` +
+        `${fixed(p(gaps[kind], 0.5) - p(ownMs, 0.5) - floor)}; beside calculate, per step ` +
+        `${fixed((p(totals(kind), 0.5) - p(totals('toolPlain'), 0.5)) / 2)}`,
+    );
+  const perReply = (kind: keyof typeof cpu) => cpu[kind] / (perRound * rounds);
+  console.log(
+    `- agentd CPU per reply: one-step ${fixed(perReply('plainReply'))}, calculate ${fixed(perReply('toolPlain'))}, ` +
+      `openapi ${fixed(perReply('openApiPlain'))}, http ${fixed(perReply('httpPlain'))}; ` +
+      `per step beside calculate: openapi ${fixed((perReply('openApiPlain') - perReply('toolPlain')) / 2)}, ` +
+      `http ${fixed((perReply('httpPlain') - perReply('toolPlain')) / 2)}`,
+  );
+  apiTool('openapi (getItem)', 'openApiPlain', openApiToolMs);
+  apiTool('http (fetch_url with a secret header)', 'httpPlain', httpToolMs);
 } finally {
   connection.destroy();
   await agentd.stop();
   await provider.stop();
+  api.close();
 }

@@ -767,7 +767,7 @@ export interface paths {
     };
     /**
      * List the plugins this server offers
-     * @description An agent's `plugins` entries name one of these; `config` is checked against its `configSchema` and `secrets` against its `secretsSchema` on create and PATCH (400 `validation_failed` with the JSON pointer of each problem). Each enabled plugin gives the model tools it may call while answering. Any valid key may read this list.
+     * @description An agent's `plugins` entries name one of these; `config` is checked against its `configSchema` and `secrets` against its `secretsSchema` on create and PATCH (400 `validation_failed` with the JSON pointer of each problem); some plugins check further then: `openapi` reads, validates and dereferences its document (fetching a `url`), `http` checks that every secret its `secretHeaders` names is set. Each enabled plugin gives the model tools it may call while answering. Any valid key may read this list.
      */
     get: operations['listPlugins'];
     put?: never;

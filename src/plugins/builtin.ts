@@ -3,6 +3,7 @@ import { httpPlugin } from './http/http-plugin.js';
 import { knowledgePlugin } from './knowledge/knowledge-plugin.js';
 import { mathPlugin } from './math/math-plugin.js';
 import { mcpPlugin } from './mcp/index.js';
+import { openApiPlugin } from './openapi/index.js';
 import type { AnyPluginDefinition } from './plugin.js';
 
 /** The plugins every agentd server offers, in the order GET /v1/plugins lists them. */
@@ -12,4 +13,5 @@ export const builtinPlugins: readonly AnyPluginDefinition[] = [
   clockPlugin,
   mathPlugin,
   mcpPlugin,
+  openApiPlugin,
 ];

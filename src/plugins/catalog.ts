@@ -1,13 +1,9 @@
 import type { TSchema } from '@sinclair/typebox';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { Value } from '@sinclair/typebox/value';
-import type { AnyPluginDefinition } from './plugin.js';
+import type { AnyPluginDefinition, PluginCheckContext, PluginEntryProblem } from './plugin.js';
 
-/** A problem with one plugin entry, at a JSON pointer relative to the entry. */
-export interface PluginEntryProblem {
-  path: string;
-  message: string;
-}
+export type { PluginEntryProblem } from './plugin.js';
 
 /** What GET /v1/plugins tells about a plugin. */
 export interface PluginDescription {
@@ -110,8 +106,33 @@ export class PluginCatalog {
         problems.push({ path: `${base}${error.path}`, message: error.message.toLowerCase() });
       }
     };
+    if (plugin.definition.configRequired === true && Object.keys(config).length === 0) {
+      problems.push({ path: '/config', message: `must be given: the ${name} plugin needs a config` });
+    }
     collect(plugin.config, this.configWithDefaults(name, config), '/config');
     collect(plugin.secrets, secrets, '/secrets');
     return problems;
+  }
+
+  /**
+   * The plugin's own further checks of an entry (see PluginDefinition.check),
+   * for an entry whose config and secrets match the schemas; entries that do
+   * not are left to `check`, which reports why.
+   */
+  async checkFurther(
+    name: string,
+    config: Record<string, unknown>,
+    secrets: Record<string, string>,
+    context: PluginCheckContext,
+  ): Promise<PluginEntryProblem[]> {
+    const plugin = this.#plugins.get(name);
+    if (plugin?.definition.check === undefined) return [];
+    if (this.check(name, config, secrets).length > 0) return [];
+    const problems = await plugin.definition.check(
+      this.configWithDefaults(name, config),
+      Object.keys(secrets),
+      context,
+    );
+    return problems.slice(0, maxProblemsPerEntry);
   }
 }

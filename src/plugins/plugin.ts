@@ -61,6 +61,17 @@ export interface PluginInstance {
   close?(): Promise<void>;
 }
 
+/** A problem with one plugin entry, at a JSON pointer relative to the entry (`/config/…`, `/secrets/…`). */
+export interface PluginEntryProblem {
+  path: string;
+  message: string;
+}
+
+/** What a plugin's `check` may use: the SSRF-safe client, for a document the config names by URL. */
+export interface PluginCheckContext {
+  fetch: FetchFunction;
+}
+
 export interface PluginDefinition<Config extends TObject = TObject, Secrets extends TSchema = TObject> {
   /** The name an agent's `plugins[].name` uses. */
   name: string;
@@ -73,11 +84,29 @@ export interface PluginDefinition<Config extends TObject = TObject, Secrets exte
    */
   secretsSchema: Secrets;
   /**
+   * True when an entry cannot do without a config though every field of the
+   * schema is optional (one of two is needed, which `check` says): an empty
+   * config is then refused by the schema check, and an import does not add it.
+   */
+  configRequired?: boolean;
+  /**
    * Builds the plugin's tools for one agent. Called once per agent version and
    * kept while the agent is unchanged (connections pooled per agent); failures
    * here are reported to the model through the tools, never as a failed reply.
    */
   open(config: Static<Config>, secrets: Static<Secrets>, context: PluginContext): Promise<PluginInstance>;
+  /**
+   * Checks the schemas cannot express, run on create and PATCH once the
+   * entry's config matches its schema (defaults applied): a config that names
+   * secrets that are not set, a document that has to be fetched and read.
+   * `secretNames` are the names of the entry's secrets (their values are not
+   * needed and not given). Problems make the request a 400 and change nothing.
+   */
+  check?(
+    config: Static<Config>,
+    secretNames: readonly string[],
+    context: PluginCheckContext,
+  ): Promise<PluginEntryProblem[]>;
 }
 
 /** A definition whose types were checked where it was written; the catalog holds them side by side. */

@@ -108,7 +108,8 @@ const PluginInput = Type.Object(
     additionalProperties: false,
     description:
       "A plugin whose tools the agent's model may call. `config` and `secrets` are checked against the plugin's " +
-      'schemas from GET /v1/plugins.',
+      'schemas from GET /v1/plugins. Secrets are credentials the model never sees: `http` sends them as the headers ' +
+      '`config.secretHeaders` names for a host, `openapi` fills the document’s security schemes named like them.',
   },
 );
 

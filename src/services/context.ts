@@ -43,8 +43,11 @@ export interface ServiceDeps {
   messageConcurrency: number | null;
   /** Streamed replies open at once per account, counted by the same limiter. */
   openStreamsPerAccount: number;
-  /** The plugins this server offers, each agent's open tools, and the limits of one tool call. */
-  plugins: { catalog: PluginCatalog; toolsets: AgentToolsets; limits: ToolLimits };
+  /**
+   * The plugins this server offers, each agent's open tools, the limits of one
+   * tool call, and the SSRF-safe client plugins' checks fetch documents with.
+   */
+  plugins: { catalog: PluginCatalog; toolsets: AgentToolsets; limits: ToolLimits; fetch: FetchFunction };
   /** The platform connectors this server runs; `instanceId` names this instance in platform reports. */
   platforms: { catalog: PlatformCatalog; instanceId: string };
   /** Days the event trail of a deleted agent is kept. */

@@ -35,6 +35,10 @@ export const knownSecrets: readonly string[] = [
   'sk-ant-test-key-0123456789',
   'sk-test-compatible',
   'hunter2-secret',
+  'api-token-5c1e9d7f20b3',
+  'key-93ab61f0c4d2',
+  'pet-key-7d41c09e88aa',
+  'store-token-2f6b0d93c1',
   // test/api/platforms.test.ts, test/integration/platform-takeover.test.ts
   '424242:telegram-polling-secret-a1b2',
   '424243:telegram-bad-secret-c3d4',

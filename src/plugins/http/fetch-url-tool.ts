@@ -1,12 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
-import { OutboundRefusedError } from '../../outbound/outbound-refused-error.js';
-import { maximumRedirects, redirectedRequest, type RedirectableRequest } from '../../outbound/redirects.js';
 import { ToolError, type FetchFunction, type Tool } from '../plugin.js';
-import { isAllowedHost } from './allowed-hosts.js';
-import { readCapped } from './capped-body.js';
 import type { HttpPluginConfig } from './config.js';
-import { readableText } from './readable-text.js';
+import { sendRequest, type HttpToolResult } from './send-request.js';
 
 export const fetchUrlInputSchema = Type.Object(
   {
@@ -34,15 +30,7 @@ export const fetchUrlInputSchema = Type.Object(
 );
 type FetchUrlInput = Static<typeof fetchUrlInputSchema>;
 
-export interface FetchUrlResult {
-  status: number;
-  /** Where the content came from, after redirects. */
-  url: string;
-  contentType: string | null;
-  text: string;
-  /** True when the body was longer than the plugin's maxResponseBytes and only its start was read. */
-  truncated: boolean;
-}
+export type FetchUrlResult = HttpToolResult;
 
 function parsedInput(input: unknown): FetchUrlInput & { target: URL } {
   if (!Value.Check(fetchUrlInputSchema, input)) {
@@ -64,24 +52,15 @@ function parsedInput(input: unknown): FetchUrlInput & { target: URL } {
   return { ...input, target };
 }
 
-/** A readable reason for a failed connection; the global fetch's "fetch failed" says nothing. */
-function unreachable(host: string, error: unknown): ToolError {
-  const code = (error as { cause?: { code?: string } }).cause?.code;
-  switch (code) {
-    case 'ENOTFOUND':
-    case 'EAI_AGAIN':
-      return new ToolError(`Could not find the host ${host} (DNS lookup failed).`);
-    case 'ECONNREFUSED':
-      return new ToolError(`${host} refused the connection.`);
-    case 'ECONNRESET':
-      return new ToolError(`${host} closed the connection.`);
-    default:
-      return new ToolError(`Could not reach ${host}${code ? ` (${code})` : ''}.`);
-  }
-}
-
-export function fetchUrlTool(config: HttpPluginConfig, fetch: FetchFunction): Tool {
-  const allowedHosts = config.allowedHosts;
+/**
+ * `credentialsFor` gives the headers agentd adds to a request to a URL's host
+ * (the plugin's secret headers); the model neither sees nor sets them.
+ */
+export function fetchUrlTool(
+  config: HttpPluginConfig,
+  fetch: FetchFunction,
+  credentialsFor?: (url: URL) => Readonly<Record<string, string>> | null,
+): Tool {
   return {
     name: 'fetch_url',
     description:
@@ -91,61 +70,23 @@ export function fetchUrlTool(config: HttpPluginConfig, fetch: FetchFunction): To
     inputSchema: fetchUrlInputSchema,
     async execute(input, { abortSignal }): Promise<FetchUrlResult> {
       const { target, method = 'GET', body, headers = {} } = parsedInput(input);
-      const timeout = AbortSignal.timeout(config.timeoutMs);
-      const signal = AbortSignal.any([abortSignal, timeout]);
-      let request: RedirectableRequest = {
-        url: target,
-        method,
-        headers: new Headers(),
-        body: body === undefined ? null : Buffer.from(body),
-      };
+      let requestHeaders: Headers;
       try {
-        request.headers = new Headers(headers);
+        requestHeaders = new Headers(headers);
       } catch {
         throw new ToolError('A header name or value is not valid in HTTP.');
       }
-
-      try {
-        // Redirects are followed here rather than by `fetch` so that every hop is held to allowedHosts.
-        for (let redirects = 0; ; redirects += 1) {
-          if (allowedHosts !== undefined && !isAllowedHost(request.url.hostname, allowedHosts)) {
-            throw new ToolError(
-              `${request.url.hostname} is not among the hosts this agent may fetch (${allowedHosts.join(', ')}).`,
-            );
-          }
-          const response = await fetch(request.url, {
-            method: request.method,
-            headers: request.headers,
-            ...(request.body === null ? {} : { body: request.body }),
-            redirect: 'manual',
-            signal,
-          });
-          const next = redirectedRequest(request, response.status, response.headers.get('location'));
-          if (next !== null) {
-            await response.body?.cancel();
-            if (redirects === maximumRedirects) throw new ToolError(`More than ${maximumRedirects} redirects.`);
-            request = next;
-            continue;
-          }
-          const contentType = response.headers.get('content-type');
-          const { bytes, truncated } = await readCapped(response.body, config.maxResponseBytes);
-          return {
-            status: response.status,
-            url: request.url.href,
-            ...readableText(contentType, bytes, truncated),
-            truncated,
-          };
-        }
-      } catch (error) {
-        if (error instanceof ToolError) throw error;
-        if (abortSignal.aborted) throw abortSignal.reason;
-        if (timeout.aborted) {
-          throw new ToolError(`${request.url.host} did not answer within ${config.timeoutMs} ms.`);
-        }
-        if (error instanceof OutboundRefusedError) throw new ToolError(`${error.message}.`);
-        if (error instanceof TypeError && error.message === 'fetch failed') throw unreachable(request.url.host, error);
-        throw error;
-      }
+      return sendRequest(
+        { url: target, method, headers: requestHeaders, body: body === undefined ? null : Buffer.from(body) },
+        {
+          fetch,
+          timeoutMs: config.timeoutMs,
+          maxResponseBytes: config.maxResponseBytes,
+          abortSignal,
+          allowedHosts: config.allowedHosts,
+          credentialsFor,
+        },
+      );
     },
   };
 }

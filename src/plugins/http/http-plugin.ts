@@ -1,18 +1,75 @@
-import type { PluginDefinition } from '../plugin.js';
-import { httpPluginConfigSchema, httpPluginSecretsSchema } from './config.js';
+import type { PluginDefinition, PluginEntryProblem } from '../plugin.js';
+import { isAllowedHost } from './allowed-hosts.js';
+import { httpPluginConfigSchema, httpPluginSecretsSchema, type HttpPluginConfig } from './config.js';
 import { fetchUrlTool } from './fetch-url-tool.js';
+
+/** JSON Pointer escaping (RFC 6901) of one reference token. */
+const pointerToken = (token: string) => token.replaceAll('~', '~0').replaceAll('/', '~1');
+
+/**
+ * The secret headers of each host pattern, with their values. A host matched
+ * by several patterns gets the headers of each, the exact host's last (so
+ * they win over a wildcard's).
+ */
+function secretHeadersByHost(config: HttpPluginConfig, secrets: Record<string, string>) {
+  const entries = Object.entries(config.secretHeaders ?? {}).map(([pattern, headers]) => {
+    const values: Record<string, string> = {};
+    for (const [header, secretName] of Object.entries(headers)) {
+      const value = secrets[secretName];
+      if (value !== undefined) values[header] = value;
+    }
+    return { pattern, values };
+  });
+  entries.sort((a, b) => Number(!a.pattern.startsWith('*.')) - Number(!b.pattern.startsWith('*.')));
+  return entries;
+}
 
 /**
  * Lets an agent read web pages and call HTTP APIs. Every call goes through the
  * core's SSRF-safe client (`context.fetch`), so the model cannot reach
- * addresses inside the network agentd runs in.
+ * addresses inside the network agentd runs in. Credentials for an API are
+ * secrets of the entry that agentd adds by host (`secretHeaders`); the model
+ * never sees them, and the core masks them in what comes back.
  */
 export const httpPlugin: PluginDefinition<typeof httpPluginConfigSchema, typeof httpPluginSecretsSchema> = {
   name: 'http',
-  description: 'Fetch web pages and HTTP APIs (GET and POST) as readable text.',
+  description:
+    'Fetch web pages and HTTP APIs (GET and POST) as readable text, with secret headers added per host that the model never sees.',
   configSchema: httpPluginConfigSchema,
   secretsSchema: httpPluginSecretsSchema,
-  async open(config, _secrets, context) {
-    return { tools: [fetchUrlTool(config, context.fetch)] };
+  async open(config, secrets, context) {
+    const byHost = secretHeadersByHost(config, secrets);
+    if (byHost.length === 0) return { tools: [fetchUrlTool(config, context.fetch)] };
+    const credentialsFor = (url: URL) => {
+      let headers: Record<string, string> | null = null;
+      for (const { pattern, values } of byHost) {
+        if (isAllowedHost(url.hostname, [pattern])) headers = { ...(headers ?? {}), ...values };
+      }
+      return headers;
+    };
+    const tool = fetchUrlTool(config, context.fetch, credentialsFor);
+    const hosts = byHost.map(({ pattern }) => pattern).join(', ');
+    return {
+      tools: [
+        {
+          ...tool,
+          description: `${tool.description} Requests to ${hosts} carry their credentials already: do not add any.`,
+        },
+      ],
+    };
+  },
+  async check(config, secretNames) {
+    const problems: PluginEntryProblem[] = [];
+    const known = new Set(secretNames);
+    for (const [host, headers] of Object.entries(config.secretHeaders ?? {})) {
+      for (const [header, secretName] of Object.entries(headers)) {
+        if (known.has(secretName)) continue;
+        problems.push({
+          path: `/config/secretHeaders/${pointerToken(host)}/${pointerToken(header)}`,
+          message: `names the secret ${secretName}, which this entry's secrets do not have`,
+        });
+      }
+    }
+    return problems;
   },
 };

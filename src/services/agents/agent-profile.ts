@@ -99,18 +99,42 @@ function checkPlugins(deps: ServiceDeps, input: PluginInput[], stored: AgentProf
     for (const problem of deps.plugins.catalog.check(entry.name, config, secrets)) {
       problems.push({ path: `/body/plugins/${index}${problem.path}`, message: problem.message });
     }
-    const identity = entry.name === 'mcp' ? `mcp:${String(config.prefix ?? 'mcp')}` : entry.name;
+    const identity =
+      entry.name === 'mcp' || entry.name === 'openapi'
+        ? `${entry.name}:${String(config.prefix ?? entry.name)}`
+        : entry.name;
     if (seen.has(identity)) {
       problems.push({
         path: `/body/plugins/${index}/name`,
         message:
-          entry.name === 'mcp'
-            ? 'repeats an mcp entry with the same prefix; give each MCP server its own prefix'
+          entry.name === 'mcp' || entry.name === 'openapi'
+            ? `repeats an ${entry.name} entry with the same prefix; give each server its own prefix`
             : 'is listed twice; a plugin can be attached once',
       });
     }
     seen.add(identity);
   }
+  if (problems.length > 0) {
+    throw new AppError('validation_failed', describeFieldErrors(problems), { errors: problems });
+  }
+}
+
+/**
+ * The plugins' own checks of the entries given on create or PATCH (a document
+ * to fetch and read, secrets a config names), each entry's run side by side.
+ * Run before the agent is written, and outside any transaction, since a check
+ * may wait on another server. Entries the schemas refuse are reported by
+ * `checkPlugins`.
+ */
+export async function checkPluginsFurther(deps: ServiceDeps, input: PluginInput[] | null | undefined): Promise<void> {
+  if (!input || input.length === 0) return;
+  const { catalog, fetch } = deps.plugins;
+  const found = await Promise.all(
+    input.map((entry) => catalog.checkFurther(entry.name, entry.config ?? {}, entry.secrets ?? {}, { fetch })),
+  );
+  const problems = found.flatMap((entryProblems, index) =>
+    entryProblems.map((problem) => ({ path: `/body/plugins/${index}${problem.path}`, message: problem.message })),
+  );
   if (problems.length > 0) {
     throw new AppError('validation_failed', describeFieldErrors(problems), { errors: problems });
   }

@@ -8,7 +8,7 @@ import { recordAgentEvent } from '../../events/agent-events.js';
 import { requireScope, type ServiceContext } from '../context.js';
 import { eventWriterOf } from '../events/event-writer.js';
 import { checkKnowledgeBases } from '../knowledge-bases/attachments.js';
-import { profileFromCreate, toAgentView } from './agent-profile.js';
+import { checkPluginsFurther, profileFromCreate, toAgentView } from './agent-profile.js';
 
 const idempotencyWindowMs = 24 * 60 * 60 * 1000;
 /** A claim older than this whose request never finished (its process died) may be taken over. */
@@ -57,6 +57,7 @@ export async function createAgent({
     createdAt: isoTime(now),
     updatedAt: isoTime(now),
   };
+  await checkPluginsFurther(ctx.deps, input.plugins);
   const agent = toAgentView(record);
   const created = { name: record.name, status: record.status };
   const knowledgeBases = record.profile.knowledgeBases ?? [];

@@ -7,7 +7,7 @@ import { ownerStatusReason, recordAgentEvent, statusChangeData } from '../../eve
 import { requireScope, type ServiceContext } from '../context.js';
 import { eventWriterOf } from '../events/event-writer.js';
 import { checkKnowledgeBases } from '../knowledge-bases/attachments.js';
-import { applyAgentPatch, toAgentView } from './agent-profile.js';
+import { applyAgentPatch, checkPluginsFurther, toAgentView } from './agent-profile.js';
 import { findOwnAgent } from './get-agent.js';
 
 function unchanged(current: AgentRecord, next: AgentRecord): boolean {
@@ -36,6 +36,12 @@ export async function updateAgent({
 }): Promise<Agent> {
   requireScope(ctx, 'agents:write');
   const { agents, db } = ctx.deps.repositories;
+  if (patch.plugins) {
+    // Before the row is locked, as a plugin's check may fetch a document; after the agent is known to be the
+    // caller's, so that nobody else's agent answers anything but 404.
+    await findOwnAgent(ctx, agentId);
+    await checkPluginsFurther(ctx.deps, patch.plugins);
+  }
   const { current, next } = await db.transaction().execute(async (transaction) => {
     const current = await findOwnAgent(ctx, agentId, transaction, true);
     const patched = applyAgentPatch(ctx.deps, current, patch);
