@@ -1,4 +1,5 @@
 import { clockPlugin } from './clock/clock-plugin.js';
+import { evmPlugin } from './evm/evm-plugin.js';
 import { httpPlugin } from './http/http-plugin.js';
 import { knowledgePlugin } from './knowledge/knowledge-plugin.js';
 import { mathPlugin } from './math/math-plugin.js';
@@ -12,4 +13,5 @@ export const builtinPlugins: readonly AnyPluginDefinition[] = [
   clockPlugin,
   mathPlugin,
   mcpPlugin,
+  evmPlugin,
 ];
