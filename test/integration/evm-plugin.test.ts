@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { getAddress, parseEther, type Address, type Hex } from 'viem';
+import { formatEther, getAddress, parseEther, type Address } from 'viem';
 import { startFakeOpenAiServer } from '../helpers/fake-openai-server.js';
 import type { FakeProviderServer, RecordedRequest } from '../helpers/fake-provider-server.js';
 import { recordSecrets } from '../helpers/known-secrets.js';
@@ -134,7 +134,7 @@ describe('the evm plugin against a local EVM node', () => {
     const expected = await chain.client.getBalance({ address: agentAddress });
     assert.deepEqual(native.output.balance, {
       baseUnits: expected.toString(),
-      formatted: (Number(expected) / 1e18).toString() === '1000' ? '1000' : native.output.balance.formatted,
+      formatted: formatEther(expected),
       decimals: 18,
       symbol: 'ETH',
     });
@@ -346,6 +346,48 @@ describe('the evm plugin against a local EVM node', () => {
     assert.match(ens.error ?? '', /local \(chain 31337\) has no ENS; ENS lives on Ethereum mainnet/);
     const noLimit = await callTool(agent.id, 'evm_transfer', { to: recipient(), amount: '1', token: 'TUSD' });
     assert.match(noLimit.error ?? '', /No maxPerTransfer limit is set for TUSD/);
+  });
+
+  it('gives back the day’s reservation of a transfer the node refused before it was sent', async () => {
+    const unfunded = generatePrivateKey();
+    recordSecrets(unfunded);
+    const agent = await t.newAgent({
+      plugins: [
+        evmEntry(
+          { transfers: { enabled: true, maxPerTransfer: { native: '1' }, maxPerDay: { native: '1' } } },
+          { privateKey: unfunded },
+        ),
+      ],
+    });
+    for (const attempt of [1, 2]) {
+      const call = await callTool(agent.id, 'evm_transfer', { to: recipient(), amount: '0.6' });
+      // Twice the same reason: the first attempt's 0.6 was not left counted against the day's 1.
+      assert.match(
+        call.error ?? '',
+        /(does not|doesn't) have enough funds.*\. Nothing was sent\.$/,
+        `attempt ${attempt}`,
+      );
+    }
+  });
+
+  it('refuses transfers without a usable key, and a chain whose RPC serves another chain', async () => {
+    const agent = await t.newAgent({
+      plugins: [
+        {
+          name: 'evm',
+          config: {
+            chains: [{ chainId: 1, rpcUrl: chain.rpcUrl, name: 'mainnet' }],
+            transfers: { enabled: true, maxPerTransfer: { native: '1' }, maxPerDay: { native: '1' } },
+          },
+          secrets: { privateKey: 'not-a-key-at-all' },
+        },
+      ],
+    });
+    const transfer = await callTool(agent.id, 'evm_transfer', { to: recipient(), amount: '0.1' });
+    assert.match(transfer.error ?? '', /privateKey secret is missing or is not a 0x-prefixed 64-hex-digit key/);
+    assert.ok(!transfer.error!.includes('not-a-key-at-all'));
+    const read = await callTool(agent.id, 'evm_get_balance', { address: agentAddress });
+    assert.match(read.error ?? '', /The RPC of mainnet \(127\.0\.0\.1:\d+\) serves chain 31337, not 1 as configured\./);
   });
 
   it('answers an RPC that is down with a readable error, and sends nothing', async () => {

@@ -27,7 +27,7 @@ function causes(error: unknown): unknown[] {
 }
 
 function clipped(text: string): string {
-  const line = text.replace(/\s+/g, ' ').trim();
+  const line = text.replace(/\s+/g, ' ').trim().replace(/\.+$/, '');
   return line.length > nodeMessageLimit ? `${line.slice(0, nodeMessageLimit)}…` : line;
 }
 
