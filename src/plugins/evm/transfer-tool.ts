@@ -69,6 +69,18 @@ export function transferTool(context: EvmToolContext, options: TransferToolOptio
     return run;
   };
 
+  /** The trail event of a sent transfer; a store that fails here must not turn a sent transfer into an error. */
+  async function record(data: Record<string, unknown>): Promise<void> {
+    try {
+      await plugin.recordEvent('tool.transfer', data);
+    } catch (error) {
+      plugin.logger.error(
+        { agentId: plugin.agentId, chainId: data.chainId, hash: data.hash, reason: (error as Error).message },
+        'transfer sent, but its tool.transfer event could not be recorded',
+      );
+    }
+  }
+
   async function assetOf(
     chain: EvmChain,
     token: string | undefined,
@@ -191,13 +203,13 @@ export function transferTool(context: EvmToolContext, options: TransferToolOptio
             throw withNothingSent(describe(error));
           }
           // The node may have received it: the amount stays counted and the trail says so.
-          await plugin.recordEvent('tool.transfer', { ...event, status: 'unknown' });
+          await record({ ...event, status: 'unknown' });
           throw new ToolError(
             `${describe(error).message} The transfer may or may not have been sent; its hash is ${hash}. ` +
               'Check it with evm_get_transaction before trying again.',
           );
         }
-        await plugin.recordEvent('tool.transfer', { ...event, status: 'sent' });
+        await record({ ...event, status: 'sent' });
         return { hash, event };
       });
       const { hash, event } = await sent;
