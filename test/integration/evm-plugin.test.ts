@@ -333,6 +333,8 @@ describe('the evm plugin against a local EVM node', () => {
       address: agentAddress.replace(/[a-f]/, (letter) => letter.toUpperCase()),
     });
     assert.match(wrongChecksum.error ?? '', /wrong checksum/);
+    const zero = await callTool(agent.id, 'evm_transfer', { to: `0x${'0'.repeat(40)}`, amount: '0.1' });
+    assert.match(zero.error ?? '', /zero address.*Nothing was sent/);
     const unknownToken = await callTool(agent.id, 'evm_get_balance', { address: agentAddress, token: 'NOPE' });
     assert.match(
       unknownToken.error ?? '',

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { encodeFunctionData, erc20Abi, keccak256, parseUnits, type Hex } from 'viem';
+import { encodeFunctionData, erc20Abi, keccak256, parseUnits, zeroAddress, type Hex } from 'viem';
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { prepareTransactionRequest, sendRawTransaction } from 'viem/actions';
 import { ToolError, type PluginContext, type Tool } from '../plugin.js';
@@ -131,6 +131,8 @@ export function transferTool(context: EvmToolContext, options: TransferToolOptio
         );
       }
       const to = parseAddress(givenTo, 'recipient address');
+      if (to === zeroAddress)
+        throw new ToolError('The recipient is the zero address: funds sent there are lost. Nothing was sent.');
       const chain = await context.chains.find(named);
       const describe = (error: unknown) => describeRpcFailure(error, chain, context.timeoutMs);
       const asset = await assetOf(chain, token, describe);
