@@ -205,6 +205,8 @@ describe('the evm plugin against a local EVM node', () => {
   it('reads a block, the fees, and a transaction with its receipt', async () => {
     const agent = await transferAgent({ maxPerTransfer: { native: '1' }, maxPerDay: { native: '10' } });
     const sent = await callTool(agent.id, 'evm_transfer', { to: recipient(), amount: '0.01' });
+    const offered = fake.requests[0]!.offeredTools.find((tool) => tool.name === 'evm_transfer');
+    assert.ok(offered?.description?.includes(agentAddress), 'the model is told which account it sends from');
     assert.equal(sent.output?.status, 'confirmed', sent.error);
 
     const transaction = await callTool(agent.id, 'evm_get_transaction', { hash: sent.output.hash });

@@ -119,7 +119,8 @@ export function transferTool(context: EvmToolContext, options: TransferToolOptio
   return {
     name: 'evm_transfer',
     description:
-      'Sends the native currency (e.g. ETH) or an ERC-20 token this agent may send, from the agent’s own account, ' +
+      'Sends the native currency (e.g. ETH) or an ERC-20 token this agent may send, from the agent’s own account' +
+      (account === null ? ', ' : ` (${account.address}), `) +
       'within its per-transfer and daily limits. Waits for the receipt and returns the transaction hash and status. ' +
       'A transfer cannot be undone: send only what the user clearly asked for.',
     inputSchema: TransferInput,
