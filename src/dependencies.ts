@@ -29,6 +29,8 @@ import { PluginCatalog } from './plugins/catalog.js';
 import { createOutboundFetch } from './outbound/outbound-fetch.js';
 import type { AnyPluginDefinition, FetchFunction } from './plugins/plugin.js';
 import { AgentToolsets } from './plugins/toolsets.js';
+import { spendingLedger } from './plugins/spending-ledger.js';
+import { recordAgentEvent } from './events/agent-events.js';
 import type { ReadinessCheck } from './routes/ops/health.js';
 import { loadOrCreateSecretKey } from './secret-key.js';
 import { SecretBox } from './security/secret-box.js';
@@ -127,6 +129,7 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
   const outboundFetch: FetchFunction = createOutboundFetch({
     allowPrivateAddresses: config.outbound.allowPrivateAddresses,
   });
+  const outbox = new WebhookOutbox(repositories, config.webhooks.enabled);
   const toolsets = new AgentToolsets({
     catalog,
     secretBox,
@@ -138,9 +141,14 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
       searchKnowledge: (query, limit) => findKnowledge(repositories, agent, query, limit),
       clock,
       logger: options.logger,
+      spending: spendingLedger(repositories.transferTotals, agent.id, clock),
+      recordEvent: async (type, data) => {
+        const writer = { events: repositories.agentEvents, clock, actor: 'service' as const, requestId: null, outbox };
+        await recordAgentEvent(writer, agent, type, data, repositories.db);
+        outbox.committed();
+      },
     }),
   });
-  const outbox = new WebhookOutbox(repositories, config.webhooks.enabled);
   const dispatcher =
     config.webhooks.enabled && config.webhooks.deliver && options.dispatchWebhooks !== false
       ? new WebhookDispatcher({

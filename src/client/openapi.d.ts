@@ -2746,7 +2746,7 @@ export interface operations {
                * @description RFC 3339 UTC time with milliseconds.
                */
               createdAt: string;
-              /** @description `agent.created`: name, status. `agent.updated`: `fields` changed, with `plugins`/`platforms` entries (`entry`, `change`, `secretsChanged` names) and `model.fields`; never a secret value. `agent.status_changed`: from, to, reason, by (`owner` or `service`). `agent.deleted`: name. `connector.started`, `connector.stopped`, `connector.failed`: platform (its type), reason. `memory.updated`: userId, roomId, `summary` (true when it changed), `facts` ({ added, replaced, removed } counts), `source` (`background` or `api`); never the remembered text. `run.completed`, `run.failed`, `run.cancelled`: a run the service produced (a background message, a task) ended: runId, trigger, taskId, messageId, and for a failed one the problem `code`. `task.paused`: taskId, name, reason, consecutiveFailures. */
+              /** @description `agent.created`: name, status. `agent.updated`: `fields` changed, with `plugins`/`platforms` entries (`entry`, `change`, `secretsChanged` names) and `model.fields`; never a secret value. `agent.status_changed`: from, to, reason, by (`owner` or `service`). `agent.deleted`: name. `connector.started`, `connector.stopped`, `connector.failed`: platform (its type), reason. `memory.updated`: userId, roomId, `summary` (true when it changed), `facts` ({ added, replaced, removed } counts), `source` (`background` or `api`); never the remembered text. `run.completed`, `run.failed`, `run.cancelled`: a run the service produced (a background message, a task) ended: runId, trigger, taskId, messageId, and for a failed one the problem `code`. `task.paused`: taskId, name, reason, consecutiveFailures. `tool.transfer`: the `evm` plugin sent a transfer: chain, chainId, from, to, asset (`native` or the token's symbol), tokenAddress, amount ({ baseUnits, formatted }), hash; never the key. */
               data: {
                 [key: string]: unknown;
               };
@@ -2769,7 +2769,8 @@ export interface operations {
                 | 'run.completed'
                 | 'run.failed'
                 | 'run.cancelled'
-                | 'task.paused';
+                | 'task.paused'
+                | 'tool.transfer';
             }[];
             pagination: {
               hasMore: boolean;

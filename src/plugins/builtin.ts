@@ -1,4 +1,5 @@
 import { clockPlugin } from './clock/clock-plugin.js';
+import { evmPlugin } from './evm/evm-plugin.js';
 import { httpPlugin } from './http/http-plugin.js';
 import { knowledgePlugin } from './knowledge/knowledge-plugin.js';
 import { mathPlugin } from './math/math-plugin.js';
@@ -14,4 +15,5 @@ export const builtinPlugins: readonly AnyPluginDefinition[] = [
   mathPlugin,
   mcpPlugin,
   openApiPlugin,
+  evmPlugin,
 ];

@@ -1,6 +1,7 @@
 import type { Static, TObject, TSchema } from '@sinclair/typebox';
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
+import type { agentEventTypes } from '../schemas/events.js';
 
 /**
  * What a plugin is to agentd's core: a named factory that turns an agent's
@@ -18,6 +19,39 @@ export interface FoundKnowledge {
   content: string;
 }
 
+/** The trail events a plugin may record: what it did outside the service on the agent's behalf. */
+export type PluginEventType = Extract<(typeof agentEventTypes)[number], 'tool.transfer'>;
+
+/** An amount of one asset on one chain, counted against a daily limit. */
+export interface SpendingEntry {
+  chainId: number;
+  /** `native`, or a token's contract address in lower case. */
+  asset: string;
+  /** In base units (wei, or the token's smallest unit). */
+  amount: bigint;
+}
+
+export type SpendingReservation =
+  | {
+      reserved: true;
+      /** The day's total with this amount. */
+      total: bigint;
+      /** Takes the amount back out of the day's total: for a transfer that was never sent. */
+      release(): Promise<void>;
+    }
+  | { reserved: false; total: bigint };
+
+/**
+ * What the agent spent per UTC day, stored in the database every instance
+ * shares. A reservation is atomic: two transfers at once cannot both pass the
+ * limit, whichever instances run them.
+ */
+export interface SpendingLedger {
+  reserve(entry: SpendingEntry, limit: bigint): Promise<SpendingReservation>;
+  /** The day's total so far. */
+  spentToday(entry: Omit<SpendingEntry, 'amount'>): Promise<bigint>;
+}
+
 /** What a plugin may use of the service, for the agent it serves. */
 export interface PluginContext {
   agentId: string;
@@ -28,6 +62,13 @@ export interface PluginContext {
   searchKnowledge(query: string, limit: number): Promise<FoundKnowledge[]>;
   clock: Clock;
   logger: Logger;
+  /** The agent's daily spending, for plugins that move value (the `evm` plugin's transfers). */
+  spending: SpendingLedger;
+  /**
+   * Appends an event to the agent's trail (`GET /v1/agents/{id}/events`),
+   * recorded as done by the service. Never give it a secret.
+   */
+  recordEvent(type: PluginEventType, data: Record<string, unknown>): Promise<void>;
 }
 
 /** What a running tool call may use. */

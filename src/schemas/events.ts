@@ -16,6 +16,7 @@ export const agentEventTypes = [
   'run.failed',
   'run.cancelled',
   'task.paused',
+  'tool.transfer',
 ] as const;
 
 export const AgentEvent = Type.Object(
@@ -35,7 +36,9 @@ export const AgentEvent = Type.Object(
         'counts), `source` (`background` or `api`); never the remembered text. ' +
         '`run.completed`, `run.failed`, `run.cancelled`: a run the service produced (a background message, a task) ' +
         'ended: runId, trigger, taskId, messageId, and for a failed one the problem `code`. ' +
-        '`task.paused`: taskId, name, reason, consecutiveFailures.',
+        '`task.paused`: taskId, name, reason, consecutiveFailures. ' +
+        '`tool.transfer`: the `evm` plugin sent a transfer: chain, chainId, from, to, asset (`native` or the ' +
+        "token's symbol), tokenAddress, amount ({ baseUnits, formatted }), hash; never the key.",
     }),
     actor: Type.String({ description: 'The id of the API key that made the change, or `service`.' }),
     requestId: NullableInResponse('string', { description: 'The request that made the change.' }),

@@ -311,6 +311,16 @@ export interface RunInstancesTable {
 }
 
 /** One scheduled task of an agent (migration 0012). */
+/** See migration 0014: a day's transfers of one agent, chain and asset, in base units as decimal text. */
+export interface EvmTransferTotalsTable {
+  agent_id: string;
+  chain_id: string;
+  asset: string;
+  day: string;
+  total: string;
+  updated_at: string;
+}
+
 export interface TasksTable {
   id: string;
   account_id: string;
@@ -359,6 +369,7 @@ export interface Database {
   run_events: RunEventsTable;
   run_instances: RunInstancesTable;
   tasks: TasksTable;
+  evm_transfer_totals: EvmTransferTotalsTable;
 }
 
 export type Executor = Kysely<Database> | Transaction<Database>;

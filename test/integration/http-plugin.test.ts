@@ -9,6 +9,7 @@ import type { FetchUrlResult } from '../../src/plugins/http/fetch-url-tool.js';
 import { httpPlugin } from '../../src/plugins/http/http-plugin.js';
 import { ToolError, type FetchFunction, type Tool } from '../../src/plugins/plugin.js';
 import { startLoopbackHttpServer, type LoopbackHttpServer } from '../helpers/loopback-http-server.js';
+import { unusedPluginServices } from '../helpers/plugin-context.js';
 
 const page = `<!doctype html><html><head><title>Fruit</title><style>p { color: red }</style>
 <script>var token = "do-not-show";</script></head>
@@ -31,6 +32,7 @@ async function fetchUrlTool(config: HttpPluginConfig, fetch: FetchFunction): Pro
       searchKnowledge: async () => [],
       clock: { now: () => Date.now() },
       logger: pino({ level: 'silent' }),
+      ...unusedPluginServices,
     },
   );
   assert.deepEqual(

@@ -9,6 +9,7 @@ import { startFakeMcpServer, type FakeMcpServer } from '../helpers/fake-mcp-serv
 import { captureLog } from '../helpers/log-capture.js';
 import { unusedPort } from '../helpers/network.js';
 import { eventually } from '../helpers/wait.js';
+import { unusedPluginServices } from '../helpers/plugin-context.js';
 
 /**
  * The `mcp` plugin against a real MCP server (the SDK's, on loopback): the
@@ -28,6 +29,7 @@ function pluginContext(): PluginContext {
     searchKnowledge: async () => [],
     clock: systemClock,
     logger: log.logger,
+    ...unusedPluginServices,
   };
 }
 

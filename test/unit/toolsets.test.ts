@@ -9,6 +9,7 @@ import type { PluginDefinition } from '../../src/plugins/plugin.js';
 import { AgentToolsets } from '../../src/plugins/toolsets.js';
 import { SecretBox } from '../../src/security/secret-box.js';
 import type { AgentRecord } from '../../src/storage/repositories/agents.js';
+import { unusedPluginServices } from '../helpers/plugin-context.js';
 
 /** The per-agent pool of open plugins: opened once per agent version, closed when it changes, retried after a failure. */
 describe('agent toolsets', () => {
@@ -45,6 +46,7 @@ describe('agent toolsets', () => {
       searchKnowledge: async () => [],
       clock: systemClock,
       logger,
+      ...unusedPluginServices,
     }),
   });
   const agent = (version: number, label: string, enabled = true): AgentRecord =>

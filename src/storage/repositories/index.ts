@@ -15,6 +15,7 @@ import { MessageRepository } from './messages.js';
 import { VectorIndex } from './vector-index.js';
 import { RunRepository } from './runs.js';
 import { TaskRepository } from './tasks.js';
+import { TransferTotalRepository } from './transfer-totals.js';
 import { PlatformStateRepository } from './platform-states.js';
 import { ServiceStateRepository } from './service-state.js';
 import { WebhookDeliveryRepository } from './webhook-deliveries.js';
@@ -40,6 +41,8 @@ export interface Repositories {
   webhookDeliveries: WebhookDeliveryRepository;
   runs: RunRepository;
   tasks: TaskRepository;
+  /** Per-day totals of the `evm` plugin's transfers, for its daily limits. */
+  transferTotals: TransferTotalRepository;
 }
 
 /** `vectorDimensions`: the embedding model's width, or null without embeddings (no vector indexes). */
@@ -70,5 +73,6 @@ export function createRepositories(
     webhookDeliveries: new WebhookDeliveryRepository(db, dialect),
     runs: new RunRepository(db, relaxedDb),
     tasks: new TaskRepository(db, dialect),
+    transferTotals: new TransferTotalRepository(db, dialect),
   };
 }

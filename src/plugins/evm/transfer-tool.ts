@@ -1,0 +1,255 @@
+import { Type } from '@sinclair/typebox';
+import { encodeFunctionData, erc20Abi, keccak256, parseUnits, zeroAddress, type Hex } from 'viem';
+import type { PrivateKeyAccount } from 'viem/accounts';
+import { prepareTransactionRequest, sendRawTransaction } from 'viem/actions';
+import { ToolError, type PluginContext, type Tool } from '../plugin.js';
+import type { EvmChain } from './chains.js';
+import type { EvmPluginConfig } from './config.js';
+import { ChainInput, checkedInput } from './inputs.js';
+import type { EvmToolContext } from './read-tools.js';
+import { describeRpcFailure, nodeAnswered } from './rpc-failure.js';
+import { amountOf, parseAddress, parseAmount, type Address } from './values.js';
+
+const TransferInput = Type.Object(
+  {
+    chain: ChainInput,
+    to: Type.String({ maxLength: 64, description: 'The recipient address, 0x…' }),
+    amount: Type.String({
+      maxLength: 70,
+      description: 'How much to send in whole units with decimals, e.g. "0.01" (ETH) or "25" (tokens).',
+    }),
+    token: Type.Optional(
+      Type.String({
+        maxLength: 64,
+        description: 'The symbol of a token this agent may send (e.g. "USDC"); leave out to send the native currency.',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+interface Asset {
+  /** The key of the limits: `native` or the token's configured symbol. */
+  limitKey: string;
+  /** What the day's total is kept under: `native` or the token's address in lower case. */
+  ledgerKey: string;
+  symbol: string;
+  decimals: number;
+  tokenAddress: Address | null;
+}
+
+export interface TransferToolOptions {
+  config: EvmPluginConfig['transfers'];
+  /** Null when the privateKey secret is missing or not a key. */
+  account: PrivateKeyAccount | null;
+  plugin: Pick<PluginContext, 'spending' | 'recordEvent' | 'logger' | 'agentId'>;
+}
+
+/** A limit of the config, by its key in any case (`native`, `USDC`, `usdc`). */
+function limitOf(limits: Record<string, string>, key: string): string | undefined {
+  const match = Object.keys(limits).find((candidate) => candidate.toLowerCase() === key.toLowerCase());
+  return match === undefined ? undefined : limits[match];
+}
+
+/**
+ * Sends the native currency or a configured ERC-20 token, within the
+ * per-transfer and per-day limits of the config. Order matters: both limits
+ * are checked (the day's amount reserved in the shared database) before
+ * anything is signed; a transfer that fails before it reaches the node gives
+ * its reservation back; one the node accepted is recorded in the agent's
+ * trail at once, then its receipt is awaited for a bounded time.
+ */
+export function transferTool(context: EvmToolContext, options: TransferToolOptions): Tool {
+  const { config, account, plugin } = options;
+  // Signing and broadcasting one at a time per key on this instance: two transfers at once would read the same nonce.
+  let queue: Promise<unknown> = Promise.resolve();
+  const serially = <T>(work: () => Promise<T>): Promise<T> => {
+    const run = queue.then(work, work);
+    queue = run.catch(() => undefined);
+    return run;
+  };
+
+  /** The trail event of a sent transfer; a store that fails here must not turn a sent transfer into an error. */
+  async function record(data: Record<string, unknown>): Promise<void> {
+    try {
+      await plugin.recordEvent('tool.transfer', data);
+    } catch (error) {
+      plugin.logger.error(
+        { agentId: plugin.agentId, chainId: data.chainId, hash: data.hash, reason: (error as Error).message },
+        'transfer sent, but its tool.transfer event could not be recorded',
+      );
+    }
+  }
+
+  async function assetOf(
+    chain: EvmChain,
+    token: string | undefined,
+    describe: (error: unknown) => Error,
+  ): Promise<Asset> {
+    if (
+      token === undefined ||
+      token.toLowerCase() === 'native' ||
+      token.toUpperCase() === chain.nativeSymbol.toUpperCase()
+    ) {
+      return { limitKey: 'native', ledgerKey: 'native', symbol: chain.nativeSymbol, decimals: 18, tokenAddress: null };
+    }
+    // Only tokens of the config can be sent: the limits name them by symbol, and the model cannot add a token.
+    const entry = [...chain.tokens].find(
+      ([symbol, address]) => symbol === token.toUpperCase() || address.toLowerCase() === token.toLowerCase(),
+    );
+    if (entry === undefined) {
+      const known = [...chain.tokens.keys()];
+      throw new ToolError(
+        `${token} is not a token this agent may send on ${chain.name}` +
+          (known.length > 0
+            ? `; it may send ${known.join(', ')} or ${chain.nativeSymbol}.`
+            : `; it may send ${chain.nativeSymbol} only.`),
+      );
+    }
+    const info = await context.tokens.info(chain, parseAddress(entry[1], 'token address'), describe);
+    return {
+      limitKey: entry[0],
+      ledgerKey: info.address.toLowerCase(),
+      symbol: info.symbol,
+      decimals: info.decimals,
+      tokenAddress: info.address,
+    };
+  }
+
+  return {
+    name: 'evm_transfer',
+    description:
+      'Sends the native currency (e.g. ETH) or an ERC-20 token this agent may send, from the agent’s own account' +
+      (account === null ? ', ' : ` (${account.address}), `) +
+      'within its per-transfer and daily limits. Waits for the receipt and returns the transaction hash and status. ' +
+      'A transfer cannot be undone: send only what the user clearly asked for.',
+    inputSchema: TransferInput,
+    async execute(input, { abortSignal }) {
+      const { chain: named, to: givenTo, amount: givenAmount, token } = checkedInput(TransferInput, input);
+      if (account === null) {
+        throw new ToolError(
+          'Transfers are not set up: the plugin’s privateKey secret is missing or is not a 0x-prefixed 64-hex-digit key.',
+        );
+      }
+      const to = parseAddress(givenTo, 'recipient address');
+      if (to === zeroAddress)
+        throw new ToolError('The recipient is the zero address: funds sent there are lost. Nothing was sent.');
+      const chain = await context.chains.find(named);
+      const describe = (error: unknown) => describeRpcFailure(error, chain, context.timeoutMs);
+      const asset = await assetOf(chain, token, describe);
+      const value = parseAmount(givenAmount, asset.decimals, asset.symbol);
+      if (value === 0n) throw new ToolError('The amount must be more than zero.');
+      const perTransfer = limitOf(config.maxPerTransfer, asset.limitKey);
+      const perDay = limitOf(config.maxPerDay, asset.limitKey);
+      if (perTransfer === undefined || perDay === undefined) {
+        throw new ToolError(
+          `No ${perTransfer === undefined ? 'maxPerTransfer' : 'maxPerDay'} limit is set for ${asset.limitKey}, so it cannot be sent. Nothing was sent.`,
+        );
+      }
+      const perTransferUnits = parseUnits(perTransfer, asset.decimals);
+      if (value > perTransferUnits) {
+        throw new ToolError(
+          `${givenAmount} ${asset.symbol} is over the limit of ${perTransfer} ${asset.symbol} per transfer. Nothing was sent.`,
+        );
+      }
+      abortSignal.throwIfAborted();
+      const perDayUnits = parseUnits(perDay, asset.decimals);
+      const reservation = await plugin.spending.reserve(
+        { chainId: chain.chainId, asset: asset.ledgerKey, amount: value },
+        perDayUnits,
+      );
+      if (!reservation.reserved) {
+        const left = perDayUnits - reservation.total;
+        throw new ToolError(
+          `${givenAmount} ${asset.symbol} would pass the daily limit of ${perDay} ${asset.symbol} on ${chain.name}: ` +
+            `${amountOf(reservation.total, asset.decimals, null).formatted} already sent today, ` +
+            `${amountOf(left < 0n ? 0n : left, asset.decimals, null).formatted} left. Nothing was sent.`,
+        );
+      }
+
+      // From here the transfer runs to its end even if the reply is aborted: a reservation is either given
+      // back or belongs to a transfer the node saw, and a sent transfer is always recorded.
+      const sent = serially(async () => {
+        let signed: Hex;
+        try {
+          const request = await prepareTransactionRequest(chain.client, {
+            account,
+            chain: chain.chain,
+            ...(asset.tokenAddress === null
+              ? { to, value }
+              : {
+                  to: asset.tokenAddress,
+                  data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, value] }),
+                }),
+          });
+          signed = await account.signTransaction({ ...request, chainId: chain.chainId } as never);
+        } catch (error) {
+          await reservation.release();
+          throw withNothingSent(describe(error));
+        }
+        const hash = keccak256(signed);
+        const event = {
+          chain: chain.name,
+          chainId: chain.chainId,
+          from: account.address,
+          to,
+          asset: asset.tokenAddress === null ? 'native' : asset.symbol,
+          tokenAddress: asset.tokenAddress,
+          amount: { baseUnits: value.toString(), formatted: amountOf(value, asset.decimals, null).formatted },
+          hash,
+        };
+        try {
+          await sendRawTransaction(chain.client, { serializedTransaction: signed });
+        } catch (error) {
+          if (nodeAnswered(error)) {
+            await reservation.release();
+            throw withNothingSent(describe(error));
+          }
+          // The node may have received it: the amount stays counted and the trail says so.
+          await record({ ...event, status: 'unknown' });
+          throw new ToolError(
+            `${describe(error).message} The transfer may or may not have been sent; its hash is ${hash}. ` +
+              'Check it with evm_get_transaction before trying again.',
+          );
+        }
+        await record({ ...event, status: 'sent' });
+        return { hash, event };
+      });
+      const { hash, event } = await sent;
+
+      let status: 'confirmed' | 'reverted' | 'pending' = 'pending';
+      let blockNumber: string | null = null;
+      try {
+        const receipt = await chain.client.waitForTransactionReceipt({
+          hash,
+          timeout: config.receiptTimeoutMs,
+          pollingInterval: 500,
+        });
+        status = receipt.status === 'success' ? 'confirmed' : 'reverted';
+        blockNumber = receipt.blockNumber.toString();
+      } catch (error) {
+        plugin.logger.info(
+          { agentId: plugin.agentId, chainId: chain.chainId, hash, reason: (error as Error).name },
+          'transfer sent; no receipt within the time-out',
+        );
+      }
+      return {
+        ...event,
+        amount: amountOf(value, asset.decimals, asset.symbol),
+        status,
+        blockNumber,
+        spentToday: amountOf(reservation.total, asset.decimals, asset.symbol),
+        dailyLimit: amountOf(perDayUnits, asset.decimals, asset.symbol),
+        ...(status === 'pending'
+          ? { note: 'Sent, but not mined within the wait; check it later with evm_get_transaction.' }
+          : status === 'reverted'
+            ? { note: 'The transaction was mined but reverted: nothing was transferred (gas was spent).' }
+            : {}),
+      };
+    },
+  };
+}
+
+function withNothingSent(error: Error): Error {
+  return error instanceof ToolError ? new ToolError(`${error.message} Nothing was sent.`) : error;
+}

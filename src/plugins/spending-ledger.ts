@@ -1,0 +1,18 @@
+import { isoTime, type Clock } from '../clock.js';
+import type { TransferTotalRepository } from '../storage/repositories/transfer-totals.js';
+import type { SpendingLedger } from './plugin.js';
+
+/** One agent's spending per UTC day, on the totals every instance shares. */
+export function spendingLedger(totals: TransferTotalRepository, agentId: string, clock: Clock): SpendingLedger {
+  const today = () => isoTime(clock.now()).slice(0, 10);
+  return {
+    async reserve({ chainId, asset, amount }, limit) {
+      // The day is fixed at reservation: a release after midnight takes the amount back from the right day.
+      const key = { agentId, chainId, asset, day: today() };
+      const outcome = await totals.reserve(key, amount, limit, isoTime(clock.now()));
+      if (!outcome.reserved) return outcome;
+      return { ...outcome, release: () => totals.release(key, amount, isoTime(clock.now())) };
+    },
+    spentToday: ({ chainId, asset }) => totals.total({ agentId, chainId, asset, day: today() }),
+  };
+}
