@@ -107,6 +107,8 @@ export class VectorGraph {
   /** Background work (building, catching up) in progress: one at a time. */
   #work: Promise<void> | null = null;
   #closed = false;
+  /** The change log was trimmed past the graph's mark: the saved graph is to be loaded again. */
+  #reloadWanted = false;
   /** The change log being trimmed after a save. */
   #trimming: Promise<void> | null = null;
   /** Without a graph: the log's latest change when the table's size was last checked. */
@@ -217,7 +219,10 @@ export class VectorGraph {
     executor: Executor,
   ): Promise<Array<{ key: number; distance: number }> | null> {
     if (this.#index === null || this.#work !== null) {
-      if (this.#index === null && this.#work === null) await this.#checkGrowth(executor);
+      if (this.#index === null && this.#work === null) {
+        if (this.#reloadWanted) this.#startReload();
+        else await this.#checkGrowth(executor);
+      }
       return null;
     }
     if (!(await this.#catchUp(inlineChanges, executor))) {
@@ -408,10 +413,16 @@ export class VectorGraph {
 
   #trimmedPast(): false {
     this.#discard();
-    queueMicrotask(() => {
-      if (this.#work === null) this.#background('reload', () => this.#reload());
-    });
+    this.#reloadWanted = true;
+    queueMicrotask(() => this.#startReload());
     return false;
+  }
+
+  /** Reloads (or rebuilds) the graph once no other background work runs; searches retry it until then. */
+  #startReload(): void {
+    if (!this.#reloadWanted || this.#work !== null) return;
+    this.#reloadWanted = false;
+    this.#background('reload', () => this.#reload());
   }
 
   async #reload(): Promise<void> {
