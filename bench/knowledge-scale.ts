@@ -344,7 +344,7 @@ async function postgresRun(baseUrl: string): Promise<void> {
     await database.drop();
   }
   printTable(
-    'PostgreSQL (pgvector 0.8, HNSW m 16, ef_construction 64, ef_search 40, iterative scan; disk: vector table and its indexes)',
+    'PostgreSQL (pgvector 0.8, HNSW m 16, ef_construction 64, ef_search by table size, iterative scan; disk: vector table and its indexes)',
     results,
   );
   console.log('\nPostgreSQL, 1,000 rows added through the built index (one transaction), then deleted\n');
