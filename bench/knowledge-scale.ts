@@ -35,6 +35,7 @@ import {
   rowVector,
   vectorText,
 } from './knowledge-scale/clustered-vectors.js';
+import { compareEmbeddedCandidates } from './knowledge-scale/embedded-candidates.js';
 import { compareFilteredSearches } from './knowledge-scale/filtered-search.js';
 
 const { values: options } = parseArgs({
@@ -43,6 +44,8 @@ const { values: options } = parseArgs({
     queries: { type: 'string', default: '100' },
     stores: { type: 'string', default: 'sqlite,postgres' },
     filtered: { type: 'string', default: '0' },
+    'ef-search': { type: 'string', default: '' },
+    candidates: { type: 'string', default: '0' },
   },
 });
 const sizes = options.sizes!.split(',').map(Number);
@@ -52,6 +55,7 @@ const nextUlid = monotonicFactory();
 const k = 10;
 const knowledgeBaseId = 'kb_bench';
 const queries = Array.from({ length: queryCount }, (_, number) => queryVector(number));
+const efSearchSweep = options['ef-search'] ? options['ef-search'].split(',').map(Number) : [];
 
 interface Measured {
   size: number;
@@ -67,11 +71,12 @@ async function measureSearches(
   index: VectorIndex,
   exact: ExactNearest,
   positionOf: (key: number) => number,
+  count = queries.length,
 ): Promise<{ timings: number[]; recall: number }> {
   for (const query of queries.slice(0, 10)) await index.search([knowledgeBaseId], [...query], k);
   const timings: number[] = [];
   const found: number[][] = [];
-  for (const query of queries) {
+  for (const query of queries.slice(0, count)) {
     const begun = performance.now();
     const matches = await index.search([knowledgeBaseId], [...query], k);
     timings.push(performance.now() - begun);
@@ -97,10 +102,12 @@ async function sqliteRun(): Promise<void> {
   const file = path.join(directory, 'bench.sqlite');
   const handle = openDatabase({ kind: 'sqlite', file });
   const results: Measured[] = [];
+  const exactResults: string[] = [];
+  const graphLines: string[] = [];
   try {
     await migrateToLatest(handle);
-    const index = new VectorIndex(handle.db, 'sqlite', dimensions, knowledgeVectorLayout);
-    await index.ensure();
+    const plain = new VectorIndex(handle.db, 'sqlite', dimensions, knowledgeVectorLayout);
+    await plain.ensure();
     const documentId = `doc_${nextUlid()}`;
     const exact = new ExactNearest(queries, k);
 
@@ -114,7 +121,7 @@ async function sqliteRun(): Promise<void> {
        values (?, ?, ?, ?, ?, 'Bench', null, ?, 8)`,
     );
     const insertVector = seeder.prepare(
-      `insert into ${index.table} (rowid, knowledge_base_id, embedding) values (?, ?, ?)`,
+      `insert into ${plain.table} (rowid, knowledge_base_id, embedding) values (?, ?, ?)`,
     );
     // The chunk's search_id (and the vector's rowid) is its position + 1.
     const seed = seeder.transaction((from: number, to: number) => {
@@ -131,15 +138,76 @@ async function sqliteRun(): Promise<void> {
       for (let from = seeded; from < size; from += 10_000) seed(from, Math.min(size, from + 10_000));
       const seedSeconds = (performance.now() - started) / 1000;
       seeded = size;
+      seeder.pragma('wal_checkpoint(TRUNCATE)');
+
+      // The exact search alone (what agentd does below the graph's threshold), 20 queries: slow at 1,000,000.
+      const exactRun = await measureSearches(plain, exact, (key) => key - 1, 20);
+      exactResults.push(
+        `| ${size.toLocaleString('en')} | ${percentile(exactRun.timings, 0.5).toFixed(2)} | ${percentile(exactRun.timings, 0.99).toFixed(2)} | ${exactRun.recall.toFixed(3)} |`,
+      );
+
+      // The graph as agentd builds it at start-up from the rows (the rows were written around it, so from scratch).
+      const graphFile = `${file}-${plain.table}.usearch`;
+      fs.rmSync(graphFile, { force: true });
+      fs.rmSync(`${graphFile}.json`, { force: true });
+      const rssBefore = process.memoryUsage().rss;
+      const building = performance.now();
+      let index = new VectorIndex(handle.db, 'sqlite', dimensions, knowledgeVectorLayout, { databaseFile: file });
+      await index.ensure();
+      await index.graph!.settled();
+      const buildSeconds = (performance.now() - building) / 1000;
+      const rssGrowth = (process.memoryUsage().rss - rssBefore) / 1_048_576;
+      const hasGraph = index.graph!.ready;
+      await index.close();
+      // A restart: the saved graph is loaded (its checksum verified), not rebuilt.
+      const loading = performance.now();
+      index = new VectorIndex(handle.db, 'sqlite', dimensions, knowledgeVectorLayout, { databaseFile: file });
+      await index.ensure();
+      await index.graph!.settled();
+      const loadSeconds = (performance.now() - loading) / 1000;
+      if (index.graph!.ready !== hasGraph) throw new Error('the saved graph was not loaded');
       const { timings, recall } = await measureSearches(index, exact, (key) => key - 1);
+      const graphBytes = hasGraph ? fs.statSync(graphFile).size + fs.statSync(`${graphFile}.json`).size : 0;
       results.push({
         size,
         seedSeconds,
-        buildSeconds: null,
-        megabytes: fs.statSync(file).size / 1_048_576,
+        buildSeconds: hasGraph ? buildSeconds : null,
+        megabytes: (fs.statSync(file).size + graphBytes) / 1_048_576,
         timings,
         recall,
       });
+
+      // Ingestion and deletion through the graph: 1,000 rows added (one transaction), found, deleted, gone.
+      const added = Array.from({ length: 1000 }, (_, offset) => ({
+        key: 10_000_000 + offset,
+        partition: 'kb_incoming',
+        vector: [...rowVector(20_000_000 + offset)],
+      }));
+      const inserting = performance.now();
+      await handle.db.transaction().execute((transaction) => index.insert(added, transaction));
+      const insertMs = performance.now() - inserting;
+      const catching = performance.now();
+      const found = await index.search(['kb_incoming', knowledgeBaseId], added[0]!.vector, k);
+      await index.graph!.settled();
+      const catchUpMs = performance.now() - catching;
+      if (found[0]?.key !== added[0]!.key && hasGraph && index.graph!.size > 0) {
+        const again = await index.search(['kb_incoming', knowledgeBaseId], added[0]!.vector, k);
+        if (again[0]?.key !== added[0]!.key) throw new Error('an added vector was not found');
+      }
+      const deleting = performance.now();
+      await handle.db.transaction().execute((transaction) =>
+        index.delete(
+          added.map((row) => row.key),
+          transaction,
+        ),
+      );
+      const deleteMs = performance.now() - deleting;
+      const left = await index.search(['kb_incoming'], added[0]!.vector, k);
+      if (left.length !== 0) throw new Error('deleted vectors were still found');
+      await index.close();
+      graphLines.push(
+        `| ${size.toLocaleString('en')} | ${hasGraph ? 'yes' : 'no (exact)'} | ${hasGraph ? buildSeconds.toFixed(1) : '—'} | ${hasGraph ? loadSeconds.toFixed(2) : '—'} | ${(graphBytes / 1_048_576).toFixed(0)} | ${hasGraph ? rssGrowth.toFixed(0) : '—'} | ${(insertMs / 1000).toFixed(2)} | ${catchUpMs.toFixed(0)} | ${deleteMs.toFixed(0)} |`,
+      );
       console.error(`sqlite: ${size} done`);
     }
     seeder.close();
@@ -147,7 +215,58 @@ async function sqliteRun(): Promise<void> {
     await handle.close();
     fs.rmSync(directory, { recursive: true, force: true });
   }
-  printTable('SQLite (sqlite-vec, exact search; file: chunks, full-text index and vectors)', results);
+  printTable(
+    'SQLite as agentd searches (HNSW graph from 20,000 rows, usearch; bases up to max(10,000, rows/50) exact; disk: database file and graph file)',
+    results,
+  );
+  console.log('\nSQLite, exact search alone (sqlite-vec), 20 queries\n');
+  console.log('| chunks | p50 (ms) | p99 (ms) | recall@10 |');
+  console.log('|---:|---:|---:|---:|');
+  for (const line of exactResults) console.log(line);
+  console.log(
+    '\nSQLite graph: built at start-up from the rows, loaded after a restart; 1,000 rows added (one transaction), applied by the next search, then deleted\n',
+  );
+  console.log(
+    '| chunks | graph | build (s) | load after restart (s) | graph file (MB) | RSS growth at build (MiB) | insert (s) | catch-up (ms) | delete (ms) |',
+  );
+  console.log('|---:|---|---:|---:|---:|---:|---:|---:|---:|');
+  for (const line of graphLines) console.log(line);
+}
+
+/**
+ * The search statement alone (no transaction round trips timed) at fixed `hnsw.ef_search` values: what recall
+ * and time each breadth gives at this size, to set agentd's breadth by.
+ */
+async function sweepSearchBreadth(
+  handle: ReturnType<typeof openDatabase>,
+  table: string,
+  exact: ExactNearest,
+  size: number,
+  lines: string[],
+): Promise<void> {
+  for (const efSearch of efSearchSweep) {
+    const timings: number[] = [];
+    const found: number[][] = [];
+    await handle.db.transaction().execute(async (transaction) => {
+      await sql`select set_config('hnsw.iterative_scan', 'relaxed_order', true),
+        set_config('hnsw.ef_search', ${String(efSearch)}, true)`.execute(transaction);
+      const search = (query: Float32Array) =>
+        sql<{ search_id: string }>`with nearest as materialized (
+            select search_id, embedding <=> ${vectorText(query)}::vector as distance from ${sql.table(table)}
+            where knowledge_base_id = ${knowledgeBaseId} order by distance limit ${k})
+          select search_id from nearest order by distance + 0`.execute(transaction);
+      for (const query of queries.slice(0, 10)) await search(query);
+      for (const query of queries) {
+        const begun = performance.now();
+        const { rows } = await search(query);
+        timings.push(performance.now() - begun);
+        found.push(rows.map((row) => Number(row.search_id) - 1));
+      }
+    });
+    lines.push(
+      `| ${size.toLocaleString('en')} | ${efSearch} | ${percentile(timings, 0.5).toFixed(2)} | ${percentile(timings, 0.99).toFixed(2)} | ${exact.recall(found).toFixed(3)} |`,
+    );
+  }
 }
 
 /** A pool whose sessions may use 2GB to build the HNSW graph in memory (the default 64MB spills to disk). */
@@ -162,6 +281,7 @@ async function postgresRun(baseUrl: string): Promise<void> {
   const handle = openDatabase({ kind: 'postgres', url: withBuildMemory(database.url), poolSize: 4 });
   const results: Measured[] = [];
   const incremental: string[] = [];
+  const sweep: string[] = [];
   try {
     const index = new VectorIndex(handle.db, 'postgres', dimensions, knowledgeVectorLayout);
     await index.ensure();
@@ -195,6 +315,7 @@ async function postgresRun(baseUrl: string): Promise<void> {
       );
       const { timings, recall } = await measureSearches(index, exact, (key) => key - 1);
       results.push({ size, seedSeconds, buildSeconds, megabytes: Number(rows[0]!.bytes) / 1_048_576, timings, recall });
+      await sweepSearchBreadth(handle, index.table, exact, size, sweep);
 
       // What ingestion and deletion cost once the index exists: 1,000 rows added through it, then deleted.
       const added = Array.from({ length: 1000 }, (_, offset) => ({
@@ -223,18 +344,25 @@ async function postgresRun(baseUrl: string): Promise<void> {
     await database.drop();
   }
   printTable(
-    'PostgreSQL (pgvector 0.8, HNSW m 16, ef_construction 64, ef_search 40, iterative scan; disk: vector table and its indexes)',
+    'PostgreSQL (pgvector 0.8, HNSW m 16, ef_construction 64, ef_search by table size, iterative scan; disk: vector table and its indexes)',
     results,
   );
   console.log('\nPostgreSQL, 1,000 rows added through the built index (one transaction), then deleted\n');
   console.log('| chunks | insert (s) | rows/s | delete (ms) |');
   console.log('|---:|---:|---:|---:|');
   for (const line of incremental) console.log(line);
+  if (sweep.length > 0) {
+    console.log('\nPostgreSQL, the search statement alone at fixed hnsw.ef_search (iterative scan, re-sorted)\n');
+    console.log('| chunks | ef_search | p50 (ms) | p99 (ms) | recall@10 |');
+    console.log('|---:|---:|---:|---:|---:|');
+    for (const line of sweep) console.log(line);
+  }
 }
 
 console.log(
   `knowledge-scale: clustered vectors of ${dimensions} dimensions, sizes ${sizes.map((size) => size.toLocaleString('en')).join(', ')}, top ${k}, ${queryCount} queries per size`,
 );
+if (Number(options.candidates) > 0) await compareEmbeddedCandidates(Number(options.candidates), queryCount);
 if (stores.has('sqlite')) await sqliteRun();
 const databaseUrl = process.env.DATABASE_URL;
 if (stores.has('postgres') || Number(options.filtered) > 0) {

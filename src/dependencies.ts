@@ -105,7 +105,18 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
       ? null
       : await import('./tracing/tracing.js').then(({ startTracing }) => startTracing(config.tracing!, options.logger));
   const database = openDatabase(config.database, { logger: options.logger, ...options.database, tracing });
-  const repositories = createRepositories(database, config.embeddings?.dimensions ?? null);
+  // On SQLite, large knowledge collections are searched through an HNSW graph saved beside the database file.
+  const repositories = createRepositories(
+    database,
+    config.embeddings?.dimensions ?? null,
+    config.database.kind === 'sqlite'
+      ? {
+          databaseFile: config.database.file === ':memory:' ? null : config.database.file,
+          onError: (error, action) =>
+            options.logger.warn({ err: error, action }, 'knowledge vector graph: searching exactly meanwhile'),
+        }
+      : null,
+  );
   try {
     const applied = await migrateToLatest(database);
     if (applied.length > 0) options.logger.info({ migrations: applied }, 'database migrated');
@@ -283,6 +294,7 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
       await ingestion?.close();
       await toolsets.close();
       await limits.close();
+      await repositories.knowledgeBases.vectors?.close();
       await database.close();
       await tracing?.shutdown();
     },

@@ -8,7 +8,8 @@
  * Queries are drawn the same way, so each has true neighbours in the data.
  */
 export const dimensions = 384;
-const clusters = 1000;
+/** 1,000 clusters; `KNOWLEDGE_SCALE_CLUSTERS` changes it (fewer clusters: more rows per cluster at a size). */
+export const clusters = Number(process.env.KNOWLEDGE_SCALE_CLUSTERS ?? 1000);
 const noise = 0.5;
 
 /** mulberry32: a small, fast, seedable generator; plenty for benchmark data. */

@@ -13,6 +13,7 @@ import { MemoryRepository } from './memory.js';
 import { MemoryVectorRepository } from './memory-vectors.js';
 import { MessageRepository } from './messages.js';
 import { VectorIndex } from './vector-index.js';
+import type { VectorGraphOptions } from './vector-graph.js';
 import { RunRepository } from './runs.js';
 import { TaskRepository } from './tasks.js';
 import { TransferTotalRepository } from './transfer-totals.js';
@@ -45,10 +46,14 @@ export interface Repositories {
   transferTotals: TransferTotalRepository;
 }
 
-/** `vectorDimensions`: the embedding model's width, or null without embeddings (no vector indexes). */
+/**
+ * `vectorDimensions`: the embedding model's width, or null without embeddings (no vector indexes).
+ * `knowledgeGraph`: on SQLite, the approximate index of knowledge vectors for large collections (vector-graph.ts).
+ */
 export function createRepositories(
   { db, relaxedDb, dialect, committedReader }: DatabaseHandle,
   vectorDimensions: number | null = null,
+  knowledgeGraph: VectorGraphOptions | null = null,
 ): Repositories {
   return {
     db,
@@ -63,7 +68,9 @@ export function createRepositories(
     knowledgeBases: new KnowledgeBaseRepository(
       db,
       dialect,
-      vectorDimensions === null ? null : new VectorIndex(db, dialect, vectorDimensions, knowledgeVectorLayout),
+      vectorDimensions === null
+        ? null
+        : new VectorIndex(db, dialect, vectorDimensions, knowledgeVectorLayout, knowledgeGraph),
     ),
     memory: new MemoryRepository(db, dialect, committedReader),
     memoryVectors: vectorDimensions === null ? null : new MemoryVectorRepository(db, dialect, vectorDimensions),

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database, Dialect, Executor } from '../schema.js';
+import { VectorGraph, type VectorGraphOptions } from './vector-graph.js';
 
 /**
  * A vector index, one table per vector width (`<prefix>_<dimensions>`), every
@@ -108,13 +109,29 @@ function unit(vector: readonly number[]): number[] {
 const creationLock = 'agentd knowledge vectors';
 
 /**
- * pgvector's `hnsw.ef_search`, the candidates an HNSW scan keeps: its default (40), or the rows asked for when
- * more, up to pgvector's bound (1,000).
+ * pgvector's `hnsw.ef_search`, the candidates an HNSW scan keeps, by the rows of the index: its default (40)
+ * finds 0.99 of the true top 10 at 100,000 rows of clustered data but 0.745 at 1,000,000, since the larger graph
+ * needs a wider search for the same recall (bench/README.md, "knowledge-scale", has the sweep). Never fewer
+ * than the rows asked for; at most pgvector's bound (1,000). Computed in SQL from the table's `reltuples`.
  */
-const searchBreadth = (limit: number) => Math.min(1000, Math.max(40, limit));
+export const searchBreadthTiers: ReadonlyArray<{ upTo: number; breadth: number }> = [
+  { upTo: 50_000, breadth: 40 },
+  { upTo: 200_000, breadth: 100 },
+  { upTo: 500_000, breadth: 200 },
+  { upTo: Number.POSITIVE_INFINITY, breadth: 400 },
+];
+/** `hnsw.ef_search` as SQL text, for an index of `rows` (a column name) rows and `limit` results (constants only). */
+const searchBreadthSql = (rows: string, limit: number) => {
+  const tiers = searchBreadthTiers.map(({ upTo, breadth }) =>
+    Number.isFinite(upTo) ? `when ${rows} <= ${upTo} then ${breadth}` : `else ${breadth}`,
+  );
+  return sql.raw(`least(1000, greatest(${Math.trunc(limit)}, case ${tiers.join(' ')} end))::text`);
+};
 
 export class VectorIndex<Key extends number | string = number> {
   readonly table: string;
+  /** SQLite: the approximate index over the table's rows (vector-graph.ts), when asked for; null otherwise. */
+  readonly graph: VectorGraph | null;
   /** PostgreSQL: the schema of pgvector's type and operators, read once. */
   #extensionSchema: Promise<string> | null = null;
 
@@ -123,8 +140,14 @@ export class VectorIndex<Key extends number | string = number> {
     private readonly dialect: Dialect,
     readonly dimensions: number,
     private readonly layout: VectorIndexLayout,
+    /** SQLite with integer keys: an HNSW graph for large tables, its rows compared exactly below its bounds. */
+    graph: VectorGraphOptions | null = null,
   ) {
     this.table = `${layout.prefix}_${dimensions}`;
+    this.graph =
+      graph !== null && dialect === 'sqlite'
+        ? new VectorGraph(db, this.table, layout.partition, dimensions, graph)
+        : null;
   }
 
   async #readExtensionSchema(executor: Executor): Promise<string> {
@@ -182,6 +205,7 @@ export class VectorIndex<Key extends number | string = number> {
         ${partition} text partition key,
         embedding float[${dimensions}] distance_metric=cosine
       )`.execute(this.db);
+      await this.graph?.open();
       return;
     }
     const available = await sql<{ present: number }>`
@@ -212,6 +236,11 @@ export class VectorIndex<Key extends number | string = number> {
     this.#extensionSchema = Promise.resolve(schema);
   }
 
+  /** Saves the graph, if any (its file is rebuilt or caught up from the rows when this is not reached). */
+  async close(): Promise<void> {
+    await this.graph?.close();
+  }
+
   /** Adds vectors; on PostgreSQL a key already present keeps its vector (two instances embedding the same row). */
   async insert(
     rows: ReadonlyArray<{ key: Key; partition: string; vector: readonly number[] }>,
@@ -228,6 +257,10 @@ export class VectorIndex<Key extends number | string = number> {
         executor,
       );
     }
+    await this.graph?.logInserted(
+      rows.map((row) => ({ key: Number(row.key), partition: row.partition })),
+      executor,
+    );
   }
 
   async delete(keys: readonly Key[], executor: Executor): Promise<void> {
@@ -235,6 +268,7 @@ export class VectorIndex<Key extends number | string = number> {
     // One key at a time on SQLite: vec0 answers `rowid = ?` from its index, where `in (…)` may scan.
     if (this.dialect === 'sqlite') {
       for (const key of keys) await sql`delete from ${table} where rowid = ${this.#bound(key)}`.execute(executor);
+      await this.graph?.logDeleted(keys.map(Number), executor);
       return;
     }
     if (keys.length > 0) await sql`delete from ${table} where ${this.#keyColumn} = any(${[...keys]})`.execute(executor);
@@ -255,6 +289,10 @@ export class VectorIndex<Key extends number | string = number> {
     const partition = sql.raw(this.layout.partition);
     const schema = await this.#schema();
     if (schema === null) {
+      if (this.graph !== null) {
+        const found = await this.graph.search(partitions, new Float32Array(unit(vector)), limit, executor);
+        if (found !== null) return found.map((match) => ({ key: this.#keyOf(match.key), distance: match.distance }));
+      }
       const matches: VectorMatch<Key>[] = [];
       // The partition key narrows the scan to one partition; partitions are searched one by one and merged.
       for (const value of partitions) {
@@ -293,11 +331,12 @@ export class VectorIndex<Key extends number | string = number> {
       const floor = this.layout.postgres.exactUpTo ?? exactSearchFloor;
       const { rows: counted } = await sql<{ rows: string; bound: string }>`
         with bound as (
-          select greatest(${floor}, ceil(greatest(reltuples, 0) / ${exactSearchShare}))::bigint as rows
+          select greatest(${floor}, ceil(greatest(reltuples, 0) / ${exactSearchShare}))::bigint as rows,
+            greatest(reltuples, 0) as total
           from pg_class where oid = to_regclass(${this.table})
         )
         select set_config('hnsw.iterative_scan', 'relaxed_order', true),
-          set_config('hnsw.ef_search', ${String(searchBreadth(limit))}, true),
+          set_config('hnsw.ef_search', (select ${searchBreadthSql('total', limit)} from bound), true),
           (select rows from bound) as bound,
           (select count(*) from (select ${partition} from ${table} where ${partition} = any(${[...partitions]})
             limit (select rows + 1 from bound)) as bounded) as rows`.execute(transaction);
