@@ -30,8 +30,8 @@ async function connect(origin: string, key: string): Promise<Client> {
   return client;
 }
 
-function textOf(result: { content?: unknown }): string {
-  const content = (result.content ?? []) as Array<{ type: string; text?: string }>;
+function textOf(result: unknown): string {
+  const content = ((result as { content?: unknown }).content ?? []) as Array<{ type: string; text?: string }>;
   return content.map((part) => part.text ?? '').join('');
 }
 
