@@ -57,6 +57,9 @@ import { registerOpenApiRoute } from './routes/ops/openapi.js';
 import { registerChatCompletions } from './routes/openai/chat-completions.js';
 import { registerListModels } from './routes/openai/list-models.js';
 import { registerMcpEndpoint } from './routes/mcp/mcp-endpoint.js';
+import { registerA2aJsonRpc } from './routes/a2a/a2a-json-rpc.js';
+import { registerGetAgentCard } from './routes/a2a/get-agent-card.js';
+import { registerListAgentCards } from './routes/a2a/list-agent-cards.js';
 import { McpCallRegistry } from './services/mcp/mcp-server.js';
 import { registerCreateWebhook } from './routes/webhooks/create-webhook.js';
 import { registerDeleteWebhook } from './routes/webhooks/delete-webhook.js';
@@ -290,10 +293,16 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
   registerRunTask(app, deps.tasks);
   registerChatCompletions(app, { keepAliveMs: config.sseKeepAliveMs, shutdown: deps.shutdown, agentRateLimit });
   registerListModels(app);
-  registerMcpEndpoint(app, {
-    rateCheck: createRateCheck(deps.rateLimiter, config.rateLimits, deps.services.agentMetrics),
+  const rateCheck = createRateCheck(deps.rateLimiter, config.rateLimits, deps.services.agentMetrics);
+  registerMcpEndpoint(app, { rateCheck, shutdown: deps.shutdown, calls: new McpCallRegistry() });
+  const cardBase = { publicBaseUrl: config.platforms.publicBaseUrl };
+  registerListAgentCards(app, cardBase);
+  registerGetAgentCard(app, cardBase);
+  registerA2aJsonRpc(app, {
+    ...cardBase,
+    rateCheck,
     shutdown: deps.shutdown,
-    calls: new McpCallRegistry(),
+    keepAliveMs: config.sseKeepAliveMs,
   });
   registerHealth(app, deps.readiness);
   registerMetricsRoute(app, metrics);
