@@ -2,13 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import {
-  SendMessageRequest,
-  TaskState,
-  type Client as A2AClientType,
-  type StreamResponse,
-  type Task,
-} from '@a2a-js/sdk';
+import { SendMessageRequest, TaskState, type StreamResponse, type Task } from '@a2a-js/sdk';
 import {
   ClientFactory,
   DefaultAgentCardResolver,
