@@ -1,3 +1,4 @@
+import { a2aPlugin } from './a2a/index.js';
 import { clockPlugin } from './clock/clock-plugin.js';
 import { httpPlugin } from './http/http-plugin.js';
 import { knowledgePlugin } from './knowledge/knowledge-plugin.js';
@@ -12,4 +13,5 @@ export const builtinPlugins: readonly AnyPluginDefinition[] = [
   clockPlugin,
   mathPlugin,
   mcpPlugin,
+  a2aPlugin,
 ];
