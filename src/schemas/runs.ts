@@ -10,7 +10,10 @@ import { MessageReply } from './messages.js';
 /** Who started a run. `mcp` and `a2a` came later than the others (their metric columns are added in 0017). */
 export const runTriggers = ['message', 'task', 'platform', 'door', 'mcp', 'a2a'] as const;
 /** The migration that added each trigger's metric column, for those that did not come with runs. */
-export const runTriggerAddedIn: Partial<Record<RunTrigger, string>> = { mcp: '0017-door-triggers', a2a: '0017-door-triggers' };
+export const runTriggerAddedIn: Partial<Record<RunTrigger, string>> = {
+  mcp: '0017-door-triggers',
+  a2a: '0017-door-triggers',
+};
 export type RunTrigger = (typeof runTriggers)[number];
 
 /** `skipped`: a task's due time that was not run (missed while every instance was down, see docs/tasks.md). */

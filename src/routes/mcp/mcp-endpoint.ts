@@ -63,6 +63,11 @@ export function registerMcpEndpoint(
       let sessionId = typeof sent === 'string' && sessionIdPattern.test(sent) ? sent : '';
       if (isInitialize(request.body)) sessionId = `mcps_${randomUUID()}`;
 
+      // MCP asks clients to accept both answers; one that names neither (curl, a probe) is taken to accept both.
+      const accept = request.raw.headers.accept;
+      if (accept === undefined || accept.trim() === '' || accept.trim() === '*/*') {
+        request.raw.headers.accept = 'application/json, text/event-stream';
+      }
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
       const server = createMcpServer({ ctx, rateCheck: options.rateCheck, sessionId, calls: options.calls });
       await server.connect(transport);
