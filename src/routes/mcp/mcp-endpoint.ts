@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { Type } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
+import { validationError } from '../../errors.js';
 import type { App } from '../../http/app-instance.js';
 import type { GracefulShutdown } from '../../http/graceful-shutdown.js';
 import { contextOf } from '../../http/operation.js';
@@ -10,6 +13,37 @@ import { problemResponses } from '../../schemas/common.js';
 
 /** A session id as a client may send it back: printable ASCII (the MCP transport's rule), bounded. */
 const sessionIdPattern = /^[\x21-\x7E]{1,128}$/;
+
+/** The SDK transport's own bound on a batch. */
+const maxBatch = 100;
+
+/**
+ * What the transport would refuse, refused first as problem+json like every
+ * other bad request: the Accept it needs, a protocol version it knows, and
+ * JSON-RPC messages. A request that names no Accept is taken to accept both answers.
+ */
+function checkMcpRequest(request: FastifyRequest): void {
+  const headers = request.raw.headers;
+  const accept = headers.accept?.trim() ?? '';
+  if (accept === '' || accept === '*/*') headers.accept = 'application/json, text/event-stream';
+  else if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
+    throw validationError('/headers/accept', 'must accept both application/json and text/event-stream');
+  }
+  const version = headers['mcp-protocol-version'];
+  if (version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(String(version))) {
+    throw validationError('/headers/mcp-protocol-version', `must be one of ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}`);
+  }
+  const body = request.body;
+  const messages = Array.isArray(body) ? body : [body];
+  if (messages.length === 0 || messages.length > maxBatch) {
+    throw validationError('/body', `must hold 1–${maxBatch} JSON-RPC messages`);
+  }
+  messages.forEach((message, index) => {
+    if (!JSONRPCMessageSchema.safeParse(message).success) {
+      throw validationError(Array.isArray(body) ? `/body/${index}` : '/body', 'must be a JSON-RPC 2.0 message');
+    }
+  });
+}
 
 function isInitialize(body: unknown): boolean {
   return typeof body === 'object' && body !== null && (body as { method?: unknown }).method === 'initialize';
@@ -53,7 +87,7 @@ export function registerMcpEndpoint(
             },
           },
           202: Type.Null({ description: 'Notifications only: accepted.' }),
-          ...problemResponses(400, 406, 415),
+          ...problemResponses(400, 415),
         },
       },
     },
@@ -63,11 +97,7 @@ export function registerMcpEndpoint(
       let sessionId = typeof sent === 'string' && sessionIdPattern.test(sent) ? sent : '';
       if (isInitialize(request.body)) sessionId = `mcps_${randomUUID()}`;
 
-      // MCP asks clients to accept both answers; one that names neither (curl, a probe) is taken to accept both.
-      const accept = request.raw.headers.accept;
-      if (accept === undefined || accept.trim() === '' || accept.trim() === '*/*') {
-        request.raw.headers.accept = 'application/json, text/event-stream';
-      }
+      checkMcpRequest(request);
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
       const server = createMcpServer({ ctx, rateCheck: options.rateCheck, sessionId, calls: options.calls });
       await server.connect(transport);
