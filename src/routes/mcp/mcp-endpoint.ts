@@ -45,6 +45,15 @@ function checkMcpRequest(request: FastifyRequest): void {
   });
 }
 
+/** Whether a message asks for progress notifications (`_meta.progressToken`): only those need an event stream. */
+function wantsProgress(body: unknown): boolean {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.some(
+    (message) =>
+      (message as { params?: { _meta?: { progressToken?: unknown } } }).params?._meta?.progressToken !== undefined,
+  );
+}
+
 function isInitialize(body: unknown): boolean {
   return typeof body === 'object' && body !== null && (body as { method?: unknown }).method === 'initialize';
 }
@@ -98,7 +107,11 @@ export function registerMcpEndpoint(
       if (isInitialize(request.body)) sessionId = `mcps_${randomUUID()}`;
 
       checkMcpRequest(request);
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+      // A plain JSON answer where no progress is streamed: cheaper than an event stream of one event.
+      const transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: !wantsProgress(request.body),
+      });
       const server = createMcpServer({ ctx, rateCheck: options.rateCheck, sessionId, calls: options.calls });
       await server.connect(transport);
       const response = reply.raw;

@@ -1,4 +1,5 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import {
   CallToolRequestSchema,
   CancelledNotificationSchema,
@@ -23,6 +24,8 @@ import {
 } from './agent-tools.js';
 
 const serverInfo = { name: 'agentd', version: '0.1.0' };
+/** One for every request's server: the SDK would otherwise build an Ajv instance per server, the largest cost of a request. */
+const jsonSchemaValidator = new AjvJsonSchemaValidator();
 const resourcePrefix = 'agentd://agents/';
 
 /**
@@ -89,6 +92,7 @@ export function createMcpServer({
 }): Server {
   const server = new Server(serverInfo, {
     capabilities: { tools: {}, resources: {} },
+    jsonSchemaValidator,
     instructions:
       'The AI agents of one agentd account. list_agents shows them; send_message talks to any of them, ' +
       'ask_<agent> tools to those offered by name. Agents remember conversations by userId and roomId.',
