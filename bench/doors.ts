@@ -4,8 +4,9 @@
  * processes of their own; one client sends the same message through
  * POST /v1/agents/{id}/messages, an MCP `tools/call` of `send_message` on
  * /v1/mcp (stateless, as every call after the client's `initialize`) and an
- * A2A `SendMessage` on /v1/a2a/{id}, one at a time, the three doors taking
- * turns message by message so the machine's drift falls on all of them alike.
+ * A2A `SendMessage` on /v1/a2a/{id}, one at a time: each round sends a block
+ * of messages through each door, the doors' order turning from round to round
+ * so the machine's drift falls on all of them alike.
  * Each door talks in rooms of its own (the same number of them), so the
  * prompts grow alike. Once with the builtin model, once with the fake
  * OpenAI-compatible provider.
@@ -14,12 +15,14 @@
  *   ROUNDS=5 PER_ROUND=200 WARMUP=200 node --import tsx bench/doors.ts
  *
  * Prints, per model and door, the p50 and p90 latency of a complete
- * (non-streamed) answer, and what the door adds over REST at the p50 (with
- * the spread of that difference over the rounds).
+ * (non-streamed) answer and agentd's CPU time per message (from /proc, which
+ * a machine busy with other work does not inflate as it does latency), and
+ * what each door adds over REST in both (the median of the rounds' differences,
+ * with each round's).
  */
 import http from 'node:http';
 import { percentile, post, type Timing } from './message-overhead/client.js';
-import { startAgentd, startFakeProvider } from './message-overhead/processes.js';
+import { cpuMs, startAgentd, startFakeProvider } from './message-overhead/processes.js';
 
 const rounds = Number(process.env.ROUNDS ?? 5);
 const perRound = Number(process.env.PER_ROUND ?? 200);
@@ -111,31 +114,37 @@ try {
       for (const door of doors) await checkedSend(door, agentId, index);
     }
     const all: Record<Door, number[]> = { REST: [], MCP: [], A2A: [] };
-    const added: Record<'MCP' | 'A2A', number[]> = { MCP: [], A2A: [] };
+    const cpu: Record<Door, number[]> = { REST: [], MCP: [], A2A: [] };
+    const p50s: Record<Door, number[]> = { REST: [], MCP: [], A2A: [] };
+    const pid = agentd.process.pid!;
     for (let round = 0; round < rounds; round += 1) {
-      const times: Record<Door, number[]> = { REST: [], MCP: [], A2A: [] };
-      for (let index = 0; index < perRound; index += 1) {
-        // The order of the doors turns too, so none is always first after another's work.
-        for (let turn = 0; turn < doors.length; turn += 1) {
-          const door = doors[(index + turn) % doors.length]!;
-          times[door].push(await checkedSend(door, agentId, index));
-        }
+      for (let turn = 0; turn < doors.length; turn += 1) {
+        const door = doors[(round + turn) % doors.length]!;
+        const times: number[] = [];
+        const cpuBefore = cpuMs(pid);
+        for (let index = 0; index < perRound; index += 1) times.push(await checkedSend(door, agentId, index));
+        cpu[door].push((cpuMs(pid) - cpuBefore) / perRound);
+        p50s[door].push(percentile(times, 0.5));
+        all[door].push(...times);
       }
-      for (const door of doors) all[door].push(...times[door]);
-      const rest = percentile(times.REST, 0.5);
-      added.MCP.push(percentile(times.MCP, 0.5) - rest);
-      added.A2A.push(percentile(times.A2A, 0.5) - rest);
     }
     console.log(label);
-    const restP50 = percentile(all.REST, 0.5);
+    const median = (values: number[]) => percentile(values, 0.5);
     for (const door of doors) {
-      const p50 = percentile(all[door], 0.5);
-      const line = `  ${door.padEnd(4)} p50 ${format(p50)}  p90 ${format(percentile(all[door], 0.9))}`;
-      if (door === 'REST') console.log(line);
-      else {
-        const perRoundAdded = added[door].map((value) => value.toFixed(3)).join(', ');
-        console.log(`${line}  adds ${format(p50 - restP50)} at p50 (per round: ${perRoundAdded})`);
+      const line =
+        `  ${door.padEnd(4)} p50 ${format(percentile(all[door], 0.5))}  p90 ${format(percentile(all[door], 0.9))}` +
+        `  CPU ${format(median(cpu[door]))}/message`;
+      if (door === 'REST') {
+        console.log(line);
+        continue;
       }
+      const latencyAdded = p50s[door].map((value, round) => value - p50s.REST[round]!);
+      const cpuAdded = cpu[door].map((value, round) => value - cpu.REST[round]!);
+      const rounded = (values: number[]) => values.map((value) => value.toFixed(2)).join(', ');
+      console.log(
+        `${line}\n       adds ${format(median(latencyAdded))} at p50 (rounds: ${rounded(latencyAdded)}),` +
+          ` ${format(median(cpuAdded))} CPU per message (rounds: ${rounded(cpuAdded)})`,
+      );
     }
     console.log('');
   }
