@@ -33,3 +33,21 @@ export type SendMessageToolInputValue = Static<typeof SendMessageToolInput>;
 /** An `ask_<agent>` tool: the agent is the tool's. */
 export const AskAgentToolInput = Type.Object({ text, userId, roomId }, { additionalProperties: false });
 export type AskAgentToolInputValue = Static<typeof AskAgentToolInput>;
+
+/**
+ * A JSON-RPC 2.0 message of MCP as a client sends it: a request (with `id`)
+ * or a notification. Batches, which MCP 2025-06-18 removed, are not taken.
+ */
+export const McpMessageBody = Type.Object(
+  {
+    jsonrpc: Type.Literal('2.0'),
+    id: Type.Optional(
+      Type.Union([Type.String({ maxLength: 200 }), Type.Integer()], {
+        description: 'Present on requests, absent on notifications.',
+      }),
+    ),
+    method: Type.String({ minLength: 1, maxLength: 200, description: 'e.g. initialize, tools/list, tools/call.' }),
+    params: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  },
+  { title: 'McpMessage', description: 'A JSON-RPC 2.0 request or notification of MCP.' },
+);

@@ -10,12 +10,10 @@ import { contextOf } from '../../http/operation.js';
 import type { RateCheck } from '../../services/mcp/agent-tools.js';
 import { createMcpServer, McpCallRegistry } from '../../services/mcp/mcp-server.js';
 import { problemResponses } from '../../schemas/common.js';
+import { McpMessageBody } from '../../schemas/mcp.js';
 
 /** A session id as a client may send it back: printable ASCII (the MCP transport's rule), bounded. */
 const sessionIdPattern = /^[\x21-\x7E]{1,128}$/;
-
-/** The SDK transport's own bound on a batch. */
-const maxBatch = 100;
 
 /**
  * What the transport would refuse, refused first as problem+json like every
@@ -33,16 +31,9 @@ function checkMcpRequest(request: FastifyRequest): void {
   if (version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(String(version))) {
     throw validationError('/headers/mcp-protocol-version', `must be one of ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}`);
   }
-  const body = request.body;
-  const messages = Array.isArray(body) ? body : [body];
-  if (messages.length === 0 || messages.length > maxBatch) {
-    throw validationError('/body', `must hold 1–${maxBatch} JSON-RPC messages`);
+  if (!JSONRPCMessageSchema.safeParse(request.body).success) {
+    throw validationError('/body', 'must be a JSON-RPC 2.0 request or notification');
   }
-  messages.forEach((message, index) => {
-    if (!JSONRPCMessageSchema.safeParse(message).success) {
-      throw validationError(Array.isArray(body) ? `/body/${index}` : '/body', 'must be a JSON-RPC 2.0 message');
-    }
-  });
 }
 
 /** Whether a message asks for progress notifications (`_meta.progressToken`): only those need an event stream. */
@@ -86,7 +77,7 @@ export function registerMcpEndpoint(
           'secrets masked). A tool call needs the scope its REST route needs (`agents:read`, `messages:send`) and ' +
           'spends the same per-minute limits and in-flight slots; its reply is a run with trigger `mcp`. ' +
           'Stateless: every instance answers every request; GET and DELETE are 405. See docs/mcp-server.md.',
-        body: Type.Unknown({ description: 'A JSON-RPC message or batch of MCP.' }),
+        body: McpMessageBody,
         response: {
           200: {
             description: 'The JSON-RPC response, or an event stream of notifications ending with it.',
