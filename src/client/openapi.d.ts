@@ -6663,10 +6663,20 @@ export interface operations {
       path?: never;
       cookie?: never;
     };
-    /** @description A JSON-RPC message or batch of MCP. */
+    /** @description A JSON-RPC 2.0 request or notification of MCP. */
     requestBody: {
       content: {
-        'application/json': unknown;
+        'application/json': {
+          /** @description Present on requests, absent on notifications. */
+          id?: string | number;
+          /** @enum {string} */
+          jsonrpc: '2.0';
+          /** @description e.g. initialize, tools/list, tools/call. */
+          method: string;
+          params?: {
+            [key: string]: unknown;
+          };
+        };
       };
     };
     responses: {
@@ -6707,15 +6717,6 @@ export interface operations {
       };
       /** @description The key lacks the scope this operation needs (`insufficient_scope`). */
       403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Problem'];
-        };
-      };
-      /** @description Error */
-      406: {
         headers: {
           [name: string]: unknown;
         };
