@@ -159,6 +159,15 @@ describe('the MCP server', () => {
     });
   });
 
+  it('answers GET and DELETE with 405: there is no session and no stream of server messages', async () => {
+    for (const method of ['GET', 'DELETE'] as const) {
+      const response = await t.inject({ method, url: '/v1/mcp' });
+      assert.equal(response.statusCode, 405);
+      assert.equal(response.headers.allow, 'POST');
+      assert.equal(response.json().code, 'method_not_allowed');
+    }
+  });
+
   it('shows a key of another account none of this account’s agents', async () => {
     const agent = await providerAgent({ name: 'Private Agent', mcp: { exposed: true } });
     const stranger = await t.newAccount();

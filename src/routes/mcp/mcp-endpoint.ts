@@ -3,7 +3,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
-import { validationError } from '../../errors.js';
+import { AppError, validationError } from '../../errors.js';
 import type { App } from '../../http/app-instance.js';
 import type { GracefulShutdown } from '../../http/graceful-shutdown.js';
 import { contextOf } from '../../http/operation.js';
@@ -127,9 +127,11 @@ export function registerMcpEndpoint(
       url: '/v1/mcp',
       config: { operation },
       schema: { hide: true },
-      handler: async (_request, reply) => {
+      handler: async () => {
         // Stateless: no stream of server-initiated messages to open, no session to end (MCP lets both be 405).
-        return reply.code(405).header('allow', 'POST').send();
+        throw new AppError('method_not_allowed', 'The MCP endpoint is stateless: it takes POST only.', {
+          headers: { allow: 'POST' },
+        });
       },
     });
   }
