@@ -1844,6 +1844,7 @@ export interface components {
         | 'insufficient_scope'
         | 'deletion_protected'
         | 'not_found'
+        | 'method_not_allowed'
         | 'idempotency_in_progress'
         | 'conflict'
         | 'payload_too_large'
