@@ -17,7 +17,7 @@ import { createMetrics, registerRequestObservation } from './http/metrics.js';
 import { withPublishedScope } from './http/openapi-scopes.js';
 import { registerProblemHandlers, sendProblem, toAppError } from './http/problem.js';
 import { registerRequestAdmission } from './http/request-admission.js';
-import { registerRateLimits } from './http/rate-limit.js';
+import { createRateCheck, registerRateLimits } from './http/rate-limit.js';
 import { registerRequestTracing } from './http/request-tracing.js';
 import { serverBoundsOptions } from './http/server-bounds.js';
 import { registerCreateAgent } from './routes/agents/create-agent.js';
@@ -56,6 +56,11 @@ import { registerMetricsRoute } from './routes/ops/metrics.js';
 import { registerOpenApiRoute } from './routes/ops/openapi.js';
 import { registerChatCompletions } from './routes/openai/chat-completions.js';
 import { registerListModels } from './routes/openai/list-models.js';
+import { registerMcpEndpoint } from './routes/mcp/mcp-endpoint.js';
+import { registerA2aJsonRpc } from './routes/a2a/a2a-json-rpc.js';
+import { registerGetAgentCard } from './routes/a2a/get-agent-card.js';
+import { registerListAgentCards } from './routes/a2a/list-agent-cards.js';
+import { McpCallRegistry } from './services/mcp/mcp-server.js';
 import { registerCreateWebhook } from './routes/webhooks/create-webhook.js';
 import { registerDeleteWebhook } from './routes/webhooks/delete-webhook.js';
 import { registerGetWebhook } from './routes/webhooks/get-webhook.js';
@@ -206,6 +211,8 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
         { name: 'plugins', description: 'Plugins the server offers: the tools agents can use' },
         { name: 'platforms', description: 'Platform connectors: agents answering on Telegram, webhooks and more' },
         { name: 'openai', description: 'The OpenAI-compatible door: agents as models, for the openai client' },
+        { name: 'mcp', description: 'The MCP server: agents as tools for MCP clients' },
+        { name: 'a2a', description: 'A2A: each agent as an Agent2Agent agent, with its agent card' },
         { name: 'operations', description: 'Health, readiness and metrics (no key, no rate limit)' },
       ],
     },
@@ -286,6 +293,17 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
   registerRunTask(app, deps.tasks);
   registerChatCompletions(app, { keepAliveMs: config.sseKeepAliveMs, shutdown: deps.shutdown, agentRateLimit });
   registerListModels(app);
+  const rateCheck = createRateCheck(deps.rateLimiter, config.rateLimits, deps.services.agentMetrics);
+  registerMcpEndpoint(app, { rateCheck, shutdown: deps.shutdown, calls: new McpCallRegistry() });
+  const cardBase = { publicBaseUrl: config.platforms.publicBaseUrl };
+  registerListAgentCards(app, cardBase);
+  registerGetAgentCard(app, cardBase);
+  registerA2aJsonRpc(app, {
+    ...cardBase,
+    rateCheck,
+    shutdown: deps.shutdown,
+    keepAliveMs: config.sseKeepAliveMs,
+  });
   registerHealth(app, deps.readiness);
   registerMetricsRoute(app, metrics);
   registerOpenApiRoute(app);

@@ -22,6 +22,11 @@ export const errorCatalog = {
     when: 'DELETE of an agent with `deletionProtection: true`.',
   },
   not_found: { status: 404, title: 'Not found', when: "An unknown route, an unknown id, or another account's id." },
+  method_not_allowed: {
+    status: 405,
+    title: 'Method not allowed',
+    when: 'A method the route does not take (GET and DELETE on the stateless MCP endpoint); `Allow` names those it takes.',
+  },
   idempotency_in_progress: {
     status: 409,
     title: 'Idempotent request in progress',

@@ -56,6 +56,66 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/a2a': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The account's A2A directory
+     * @description Every agent of the account as an A2A agent (the newest 1,000): its id, the address of its card and the card itself, as `GET /v1/a2a/{agentId}/.well-known/agent-card.json` answers it.
+     */
+    get: operations['listAgentCards'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/a2a/{agentId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Talk to an agent over A2A (JSON-RPC)
+     * @description The agent’s A2A endpoint, named by its agent card. A message (`SendMessage`, or `message/send` for A2A 0.3 clients) is a message to the agent, and its task is the run it starts (trigger `a2a`): the task id is the run id, so `GetTask` and `CancelTask` work on any instance. `contextId` is the conversation (the room): messages with the same one continue it. `SendStreamingMessage` (`message/stream`) answers with an event stream: the task, artifact updates as the reply’s text comes, status updates for tool calls and the end. Only text parts are read. Needs `messages:send` to send or cancel, `agents:read` to get a task; the same per-minute limits and in-flight slots as the messages route. JSON-RPC errors are answered with status 200, as A2A asks. See docs/a2a.md.
+     */
+    post: operations['a2aJsonRpc'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/a2a/{agentId}/.well-known/agent-card.json': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * An agent's A2A agent card
+     * @description The agent as an A2A 1.0 agent card (ProtoJSON): its name, its bio as description, a skill for conversation, each enabled plugin and each line of expertise, the JSON-RPC interface at `/v1/a2a/{agentId}` (protocol versions 1.0 and 0.3), streaming, and the Bearer scheme of agentd keys. Cards are private to the account like the agents: the request needs a key with `agents:read`. The address in the card is AGENTD_PUBLIC_BASE_URL when set, else the one the request was sent to.
+     */
+    get: operations['getAgentCard'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/agents': {
     parameters: {
       query?: never;
@@ -632,6 +692,26 @@ export interface paths {
      * @description The chunks an agent's prompt would get for `query`, best first: full text and (with an embedding model) vector search, fused by reciprocal rank. Scope: `agents:read`.
      */
     post: operations['searchKnowledgeBase'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/mcp': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The MCP server (Streamable HTTP)
+     * @description A Model Context Protocol server for MCP clients (IDEs, desktop assistants, other agents), on the Streamable HTTP transport: JSON-RPC messages in, a JSON-RPC response or an event stream of progress notifications and the response out. Tools: `list_agents`, `get_agent`, `send_message` and one `ask_<agent>` per agent with `mcp.exposed`; resources: each agent’s profile (`agentd://agents/{id}`, secrets masked). A tool call needs the scope its REST route needs (`agents:read`, `messages:send`) and spends the same per-minute limits and in-flight slots; its reply is a run with trigger `mcp`. Stateless: every instance answers every request; GET and DELETE are 405. See docs/mcp-server.md.
+     */
+    post: operations['mcp'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1588,6 +1668,10 @@ export interface components {
           }
       )[];
       knowledgeBases: string[];
+      mcp: {
+        /** @description Offer the agent as its own tool, `ask_<name>`, on the MCP server at /v1/mcp (default false). Every agent can be reached with `send_message` either way. */
+        exposed: boolean;
+      };
       memory: {
         budgets: {
           factsTokens: number;
@@ -1760,6 +1844,7 @@ export interface components {
         | 'insufficient_scope'
         | 'deletion_protected'
         | 'not_found'
+        | 'method_not_allowed'
         | 'idempotency_in_progress'
         | 'conflict'
         | 'payload_too_large'
@@ -1818,10 +1903,10 @@ export interface components {
       /** @description The task whose due time this run is, for `task` runs. */
       taskId: string | null;
       /**
-       * @description `message`: POST /v1/agents/{id}/messages; `task`: a scheduled task; `platform`: a message on one of the agent's platforms; `door`: the OpenAI-compatible endpoint.
+       * @description `message`: POST /v1/agents/{id}/messages; `task`: a scheduled task; `platform`: a message on one of the agent's platforms; `door`: the OpenAI-compatible endpoint; `mcp`: a tool call of an MCP client (`send_message`, `ask_<agent>`, at /v1/mcp); `a2a`: an A2A message (at /v1/a2a/{agentId}, its task id is the run's id).
        * @enum {string}
        */
-      trigger: 'message' | 'task' | 'platform' | 'door';
+      trigger: 'message' | 'task' | 'platform' | 'door' | 'mcp' | 'a2a';
       userId: string | null;
     };
     /** Task */
@@ -2010,6 +2095,213 @@ export interface operations {
       };
     };
   };
+  listAgentCards: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              agentId: string;
+              /** @description An A2A AgentCard. */
+              card: {
+                [key: string]: unknown;
+              };
+              cardUrl: string;
+            }[];
+          };
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key lacks the scope this operation needs (`insufficient_scope`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The database cannot be reached (`service_unavailable`), or for messages the agent or its model provider cannot answer now (`agent_unavailable`, `provider_unavailable`); see Retry-After. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  a2aJsonRpc: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        agentId: string;
+      };
+      cookie?: never;
+    };
+    /** @description A JSON-RPC 2.0 request of A2A. */
+    requestBody: {
+      content: {
+        'application/json': unknown;
+      };
+    };
+    responses: {
+      /** @description The JSON-RPC response, or for streaming methods an event stream of responses. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': unknown;
+          'text/event-stream': string;
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key lacks the scope this operation needs (`insufficient_scope`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this account (`not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The database cannot be reached (`service_unavailable`), or for messages the agent or its model provider cannot answer now (`agent_unavailable`, `provider_unavailable`); see Retry-After. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getAgentCard: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        agentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description An A2A AgentCard. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key lacks the scope this operation needs (`insufficient_scope`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this account (`not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The database cannot be reached (`service_unavailable`), or for messages the agent or its model provider cannot answer now (`agent_unavailable`, `provider_unavailable`); see Retry-After. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
   listAgents: {
     parameters: {
       query?: {
@@ -2129,6 +2421,10 @@ export interface operations {
           )[];
           /** @description Knowledge bases of this account (kb_…) the agent retrieves from for every message, cited in replies' `citations`. At most 20. */
           knowledgeBases?: string[];
+          mcp?: {
+            /** @description Offer the agent as its own tool, `ask_<name>`, on the MCP server at /v1/mcp (default false). Every agent can be reached with `send_message` either way. */
+            exposed: boolean;
+          };
           /** @description Long-term memory: what the agent keeps beyond its context window, and the prompt share of each. */
           memory?: {
             budgets?: {
@@ -2473,6 +2769,10 @@ export interface operations {
               )[]
             | null;
           knowledgeBases?: string[] | null;
+          mcp?: {
+            /** @description Offer the agent as its own tool, `ask_<name>`, on the MCP server at /v1/mcp (default false). Every agent can be reached with `send_message` either way. */
+            exposed: boolean;
+          } | null;
           memory?: {
             budgets?: {
               factsTokens?: number | null;
@@ -3462,7 +3762,9 @@ export interface operations {
               rateLimited: number;
               /** @description `messages` by who started the run each reply is: `message` (POST …/messages, background or not), `task`, `platform`, `door` (the OpenAI-compatible endpoint). */
               runsByTrigger: {
+                a2a: number;
                 door: number;
+                mcp: number;
                 message: number;
                 platform: number;
                 task: number;
@@ -3528,7 +3830,9 @@ export interface operations {
               rateLimited: number;
               /** @description `messages` by who started the run each reply is: `message` (POST …/messages, background or not), `task`, `platform`, `door` (the OpenAI-compatible endpoint). */
               runsByTrigger: {
+                a2a: number;
                 door: number;
+                mcp: number;
                 message: number;
                 platform: number;
                 task: number;
@@ -3695,7 +3999,7 @@ export interface operations {
         status?: 'queued' | 'running' | 'completed' | 'failed' | 'cancelled' | 'skipped';
         /** @description Only the runs of this task. */
         task?: string;
-        trigger?: 'message' | 'task' | 'platform' | 'door';
+        trigger?: 'message' | 'task' | 'platform' | 'door' | 'mcp' | 'a2a';
       };
       header?: never;
       path: {
@@ -4701,6 +5005,10 @@ export interface operations {
               )[];
               /** @description Knowledge bases of this account (kb_…) the agent retrieves from for every message, cited in replies' `citations`. At most 20. */
               knowledgeBases?: string[];
+              mcp?: {
+                /** @description Offer the agent as its own tool, `ask_<name>`, on the MCP server at /v1/mcp (default false). Every agent can be reached with `send_message` either way. */
+                exposed: boolean;
+              };
               /** @description Long-term memory: what the agent keeps beyond its context window, and the prompt share of each. */
               memory?: {
                 budgets?: {
@@ -6350,6 +6658,103 @@ export interface operations {
       };
     };
   };
+  mcp: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description A JSON-RPC 2.0 request or notification of MCP. */
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Present on requests, absent on notifications. */
+          id?: string | number;
+          /** @enum {string} */
+          jsonrpc: '2.0';
+          /** @description e.g. initialize, tools/list, tools/call. */
+          method: string;
+          params?: {
+            [key: string]: unknown;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description The JSON-RPC response, or an event stream of notifications ending with it. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': unknown;
+          'text/event-stream': string;
+        };
+      };
+      /** @description Notifications only: accepted. */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid JSON or a request that does not match the schema (`invalid_json`, `validation_failed`). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key lacks the scope this operation needs (`insufficient_scope`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (`unsupported_media_type`). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The database cannot be reached (`service_unavailable`), or for messages the agent or its model provider cannot answer now (`agent_unavailable`, `provider_unavailable`); see Retry-After. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
   getUsage: {
     parameters: {
       query?: {
@@ -6410,7 +6815,9 @@ export interface operations {
               rateLimited: number;
               /** @description `messages` by who started the run each reply is: `message` (POST …/messages, background or not), `task`, `platform`, `door` (the OpenAI-compatible endpoint). */
               runsByTrigger: {
+                a2a: number;
                 door: number;
+                mcp: number;
                 message: number;
                 platform: number;
                 task: number;
@@ -6474,7 +6881,9 @@ export interface operations {
               rateLimited: number;
               /** @description `messages` by who started the run each reply is: `message` (POST …/messages, background or not), `task`, `platform`, `door` (the OpenAI-compatible endpoint). */
               runsByTrigger: {
+                a2a: number;
                 door: number;
+                mcp: number;
                 message: number;
                 platform: number;
                 task: number;

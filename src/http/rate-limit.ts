@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { RateLimitSettings } from '../config.js';
+import type { RateLimitName, RateLimitSettings } from '../config.js';
 import { AppError } from '../errors.js';
 import { agentRateKey } from '../limits/rate-keys.js';
 import type { AgentMetricsRecorder } from '../events/agent-metrics-recorder.js';
@@ -22,6 +22,34 @@ const windowMs = 60_000;
  * so the budget is the agent's whichever way the body named it.
  */
 export type AgentRateLimit = (request: FastifyRequest, reply: FastifyReply, agentId: string) => Promise<void>;
+
+/**
+ * A per-minute limit counted outside a route's hooks: the MCP server's tool
+ * calls, which name their agent inside a JSON-RPC message. The same keys as
+ * the routes', so every door to an agent spends one budget.
+ */
+export function createRateCheck(
+  limiter: RateLimiter,
+  settings: RateLimitSettings | null,
+  agentMetrics: AgentMetricsRecorder,
+): (limitName: RateLimitName, accountId: string, agentId: string | null) => Promise<void> {
+  if (settings === null) return async () => {};
+  return async (limitName, accountId, agentId) => {
+    const limit = settings.perMinute[limitName];
+    const key = agentId === null ? `${limitName}:${accountId}` : agentRateKey(limitName, accountId, agentId);
+    const decision = await limiter.consume(key, limit, windowMs);
+    if (decision.allowed) return;
+    if (limitName === 'sendMessage' && agentId !== null && isId('agent', agentId)) {
+      agentMetrics.rateLimited({ accountId, agentId });
+    }
+    const retryAfter = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
+    throw new AppError(
+      'rate_limited',
+      `The limit of ${limit} requests per minute for ${limitName} is used up; retry in ${retryAfter} s.`,
+      { headers: { 'retry-after': String(retryAfter) } },
+    );
+  };
+}
 
 export function registerRateLimits(
   app: FastifyInstance,

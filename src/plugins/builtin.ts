@@ -1,3 +1,4 @@
+import { a2aPlugin } from './a2a/index.js';
 import { clockPlugin } from './clock/clock-plugin.js';
 import { evmPlugin } from './evm/evm-plugin.js';
 import { httpPlugin } from './http/http-plugin.js';
@@ -16,4 +17,5 @@ export const builtinPlugins: readonly AnyPluginDefinition[] = [
   mcpPlugin,
   openApiPlugin,
   evmPlugin,
+  a2aPlugin,
 ];

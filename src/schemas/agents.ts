@@ -148,6 +148,18 @@ const Metadata = Type.Record(Type.String(), Type.String({ maxLength: limits.meta
   description: 'Up to 50 string keys with string values of at most 500 characters.',
 });
 
+/** How the agent shows itself to MCP clients of its account (docs/mcp-server.md). */
+const McpSettings = Type.Object(
+  {
+    exposed: Type.Boolean({
+      description:
+        'Offer the agent as its own tool, `ask_<name>`, on the MCP server at /v1/mcp (default false). Every agent ' +
+        'can be reached with `send_message` either way.',
+    }),
+  },
+  { additionalProperties: false },
+);
+
 export const CreateAgentBody = Type.Object(
   {
     name: AgentName,
@@ -177,6 +189,7 @@ export const CreateAgentBody = Type.Object(
     deletionProtection: Type.Optional(Type.Boolean()),
     metadata: Type.Optional(Metadata),
     memory: Type.Optional(MemorySettingsInput),
+    mcp: Type.Optional(McpSettings),
   },
   { additionalProperties: false, title: 'CreateAgent' },
 );
@@ -239,6 +252,7 @@ export const UpdateAgentBody = Type.Object(
       ),
     ),
     memory: Type.Optional(Nullable(MemorySettingsPatch)),
+    mcp: Type.Optional(Nullable(McpSettings)),
   },
   { additionalProperties: false, title: 'UpdateAgent' },
 );
@@ -285,6 +299,7 @@ export const AgentSchema = Type.Object(
     deletionProtection: Type.Boolean(),
     metadata: Type.Record(Type.String(), Type.String()),
     memory: MemorySettingsView,
+    mcp: McpSettings,
     createdAt: Timestamp,
     updatedAt: Timestamp,
   },

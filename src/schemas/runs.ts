@@ -7,8 +7,13 @@ import { MessageReply } from './messages.js';
  * the events its stream sends (see docs/runs.md).
  */
 
-/** Who started a run. */
-export const runTriggers = ['message', 'task', 'platform', 'door'] as const;
+/** Who started a run. `mcp` and `a2a` came later than the others (their metric columns are added in 0017). */
+export const runTriggers = ['message', 'task', 'platform', 'door', 'mcp', 'a2a'] as const;
+/** The migration that added each trigger's metric column, for those that did not come with runs. */
+export const runTriggerAddedIn: Partial<Record<RunTrigger, string>> = {
+  mcp: '0017-door-triggers',
+  a2a: '0017-door-triggers',
+};
 export type RunTrigger = (typeof runTriggers)[number];
 
 /** `skipped`: a task's due time that was not run (missed while every instance was down, see docs/tasks.md). */
@@ -31,7 +36,9 @@ export const Run = Type.Object(
     trigger: StringEnum(runTriggers, {
       description:
         '`message`: POST /v1/agents/{id}/messages; `task`: a scheduled task; `platform`: a message on one of the ' +
-        "agent's platforms; `door`: the OpenAI-compatible endpoint.",
+        "agent's platforms; `door`: the OpenAI-compatible endpoint; `mcp`: a tool call of an MCP client " +
+        '(`send_message`, `ask_<agent>`, at /v1/mcp); `a2a`: an A2A message (at /v1/a2a/{agentId}, its task id is the ' +
+        "run's id).",
     }),
     taskId: NullableInResponse('string', { description: 'The task whose due time this run is, for `task` runs.' }),
     dueAt: NullableInResponse('string', { description: "The task's due time this run is for (RFC 3339)." }),

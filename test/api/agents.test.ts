@@ -76,6 +76,7 @@ for (const backend of backends) {
             budgets: { historyTokens: null, summaryTokens: 400, factsTokens: 300, recallTokens: 400 },
             schedule: { everyUserTurns: 8, idleSeconds: 600 },
           },
+          mcp: { exposed: false },
           createdAt: undefined,
           updatedAt: undefined,
         },

@@ -39,6 +39,8 @@ const overrides: Record<string, Partial<Pick<SecurityCase, 'body' | 'query'>>> =
   'POST /v1/chat/completions': {
     body: { model: 'agent:Probe target', messages: [{ role: 'user', content: 'hello' }] },
   },
+  // A JSON-RPC message of MCP: the smallest is a ping.
+  'POST /v1/mcp': { body: { jsonrpc: '2.0', id: 1, method: 'ping' } },
 };
 
 /** The smallest value the schema accepts, from its required fields only. */

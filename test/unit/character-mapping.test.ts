@@ -216,6 +216,7 @@ describe('character export mapping', () => {
       budgets: { historyTokens: 500, summaryTokens: 400, factsTokens: 300, recallTokens: 400 },
       schedule: { everyUserTurns: 8, idleSeconds: 600 },
     },
+    mcp: { exposed: false },
     createdAt: '2025-01-01T00:00:00.000Z',
     updatedAt: '2025-01-01T00:00:00.000Z',
   };

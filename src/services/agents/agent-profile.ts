@@ -215,11 +215,17 @@ export function profileFromCreate(deps: ServiceDeps, agentId: string, input: Cre
     model,
     metadata: input.metadata ?? {},
     memory: memoryFromCreate(input.memory),
+    ...mcpOf(input.mcp?.exposed ?? false),
   };
   checkProfile(deps, profile);
   if (input.plugins !== undefined) checkPlugins(deps, input.plugins, profile.plugins);
   if (input.platforms !== undefined) checkPlatforms(deps, input.platforms, profile.platforms);
   return profile;
+}
+
+/** Stored only when exposed, so other agents keep their stored shape. */
+function mcpOf(exposed: boolean): { mcp?: { exposed: boolean } } {
+  return exposed ? { mcp: { exposed } } : {};
 }
 
 /** Stored only when there are some, so agents without knowledge bases keep their stored shape. */
@@ -318,6 +324,7 @@ export function applyAgentPatch(deps: ServiceDeps, current: AgentRecord, patch: 
           : mergeModel(deps, current.id, before.model, patch.model),
     metadata,
     memory: patch.memory === undefined ? memorySettingsOf(before) : mergeMemory(memorySettingsOf(before), patch.memory),
+    ...mcpOf(patch.mcp === undefined ? (before.mcp?.exposed ?? false) : (patch.mcp?.exposed ?? false)),
   };
   checkProfile(deps, profile);
   // Only entries sent now are checked: an agent stored before a plugin was withdrawn can still be patched.
@@ -382,6 +389,7 @@ function buildAgentView(record: AgentRecord): Agent {
     deletionProtection: record.deletionProtection,
     metadata: profile.metadata,
     memory: memorySettingsOf(profile),
+    mcp: { exposed: profile.mcp?.exposed === true },
     createdAt: record.createdAt,
     updatedAt: record.updatedAt,
   };

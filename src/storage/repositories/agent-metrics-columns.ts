@@ -1,5 +1,5 @@
 import { failureTypes, histogramSize, type MetricCounts } from '../../events/metric-counts.js';
-import { runTriggers } from '../../schemas/runs.js';
+import { runTriggerAddedIn, runTriggers } from '../../schemas/runs.js';
 
 /** One counter column of `agent_metrics` and where its value lives in MetricCounts. */
 export interface MetricColumn {
@@ -72,7 +72,7 @@ export const metricColumns: readonly MetricColumn[] = [
   ...runTriggers.map((trigger): MetricColumn => ({
     name: `runs_${trigger}`,
     wide: false,
-    addedIn: '0011-runs',
+    addedIn: runTriggerAddedIn[trigger] ?? '0011-runs',
     read: (counts) => counts.runs[trigger],
     add: (counts, value) => {
       counts.runs[trigger] += value;

@@ -44,6 +44,8 @@ export interface AgentProfile {
   metadata: Record<string, string>;
   /** Ids of the account's knowledge bases the agent retrieves from (absent on agents stored before they existed). */
   knowledgeBases?: string[];
+  /** MCP settings; absent on agents stored before them (not exposed). */
+  mcp?: { exposed: boolean };
   /** Long-term memory settings; agents stored before memory existed have none and use the defaults. */
   memory?: {
     summary: boolean;

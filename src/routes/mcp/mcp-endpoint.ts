@@ -1,0 +1,138 @@
+import { randomUUID } from 'node:crypto';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import { Type } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
+import { AppError, validationError } from '../../errors.js';
+import type { App } from '../../http/app-instance.js';
+import type { GracefulShutdown } from '../../http/graceful-shutdown.js';
+import { contextOf } from '../../http/operation.js';
+import type { RateCheck } from '../../services/mcp/agent-tools.js';
+import { createMcpServer, McpCallRegistry } from '../../services/mcp/mcp-server.js';
+import { problemResponses } from '../../schemas/common.js';
+import { McpMessageBody } from '../../schemas/mcp.js';
+
+/** A session id as a client may send it back: printable ASCII (the MCP transport's rule), bounded. */
+const sessionIdPattern = /^[\x21-\x7E]{1,128}$/;
+
+/**
+ * What the transport would refuse, refused first as problem+json like every
+ * other bad request: the Accept it needs, a protocol version it knows, and
+ * JSON-RPC messages. A request that names no Accept is taken to accept both answers.
+ */
+function checkMcpRequest(request: FastifyRequest): void {
+  const headers = request.raw.headers;
+  const accept = headers.accept?.trim() ?? '';
+  if (accept === '' || accept === '*/*') headers.accept = 'application/json, text/event-stream';
+  else if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
+    throw validationError('/headers/accept', 'must accept both application/json and text/event-stream');
+  }
+  const version = headers['mcp-protocol-version'];
+  if (version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(String(version))) {
+    throw validationError('/headers/mcp-protocol-version', `must be one of ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}`);
+  }
+  if (!JSONRPCMessageSchema.safeParse(request.body).success) {
+    throw validationError('/body', 'must be a JSON-RPC 2.0 request or notification');
+  }
+}
+
+/** Whether a message asks for progress notifications (`_meta.progressToken`): only those need an event stream. */
+function wantsProgress(body: unknown): boolean {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.some(
+    (message) =>
+      (message as { params?: { _meta?: { progressToken?: unknown } } }).params?._meta?.progressToken !== undefined,
+  );
+}
+
+function isInitialize(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && (body as { method?: unknown }).method === 'initialize';
+}
+
+/**
+ * agentd's MCP server over Streamable HTTP (MCP 2025-06-18 and later), one
+ * stateless server and transport per request, so that any instance behind a
+ * load balancer answers any request. `initialize` still hands out an
+ * `Mcp-Session-Id`: no instance keeps anything under it, but the client sends
+ * it back with every request, which lets a cancellation name its call.
+ */
+export function registerMcpEndpoint(
+  app: App,
+  options: { rateCheck: RateCheck; shutdown: GracefulShutdown; calls: McpCallRegistry },
+): void {
+  const operation = { scope: null, rateLimit: 'sendMessage', rateLimitPer: 'body-agent' } as const;
+  app.post(
+    '/v1/mcp',
+    {
+      config: { operation },
+      schema: {
+        operationId: 'mcp',
+        tags: ['mcp'],
+        summary: 'The MCP server (Streamable HTTP)',
+        description:
+          'A Model Context Protocol server for MCP clients (IDEs, desktop assistants, other agents), on the ' +
+          'Streamable HTTP transport: JSON-RPC messages in, a JSON-RPC response or an event stream of progress ' +
+          'notifications and the response out. Tools: `list_agents`, `get_agent`, `send_message` and one ' +
+          '`ask_<agent>` per agent with `mcp.exposed`; resources: each agent’s profile (`agentd://agents/{id}`, ' +
+          'secrets masked). A tool call needs the scope its REST route needs (`agents:read`, `messages:send`) and ' +
+          'spends the same per-minute limits and in-flight slots; its reply is a run with trigger `mcp`. ' +
+          'Stateless: every instance answers every request; GET and DELETE are 405. See docs/mcp-server.md.',
+        body: McpMessageBody,
+        response: {
+          200: {
+            description: 'The JSON-RPC response, or an event stream of notifications ending with it.',
+            content: {
+              'application/json': { schema: Type.Unknown() },
+              'text/event-stream': { schema: Type.String() },
+            },
+          },
+          202: Type.Null({ description: 'Notifications only: accepted.' }),
+          ...problemResponses(400, 415),
+        },
+      },
+    },
+    async (request, reply) => {
+      const ctx = contextOf(request);
+      const sent = request.headers['mcp-session-id'];
+      let sessionId = typeof sent === 'string' && sessionIdPattern.test(sent) ? sent : '';
+      if (isInitialize(request.body)) sessionId = `mcps_${randomUUID()}`;
+
+      checkMcpRequest(request);
+      // A plain JSON answer where no progress is streamed: cheaper than an event stream of one event.
+      const transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: !wantsProgress(request.body),
+      });
+      const server = createMcpServer({ ctx, rateCheck: options.rateCheck, sessionId, calls: options.calls });
+      await server.connect(transport);
+      const response = reply.raw;
+      for (const [name, value] of Object.entries(reply.getHeaders())) {
+        if (value !== undefined) response.setHeader(name, value as string);
+      }
+      if (sessionId !== '') response.setHeader('mcp-session-id', sessionId);
+      reply.hijack();
+      // The client's leaving, or the shutdown deadline, closes the server: its calls are aborted, their runs cancelled.
+      const registration = options.shutdown.beginStream(() => void transport.close());
+      response.once('close', () => {
+        registration.end();
+        void server.close();
+      });
+      await transport.handleRequest(request.raw, response, request.body);
+    },
+  );
+
+  for (const method of ['GET', 'DELETE'] as const) {
+    app.route({
+      method,
+      url: '/v1/mcp',
+      config: { operation },
+      schema: { hide: true },
+      handler: async () => {
+        // Stateless: no stream of server-initiated messages to open, no session to end (MCP lets both be 405).
+        throw new AppError('method_not_allowed', 'The MCP endpoint is stateless: it takes POST only.', {
+          headers: { allow: 'POST' },
+        });
+      },
+    });
+  }
+}

@@ -1,0 +1,185 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import {
+  CallToolRequestSchema,
+  CancelledNotificationSchema,
+  ErrorCode,
+  ListResourcesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
+import { AppError } from '../../errors.js';
+import { getAgent } from '../agents/get-agent.js';
+import type { ServiceContext } from '../context.js';
+import {
+  askTools,
+  callAgentTool,
+  exposedAgents,
+  fixedTools,
+  mcpAgentLimit,
+  type McpToolSpec,
+  type RateCheck,
+} from './agent-tools.js';
+
+const serverInfo = { name: 'agentd', version: '0.1.0' };
+/** One for every request's server: the SDK would otherwise build an Ajv instance per server, the largest cost of a request. */
+const jsonSchemaValidator = new AjvJsonSchemaValidator();
+const resourcePrefix = 'agentd://agents/';
+
+/**
+ * The tool calls this instance is answering, by account, MCP session and
+ * JSON-RPC request id, so that a client's `notifications/cancelled` (a request
+ * of its own, served by a server of its own) reaches the call it names.
+ */
+export class McpCallRegistry {
+  readonly #calls = new Map<string, AbortController>();
+
+  static key(accountId: string, sessionId: string, requestId: string | number): string {
+    return `${accountId}\n${sessionId}\n${typeof requestId}:${requestId}`;
+  }
+
+  begin(key: string, controller: AbortController): () => void {
+    this.#calls.set(key, controller);
+    return () => {
+      if (this.#calls.get(key) === controller) this.#calls.delete(key);
+    };
+  }
+
+  cancel(key: string, reason: unknown): boolean {
+    const controller = this.#calls.get(key);
+    controller?.abort(reason);
+    return controller !== undefined;
+  }
+
+  get size(): number {
+    return this.#calls.size;
+  }
+}
+
+function toolOf(spec: McpToolSpec) {
+  return { name: spec.name, title: spec.title, description: spec.description, inputSchema: spec.inputSchema as never };
+}
+
+function errorResult(error: AppError): CallToolResult {
+  const problem = { code: error.code, status: error.status, title: error.title, detail: error.detail };
+  return {
+    isError: true,
+    content: [{ type: 'text', text: `${error.title}: ${error.detail}` }],
+    structuredContent: { error: error.errors ? { ...problem, errors: error.errors } : problem },
+  };
+}
+
+/**
+ * agentd's MCP server for one request of one account (the Streamable HTTP
+ * transport is stateless: any instance answers any request). The low-level
+ * `Server` rather than `McpServer`: the account's `ask_<agent>` tools are
+ * read when a request needs them (tools/list, a call of one), not for every
+ * request, and their input schemas are agentd's own TypeBox schemas.
+ */
+export function createMcpServer({
+  ctx,
+  rateCheck,
+  sessionId,
+  calls,
+}: {
+  ctx: ServiceContext;
+  rateCheck: RateCheck;
+  /** The client's Mcp-Session-Id ('' without one): with the request id, it names a call to cancel. */
+  sessionId: string;
+  calls: McpCallRegistry;
+}): Server {
+  const server = new Server(serverInfo, {
+    capabilities: { tools: {}, resources: {} },
+    jsonSchemaValidator,
+    instructions:
+      'The AI agents of one agentd account. list_agents shows them; send_message talks to any of them, ' +
+      'ask_<agent> tools to those offered by name. Agents remember conversations by userId and roomId.',
+  });
+  const accountId = ctx.actor.accountId;
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    await rateCheck('listAgents', accountId, null);
+    const asks = askTools(await exposedAgents(ctx));
+    return { tools: [...fixedTools, ...asks].map(toolOf) };
+  });
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(extra.signal.reason);
+    extra.signal.addEventListener('abort', onAbort, { once: true });
+    const end = calls.begin(McpCallRegistry.key(accountId, sessionId, extra.requestId), controller);
+    const progressToken = request.params._meta?.progressToken;
+    try {
+      const result = await callAgentTool({
+        ctx,
+        rateCheck,
+        name: request.params.name,
+        args: request.params.arguments,
+        options: {
+          signal: controller.signal,
+          progress:
+            progressToken === undefined
+              ? null
+              : (text, progress) =>
+                  extra.sendNotification({
+                    method: 'notifications/progress',
+                    params: { progressToken, progress, message: text },
+                  }),
+        },
+        resolveAskTool: async (name) =>
+          askTools(await exposedAgents(ctx)).find((tool) => tool.name === name)?.agentId ?? null,
+      });
+      return { content: [{ type: 'text', text: result.text }], structuredContent: result.structured };
+    } catch (error) {
+      if (error instanceof AppError) return errorResult(error);
+      ctx.deps.logger.error({ err: error, requestId: ctx.requestId }, 'mcp tool call failed');
+      return errorResult(new AppError('internal', 'An unexpected error occurred; it has been logged.'));
+    } finally {
+      extra.signal.removeEventListener('abort', onAbort);
+      end();
+    }
+  });
+
+  server.setRequestHandler(ListResourcesRequestSchema, async () => {
+    await rateCheck('listAgents', accountId, null);
+    const agents = await ctx.deps.repositories.agents.page({
+      accountId,
+      sortBy: 'createdAt',
+      order: 'desc',
+      limit: mcpAgentLimit,
+    });
+    return {
+      resources: agents.map((agent) => ({
+        uri: `${resourcePrefix}${agent.id}`,
+        name: agent.name,
+        title: `The profile of ${agent.name}`,
+        mimeType: 'application/json',
+      })),
+    };
+  });
+
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+    const { uri } = request.params;
+    if (!uri.startsWith(resourcePrefix)) throw new McpError(ErrorCode.InvalidParams, 'Unknown resource');
+    const agentId = uri.slice(resourcePrefix.length);
+    await rateCheck('getAgent', accountId, agentId);
+    try {
+      const agent = await getAgent({ ctx, agentId });
+      return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(agent) }] };
+    } catch (error) {
+      if (error instanceof AppError) throw new McpError(ErrorCode.InvalidParams, `${error.title}: ${error.detail}`);
+      throw error;
+    }
+  });
+
+  // The call a cancellation names was begun by another request's server: it is found by session and request id.
+  server.setNotificationHandler(CancelledNotificationSchema, async (notification) => {
+    const { requestId, reason } = notification.params;
+    if (requestId === undefined) return;
+    calls.cancel(McpCallRegistry.key(accountId, sessionId, requestId), reason ?? 'cancelled by the client');
+  });
+
+  return server;
+}

@@ -1,0 +1,242 @@
+import assert from 'node:assert/strict';
+import type { AddressInfo } from 'node:net';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { buildApp } from '../../src/app.js';
+import type { App } from '../../src/http/app-instance.js';
+import { startFakeOpenAiServer } from '../helpers/fake-openai-server.js';
+import type { FakeProviderServer } from '../helpers/fake-provider-server.js';
+import { startRoundRobinProxy } from '../helpers/round-robin-proxy.js';
+import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { eventually } from '../helpers/wait.js';
+
+/**
+ * agentd's MCP server as MCP clients meet it: the SDK's own Client over
+ * Streamable HTTP against a listening agentd.
+ */
+
+async function listen(app: App): Promise<string> {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+}
+
+async function connect(origin: string, key: string): Promise<Client> {
+  const client = new Client({ name: 'test-client', version: '1.0.0' });
+  const transport = new StreamableHTTPClientTransport(new URL('/v1/mcp', origin), {
+    requestInit: { headers: { authorization: `Bearer ${key}` } },
+  });
+  await client.connect(transport);
+  return client;
+}
+
+function textOf(result: unknown): string {
+  const content = ((result as { content?: unknown }).content ?? []) as Array<{ type: string; text?: string }>;
+  return content.map((part) => part.text ?? '').join('');
+}
+
+describe('the MCP server', () => {
+  let fake: FakeProviderServer;
+  let t: TestApp;
+  let origin: string;
+  let client: Client;
+
+  before(async () => {
+    fake = await startFakeOpenAiServer();
+    t = await createTestApp({ env: { AGENTD_OPENAI_COMPATIBLE_BASE_URL: fake.baseUrl } });
+    origin = await listen(t.app);
+    client = await connect(origin, t.owner.key);
+  });
+  after(async () => {
+    await client?.close();
+    await t?.close();
+    await fake?.close();
+  });
+  beforeEach(() => fake.reset());
+
+  const providerAgent = (fields: Record<string, unknown> = {}) =>
+    t.newAgent({ model: { provider: 'openai-compatible', name: 'test-model' }, ...fields });
+
+  it('lists its tools, an ask_<agent> tool for each exposed agent with unique names and the bio', async () => {
+    const first = await providerAgent({ name: 'Research Desk', bio: 'Finds papers.', mcp: { exposed: true } });
+    const second = await providerAgent({ name: 'research desk!', mcp: { exposed: true } });
+    await providerAgent({ name: 'Hidden' });
+    const { tools } = await client.listTools();
+    const names = tools.map((tool) => tool.name);
+    for (const fixed of ['list_agents', 'get_agent', 'send_message']) assert.ok(names.includes(fixed), fixed);
+    const ask = tools.find((tool) => tool.name === 'ask_research_desk');
+    assert.ok(ask, names.join(', '));
+    assert.match(ask.description ?? '', /Finds papers\./);
+    const other = names.find((name) => name.startsWith('ask_research_desk_'));
+    assert.ok(other, 'the second agent of the same name gets a name of its own');
+    assert.ok(other.endsWith(second.id.slice(-8).toLowerCase()));
+    assert.ok(!names.some((name) => name.includes('hidden')), 'agents not exposed have no tool');
+    assert.ok(first.mcp.exposed);
+  });
+
+  it('answers send_message with the reply, streaming it as progress notifications, as a run with trigger mcp', async () => {
+    const agent = await providerAgent();
+    fake.enqueue({ reply: 'One two three four.' });
+    const progress: Array<{ progress: number; message?: string }> = [];
+    const result = await client.callTool(
+      { name: 'send_message', arguments: { agentId: agent.id, text: 'Count', userId: 'u-mcp' } },
+      undefined,
+      { onprogress: (notification) => progress.push(notification) },
+    );
+    assert.equal(result.isError, undefined);
+    assert.equal(textOf(result), 'One two three four.');
+    const reply = (result.structuredContent as { reply: any }).reply;
+    assert.equal(reply.text, 'One two three four.');
+    assert.deepEqual(reply.citations, []);
+    assert.ok(progress.length >= 2, `progress notifications arrived (${progress.length})`);
+    assert.equal(progress.map((each) => each.message).join(''), 'One two three four.');
+    assert.ok(progress.every((each, index) => index === 0 || each.progress > progress[index - 1]!.progress));
+    const run = (await t.inject({ method: 'GET', url: `/v1/agents/${agent.id}/runs/${reply.runId}` })).json();
+    assert.equal(run.trigger, 'mcp');
+    assert.equal(run.status, 'completed');
+    const history = (await t.inject({ method: 'GET', url: `/v1/agents/${agent.id}/messages?userId=u-mcp` })).json();
+    assert.equal(history.data[0].text, 'One two three four.', 'the exchange is stored as any other');
+  });
+
+  it('answers an ask_<agent> tool call as the agent, with memory of the conversation', async () => {
+    const agent = await t.newAgent({
+      name: 'Echo Helper',
+      model: { provider: 'builtin', name: 'echo' },
+      mcp: { exposed: true },
+    });
+    const { tools } = await client.listTools();
+    const tool = tools.find((each) => each.description?.includes('Echo Helper') || each.title === 'Ask Echo Helper');
+    assert.ok(tool);
+    const result = await client.callTool({ name: tool.name, arguments: { text: 'hello there', userId: 'u-ask' } });
+    assert.equal(result.isError, undefined, textOf(result));
+    assert.match(textOf(result), /hello there/);
+    const history = (await t.inject({ method: 'GET', url: `/v1/agents/${agent.id}/messages?userId=u-ask` })).json();
+    assert.equal(history.data.length, 2);
+  });
+
+  it('reads agents with list_agents, get_agent and resources, secrets masked', async () => {
+    const agent = await providerAgent({
+      name: 'Keeper',
+      plugins: [
+        {
+          name: 'mcp',
+          config: { url: 'https://tools.example.com/mcp' },
+          secrets: { authorization: 'sk-very-secret-1234' },
+        },
+      ],
+    });
+    const listed = await client.callTool({ name: 'list_agents', arguments: {} });
+    assert.ok((listed.structuredContent as any).agents.some((each: any) => each.id === agent.id));
+    const got = await client.callTool({ name: 'get_agent', arguments: { agentId: agent.id } });
+    assert.equal((got.structuredContent as any).agent.name, 'Keeper');
+    assert.ok(!JSON.stringify(got).includes('sk-very-secret-1234'));
+    const { resources } = await client.listResources();
+    const resource = resources.find((each) => each.uri === `agentd://agents/${agent.id}`);
+    assert.ok(resource);
+    const read = await client.readResource({ uri: resource.uri });
+    const text = (read.contents[0] as { text: string }).text;
+    assert.equal(JSON.parse(text).id, agent.id);
+    assert.ok(!text.includes('sk-very-secret-1234'));
+  });
+
+  it('answers bad arguments and unknown agents with an error result, not a failed request', async () => {
+    const bad = await client.callTool({ name: 'send_message', arguments: { agentId: 'agt_x' } });
+    assert.equal(bad.isError, true);
+    assert.match(textOf(bad), /text/);
+    const missing = await client.callTool({
+      name: 'send_message',
+      arguments: { agentId: 'agt_01JAAAAAAAAAAAAAAAAAAAAAAA', text: 'hi' },
+    });
+    assert.equal(missing.isError, true);
+    assert.match(textOf(missing), /not found/i);
+  });
+
+  it('refuses a wrong key with 401', async () => {
+    await assert.rejects(connect(origin, 'agd_wrong'), (error: unknown) => {
+      assert.ok(error instanceof StreamableHTTPError, String(error));
+      assert.equal(error.code, 401);
+      return true;
+    });
+  });
+
+  it('answers GET and DELETE with 405: there is no session and no stream of server messages', async () => {
+    for (const method of ['GET', 'DELETE'] as const) {
+      const response = await t.inject({ method, url: '/v1/mcp' });
+      assert.equal(response.statusCode, 405);
+      assert.equal(response.headers.allow, 'POST');
+      assert.equal(response.json().code, 'method_not_allowed');
+    }
+  });
+
+  it('shows a key of another account none of this account’s agents', async () => {
+    const agent = await providerAgent({ name: 'Private Agent', mcp: { exposed: true } });
+    const stranger = await t.newAccount();
+    const other = await connect(origin, stranger.key);
+    try {
+      const { tools } = await other.listTools();
+      assert.deepEqual(
+        tools.map((tool) => tool.name),
+        ['list_agents', 'get_agent', 'send_message'],
+      );
+      const listed = await other.callTool({ name: 'list_agents', arguments: {} });
+      assert.deepEqual((listed.structuredContent as any).agents, []);
+      const sent = await other.callTool({ name: 'send_message', arguments: { agentId: agent.id, text: 'hi' } });
+      assert.equal(sent.isError, true);
+      assert.match(textOf(sent), /not found/i);
+      const got = await other.callTool({ name: 'get_agent', arguments: { agentId: agent.id } });
+      assert.equal(got.isError, true);
+      const { resources } = await other.listResources();
+      assert.deepEqual(resources, []);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('stops the model call when the client cancels the tool call, and cancels the run', async () => {
+    const agent = await providerAgent();
+    fake.enqueue({ reply: 'a b c d e f g h i j k l m n o p', tokenDelayMs: 200 });
+    const controller = new AbortController();
+    const progress: string[] = [];
+    const call = client.callTool(
+      { name: 'send_message', arguments: { agentId: agent.id, text: 'Talk slowly' } },
+      undefined,
+      {
+        signal: controller.signal,
+        onprogress: (notification) => {
+          progress.push(notification.message ?? '');
+          if (progress.length === 2) controller.abort('enough');
+        },
+      },
+    );
+    await assert.rejects(call);
+    await fake.waitForAbort(0);
+    assert.equal(fake.requests[0]!.aborted, true, 'the provider saw the model call end early');
+    await eventually(async () => {
+      const runs = (await t.inject({ method: 'GET', url: `/v1/agents/${agent.id}/runs?trigger=mcp` })).json();
+      return runs.data[0]?.status === 'cancelled' ? true : null;
+    }, 'the run to end as cancelled');
+  });
+
+  it('keeps working behind a round-robin load balancer over two instances', async () => {
+    const secondApp = await buildApp({ config: t.config, deps: t.deps });
+    const secondOrigin = await listen(secondApp);
+    const proxy = await startRoundRobinProxy([origin, secondOrigin]);
+    const balanced = await connect(proxy.url, t.owner.key);
+    try {
+      const agent = await providerAgent({ name: 'Balanced', mcp: { exposed: true } });
+      fake.setDefault({ reply: 'Balanced reply.' });
+      for (let round = 0; round < 3; round += 1) {
+        const { tools } = await balanced.listTools();
+        assert.ok(tools.some((tool) => tool.name === 'ask_balanced'));
+        const result = await balanced.callTool({ name: 'ask_balanced', arguments: { text: `round ${round}` } });
+        assert.equal(textOf(result), 'Balanced reply.', textOf(result));
+      }
+      assert.ok(proxy.served.includes(0) && proxy.served.includes(1), 'both instances served requests');
+      assert.ok(agent.id);
+    } finally {
+      await balanced.close();
+      await proxy.close();
+      await secondApp.close();
+    }
+  });
+});
