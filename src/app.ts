@@ -229,7 +229,7 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
   registerProblemHandlers(app);
   registerRequestAdmission(app, { maxQueryBytes: config.http.maxQueryBytes, services: deps.services });
   const agentRateLimit = registerRateLimits(app, deps.rateLimiter, config.rateLimits, deps.services.agentMetrics);
-  const metrics = createMetrics([deps.modelCalls, deps.tasks.metrics]);
+  const metrics = createMetrics([deps.modelCalls, deps.tasks.metrics, deps.platforms.metrics]);
   registerRequestObservation(app, metrics, deps.services.logger);
 
   registerCreateAgent(app);
