@@ -43,6 +43,16 @@ export const knownSecrets: readonly string[] = [
   '424246:telegram-takeover-secret-i9j0',
   '424247:telegram-outage-secret-ab12',
   'whsec_cGxhdGZvcm0td2ViaG9vay1zZWNyZXQtMDE=',
+  // test/api/social-platforms.test.ts, test/integration/social-instances.test.ts, bench/social-mentions.ts
+  'x-app-secret-7f3a91',
+  'x-access-secret-5c2e84',
+  'x-user-token-9d41b6',
+  'x-wrong-secret-0b7d12',
+  'bsky-app-pass-4k2m-9x7q',
+  'bsky-wrong-pass-3j8n',
+  'x-app-secret-instances-61c2',
+  'x-access-secret-instances-7a3f',
+  'bsky-app-pass-instances-2w5e',
   // test/integration/platform-slack.test.ts, platform-discord.test.ts
   'xoxb-slack-test-token-5e1a',
   'slack-signing-secret-7c3d',

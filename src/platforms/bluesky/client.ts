@@ -58,28 +58,35 @@ function scrubbed(text: string, secrets: BlueskySecrets): string {
   return secrets.appPassword ? text.split(secrets.appPassword).join('<app password>') : text;
 }
 
+/** The outbound client's refusal, also when the library wrapped it in an XRPCError. */
+function refusalOf(error: unknown): OutboundRefusedError | null {
+  if (error instanceof OutboundRefusedError) return error;
+  return error instanceof Error && error.cause instanceof OutboundRefusedError ? error.cause : null;
+}
+
 export function describeBlueskyFault(error: unknown, secrets: BlueskySecrets): string {
+  const refused = refusalOf(error);
+  if (refused !== null) return `the Bluesky service URL is refused: ${refused.message}`;
   if (error instanceof XRPCError) {
     return scrubbed(
       `Bluesky answered ${error.status}${error.error ? ` ${error.error}` : ''}: ${error.message}`,
       secrets,
     );
   }
-  if (error instanceof OutboundRefusedError) return `the Bluesky service URL is refused: ${error.message}`;
   const cause = error instanceof Error && error.cause instanceof Error ? ` (${error.cause.message})` : '';
   return scrubbed(`Bluesky is unreachable: ${error instanceof Error ? error.message : String(error)}${cause}`, secrets);
 }
 
 /** The service URL the outbound client refuses, or a 401 on login: only the owner can fix these. */
 export function isRejection(error: unknown): boolean {
-  if (error instanceof OutboundRefusedError) return true;
+  if (refusalOf(error) !== null) return true;
   if (error instanceof XRPCError)
     return error.status === 401 || (error.status === 400 && error.error === 'AccountTakedown');
   return false;
 }
 
 export function rejectionOf(error: unknown, secrets: BlueskySecrets): PlatformCredentialsRejected {
-  if (error instanceof OutboundRefusedError) {
+  if (refusalOf(error) !== null) {
     return new PlatformCredentialsRejected(
       `${describeBlueskyFault(error, secrets)}; set a public settings.serviceUrl on the bluesky platform.`,
     );

@@ -79,9 +79,11 @@ async function postThread(
       );
     }
     const parent = previous;
+    // A reply waits for X's reset; a post asked for now reports the limit to whoever asked instead.
     const result = await rateLimited(
       () => client.v2.tweet({ text: part, ...(parent !== null ? { reply: { in_reply_to_tweet_id: parent } } : {}) }),
       context,
+      source === 'reply' ? 3 : 1,
     );
     previous = result.data.id;
     posted.push(result.data.id);

@@ -1,9 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { StringEnum } from '../../schemas/common.js';
 
 export const xSettingsSchema = Type.Object(
   {
-    answerMentions: StringEnum(['everyone', 'following', 'none'], {
+    answerMentions: Type.Union([Type.Literal('everyone'), Type.Literal('following'), Type.Literal('none')], {
       default: 'everyone',
       description:
         'Whose mentions the agent answers: `everyone`, only accounts it `following` (its following list, read ' +
