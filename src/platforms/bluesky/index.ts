@@ -1,5 +1,6 @@
 import { RichText, type AtpAgent } from '@atproto/api';
 import { abortableDelay } from '../../providers/abortable-delay.js';
+import { takeInOrder } from '../in-order.js';
 import {
   PlatformCredentialsRejected,
   PlatformPostFailed,
@@ -19,9 +20,11 @@ import {
 import { blueskySecretsSchema, blueskySettingsSchema, type BlueskySecrets, type BlueskySettings } from './settings.js';
 import { splitForBluesky } from './text.js';
 
-/** Notifications read per call, and how many pages back one poll reads at most. */
+/** Notifications read per call, and how many pages back one poll reads at most (1,000 notifications). */
 const pageSize = 50;
-const maxPages = 4;
+const maxPages = 20;
+/** Notifications answered at a time by one poller, within the agent's in-flight limit (10). */
+const answerConcurrency = 4;
 const retryMinMs = 1_000;
 const retryMaxMs = 60_000;
 const defaultRateWaitMs = 60_000;
@@ -185,16 +188,23 @@ class NotificationPoller {
       .filter((notification) => Date.parse(notification.indexedAt) >= since)
       .sort((first, second) => Date.parse(first.indexedAt) - Date.parse(second.indexedAt));
     let seenAt: string | null = null;
-    for (const notification of due) {
-      if (context.signal.aborted) return;
-      // Taken before it is answered, by its URI: whichever instance takes it answers it, once.
-      if (!(await context.items.claim(notification.uri))) continue;
-      await context.positions.claim(Date.parse(notification.indexedAt));
-      context.markEvent();
-      context.recordPost('received', { postId: notification.uri, userId: `bluesky:${notification.author.did}` });
-      await this.#answer(notification);
-      seenAt = notification.indexedAt;
-    }
+    // Each is taken before it is answered, by its URI (whichever instance takes it answers it, once), in order.
+    await takeInOrder(
+      due,
+      answerConcurrency,
+      context.signal,
+      async (notification) => {
+        if (!(await context.items.claim(notification.uri))) return false;
+        await context.positions.claim(Date.parse(notification.indexedAt));
+        return true;
+      },
+      async (notification) => {
+        context.markEvent();
+        context.recordPost('received', { postId: notification.uri, userId: `bluesky:${notification.author.did}` });
+        await this.#answer(notification);
+        if (seenAt === null || notification.indexedAt > seenAt) seenAt = notification.indexedAt;
+      },
+    );
     if (seenAt !== null) await this.agent.updateSeenNotifications(seenAt as `${string}`).catch(() => undefined);
     if (context.clock.now() - this.#sweptAt > sweepEveryMs) {
       this.#sweptAt = context.clock.now();
@@ -215,6 +225,14 @@ class NotificationPoller {
     };
     try {
       const reply = await context.handleMessage(inbound, { signal: context.signal });
+      // The agent's limits refused it: a public "too many messages" reply would only add to the noise.
+      if (reply.limited) {
+        context.logger.warn(
+          { agentId: context.agentId, platform: 'bluesky', postId: notification.uri },
+          'Bluesky notification over the agent’s limits, not answered',
+        );
+        return;
+      }
       await postThread(this.agent, splitForBluesky(reply.text), refs, context, 'reply');
     } catch (error) {
       if (context.signal.aborted) return;

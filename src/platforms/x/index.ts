@@ -1,5 +1,6 @@
 import type { TwitterApi } from 'twitter-api-v2';
 import { abortableDelay } from '../../providers/abortable-delay.js';
+import { takeInOrder } from '../in-order.js';
 import {
   PlatformPostFailed,
   type PlatformConnection,
@@ -14,6 +15,11 @@ import { splitForX } from './text.js';
 /** X keeps the 800 newest mentions readable: eight pages of 100 reach back as far as it lets anyone. */
 const maxPages = 8;
 const followingRefreshMs = 15 * 60_000;
+/**
+ * Mentions answered at a time by one poller: a burst is answered by the
+ * model in parallel, within the agent's in-flight limit (10).
+ */
+export const answerConcurrency = 4;
 /** Without a reset header, a 429 waits this long. */
 const defaultRateWaitMs = 60_000;
 const retryMinMs = 1_000;
@@ -168,14 +174,18 @@ class MentionPoller {
     }
     const mentions = await this.#newMentions(since);
     if (mentions.length > 0) context.markEvent();
-    for (const mention of mentions) {
-      if (context.signal.aborted) return;
-      // Taken before it is answered: whichever instance takes it answers it, once.
-      if (!(await context.positions.claim(mention.id))) continue;
-      if (mention.author_id === this.account.id) continue;
-      context.recordPost('received', { postId: mention.id, userId: `x:${mention.author_id ?? ''}` });
-      await this.#answer(mention);
-    }
+    // Each is taken before it is answered (whichever instance takes it answers it, once), in id order.
+    await takeInOrder(
+      mentions,
+      answerConcurrency,
+      context.signal,
+      (mention) => context.positions.claim(mention.id),
+      async (mention) => {
+        if (mention.author_id === this.account.id) return;
+        context.recordPost('received', { postId: mention.id, userId: `x:${mention.author_id ?? ''}` });
+        await this.#answer(mention);
+      },
+    );
   }
 
   async #mayAnswer(authorId: string): Promise<boolean> {
@@ -215,6 +225,14 @@ class MentionPoller {
     if (inbound === null || !(await this.#mayAnswer(mention.author_id!))) return;
     try {
       const reply = await context.handleMessage(inbound, { signal: context.signal });
+      // The agent's limits refused it: a public "too many messages" reply would only add to the noise.
+      if (reply.limited) {
+        context.logger.warn(
+          { agentId: context.agentId, platform: 'x', postId: mention.id },
+          'X mention over the agent’s limits, not answered',
+        );
+        return;
+      }
       await postThread(this.client, splitForX(reply.text), mention.id, this.settings, context, 'reply');
     } catch (error) {
       if (context.signal.aborted) return;
