@@ -260,6 +260,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/agents/{agentId}/platforms/{type}/posts': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Post a text now with one of the agent’s platforms
+     * @description Posts `text` to `target` with the agent’s connector of `type` (telegram, slack, discord, x, bluesky), as a task’s output is posted; answers `200` once the platform took it. The agent must be `active` and the entry enabled (`409` otherwise, and when the platform refuses the post, e.g. X’s daily cap of the entry, with its reason); the platform’s rate limit is a `429` with `Retry-After` until its reset. Posts are counted in `agentd_platform_posts_total` and recorded in the trail (`connector.posted`). Scope: `agents:write`.
+     */
+    post: operations['postPlatformText'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/agents/{agentId}/runs': {
     parameters: {
       query?: never;
@@ -1856,8 +1876,8 @@ export interface components {
              * @description One of the agent's platforms.
              * @enum {string}
              */
-            platform: 'telegram' | 'slack' | 'discord';
-            /** @description Where the reply is posted: a Telegram chat id (or `@channel`), a Slack or Discord channel id. */
+            platform: 'telegram' | 'slack' | 'discord' | 'x' | 'bluesky';
+            /** @description Where the reply is posted: a Telegram chat id (or `@channel`), a Slack or Discord channel id; for X and Bluesky `timeline` (a post of its own) or the post to reply to (an X post id, a Bluesky at:// URI). */
             target: string;
             /** @enum {string} */
             type: 'platform';
@@ -2746,7 +2766,7 @@ export interface operations {
                * @description RFC 3339 UTC time with milliseconds.
                */
               createdAt: string;
-              /** @description `agent.created`: name, status. `agent.updated`: `fields` changed, with `plugins`/`platforms` entries (`entry`, `change`, `secretsChanged` names) and `model.fields`; never a secret value. `agent.status_changed`: from, to, reason, by (`owner` or `service`). `agent.deleted`: name. `connector.started`, `connector.stopped`, `connector.failed`: platform (its type), reason. `memory.updated`: userId, roomId, `summary` (true when it changed), `facts` ({ added, replaced, removed } counts), `source` (`background` or `api`); never the remembered text. `run.completed`, `run.failed`, `run.cancelled`: a run the service produced (a background message, a task) ended: runId, trigger, taskId, messageId, and for a failed one the problem `code`. `task.paused`: taskId, name, reason, consecutiveFailures. */
+              /** @description `agent.created`: name, status. `agent.updated`: `fields` changed, with `plugins`/`platforms` entries (`entry`, `change`, `secretsChanged` names) and `model.fields`; never a secret value. `agent.status_changed`: from, to, reason, by (`owner` or `service`). `agent.deleted`: name. `connector.started`, `connector.stopped`, `connector.failed`: platform (its type), reason. `connector.received`: a social connector took a post addressed to the agent (platform, postId, userId). `connector.posted`: it posted (platform, postId, inReplyTo, part and parts of a thread, source: `reply`, `task` or `api`); never the text. `memory.updated`: userId, roomId, `summary` (true when it changed), `facts` ({ added, replaced, removed } counts), `source` (`background` or `api`); never the remembered text. `run.completed`, `run.failed`, `run.cancelled`: a run the service produced (a background message, a task) ended: runId, trigger, taskId, messageId, and for a failed one the problem `code`. `task.paused`: taskId, name, reason, consecutiveFailures. */
               data: {
                 [key: string]: unknown;
               };
@@ -2765,6 +2785,8 @@ export interface operations {
                 | 'connector.started'
                 | 'connector.stopped'
                 | 'connector.failed'
+                | 'connector.received'
+                | 'connector.posted'
                 | 'memory.updated'
                 | 'run.completed'
                 | 'run.failed'
@@ -3684,6 +3706,113 @@ export interface operations {
       };
     };
   };
+  postPlatformText: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        agentId: string;
+        /** @description One of the agent's platforms. */
+        type: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @description Where: a Telegram chat id (or `@channel`), a Slack or Discord channel id; on X and Bluesky `timeline` (a post of its own) or the post to reply to (an X post id, a Bluesky at:// post URI).
+           * @example timeline
+           */
+          target: string;
+          /** @description What to post, 1–32,000 characters; split as the platform requires (a numbered thread on X and Bluesky, several messages on Telegram and Discord). */
+          text: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            platform: string;
+            /**
+             * Format: date-time
+             * @description When the platform took the post.
+             */
+            postedAt: string;
+            target: string;
+          };
+        };
+      };
+      /** @description Invalid JSON or a request that does not match the schema (`invalid_json`, `validation_failed`). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key lacks the scope this operation needs (`insufficient_scope`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this account (`not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A request with the same Idempotency-Key is still running (`idempotency_in_progress`), or the resource is in a state that does not allow the operation (`conflict`). */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The database cannot be reached (`service_unavailable`), or for messages the agent or its model provider cannot answer now (`agent_unavailable`, `provider_unavailable`); see Retry-After. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
   listRuns: {
     parameters: {
       query?: {
@@ -4138,8 +4267,8 @@ export interface operations {
                  * @description One of the agent's platforms.
                  * @enum {string}
                  */
-                platform: 'telegram' | 'slack' | 'discord';
-                /** @description Where the reply is posted: a Telegram chat id (or `@channel`), a Slack or Discord channel id. */
+                platform: 'telegram' | 'slack' | 'discord' | 'x' | 'bluesky';
+                /** @description Where the reply is posted: a Telegram chat id (or `@channel`), a Slack or Discord channel id; for X and Bluesky `timeline` (a post of its own) or the post to reply to (an X post id, a Bluesky at:// URI). */
                 target: string;
                 /** @enum {string} */
                 type: 'platform';
@@ -4444,8 +4573,8 @@ export interface operations {
                  * @description One of the agent's platforms.
                  * @enum {string}
                  */
-                platform: 'telegram' | 'slack' | 'discord';
-                /** @description Where the reply is posted: a Telegram chat id (or `@channel`), a Slack or Discord channel id. */
+                platform: 'telegram' | 'slack' | 'discord' | 'x' | 'bluesky';
+                /** @description Where the reply is posted: a Telegram chat id (or `@channel`), a Slack or Discord channel id; for X and Bluesky `timeline` (a post of its own) or the post to reply to (an X post id, a Bluesky at:// URI). */
                 target: string;
                 /** @enum {string} */
                 type: 'platform';
