@@ -53,6 +53,13 @@ export const knownSecrets: readonly string[] = [
   'x-app-secret-instances-61c2',
   'x-access-secret-instances-7a3f',
   'bsky-app-pass-instances-2w5e',
+  'x-user-token-second',
+  'x-user-token-limited',
+  'x-user-token-poster',
+  'x-user-token-busy',
+  'x-user-token-bench',
+  'bsky-app-pass-bench',
+  'x-user-token-security-probe',
   // test/integration/platform-slack.test.ts, platform-discord.test.ts
   'xoxb-slack-test-token-5e1a',
   'slack-signing-secret-7c3d',

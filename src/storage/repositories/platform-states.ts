@@ -177,11 +177,20 @@ export class PlatformStateRepository {
    * does nothing when the day's row exists, so instances never exceed the cap together.
    */
   async takeDailyPost(agentId: string, type: string, day: string, cap: number): Promise<boolean> {
-    await this.db
+    const started = await this.db
       .insertInto('platform_daily_posts')
       .values({ agent_id: agentId, type, day, posts: 0 })
       .onConflict((conflict) => conflict.columns(['agent_id', 'type', 'day']).doNothing())
-      .execute();
+      .executeTakeFirst();
+    if (Number(started.numInsertedOrUpdatedRows ?? 0n) > 0) {
+      // A new day began: earlier days are of no use any more.
+      await this.db
+        .deleteFrom('platform_daily_posts')
+        .where('agent_id', '=', agentId)
+        .where('type', '=', type)
+        .where('day', '<', day)
+        .execute();
+    }
     const result = await this.db
       .updateTable('platform_daily_posts')
       .set((eb) => ({ posts: eb('posts', '+', 1) }))
@@ -190,13 +199,6 @@ export class PlatformStateRepository {
       .where('day', '=', day)
       .where('posts', '<', cap)
       .executeTakeFirst();
-    // Earlier days are of no use once a new one has begun.
-    await this.db
-      .deleteFrom('platform_daily_posts')
-      .where('agent_id', '=', agentId)
-      .where('type', '=', type)
-      .where('day', '<', day)
-      .execute();
     return Number(result.numUpdatedRows) > 0;
   }
 
