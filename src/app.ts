@@ -40,6 +40,7 @@ import { registerListPlugins } from './routes/plugins/list-plugins.js';
 import { registerListAgentPlatforms } from './routes/platforms/list-agent-platforms.js';
 import { registerListPlatforms } from './routes/platforms/list-platforms.js';
 import { registerPlatformInbound } from './routes/platforms/platform-inbound.js';
+import { registerPostPlatformText } from './routes/platforms/post-platform-text.js';
 import { registerForgetConversation } from './routes/messages/forget-conversation.js';
 import { registerListMessages } from './routes/messages/list-messages.js';
 import { MessageReply, ToolCallView } from './schemas/messages.js';
@@ -236,7 +237,7 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
   registerProblemHandlers(app);
   registerRequestAdmission(app, { maxQueryBytes: config.http.maxQueryBytes, services: deps.services });
   const agentRateLimit = registerRateLimits(app, deps.rateLimiter, config.rateLimits, deps.services.agentMetrics);
-  const metrics = createMetrics([deps.modelCalls, deps.tasks.metrics]);
+  const metrics = createMetrics([deps.modelCalls, deps.tasks.metrics, deps.platforms.metrics]);
   registerRequestObservation(app, metrics, deps.services.logger);
 
   registerCreateAgent(app);
@@ -272,6 +273,7 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
   registerListPlugins(app);
   registerListPlatforms(app);
   registerListAgentPlatforms(app);
+  registerPostPlatformText(app, deps.platforms);
   registerPlatformInbound(app, { deps: deps.services, runtime: deps.platforms, bodyLimitBytes: config.bodyLimitBytes });
   registerCreateKnowledgeBase(app);
   registerListKnowledgeBases(app);

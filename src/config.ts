@@ -174,6 +174,13 @@ export interface PlatformSettings {
   slackApiUrl: string | null;
   /** The Discord REST API base URL (the gateway address is the one it returns); null: Discord's own. */
   discordApiUrl: string | null;
+  /** The X API base URL (the part before /2/…); null: X's own (https://api.x.com). */
+  xApiUrl: string | null;
+  /**
+   * The Bluesky service (PDS) agents' entries use unless they name their own
+   * (`settings.serviceUrl`); null: https://bsky.social.
+   */
+  blueskyServiceUrl: string | null;
   /** Time to live of a polling connector's lease: another instance takes over within about this long. */
   leaseMs: number;
   /** How often the trail is read for agents changed on any instance. */
@@ -549,6 +556,8 @@ function platformSettings(env: Environment): PlatformSettings {
     telegramApiUrl: httpUrl(env, 'AGENTD_TELEGRAM_API_URL'),
     slackApiUrl: httpUrl(env, 'AGENTD_SLACK_API_URL'),
     discordApiUrl: httpUrl(env, 'AGENTD_DISCORD_API_URL'),
+    xApiUrl: httpUrl(env, 'AGENTD_X_API_URL'),
+    blueskyServiceUrl: httpUrl(env, 'AGENTD_BLUESKY_SERVICE_URL'),
     leaseMs: integer(env, 'AGENTD_PLATFORM_LEASE_MS', 15_000, 1000, 600_000),
     changePollMs: integer(env, 'AGENTD_PLATFORM_CHANGE_POLL_MS', 250, 50, 60_000),
     reconcileMs: integer(env, 'AGENTD_PLATFORM_RECONCILE_MS', 30_000, 1000, 3_600_000),

@@ -51,7 +51,32 @@ export interface PlatformContext {
    * one caller per position: take an event before answering it, and it is
    * never answered twice, even across a takeover.
    */
-  positions: { last(): Promise<number | null>; claim(position: number): Promise<boolean> };
+  positions: {
+    last(): Promise<number | null>;
+    /** The last position as decimal text: ids past 2^53 (X's post ids) keep every digit. */
+    lastText(): Promise<string | null>;
+    /** A number, or a decimal integer of up to 20 digits as text. */
+    claim(position: number | string): Promise<boolean>;
+  };
+  /**
+   * Items taken for answering, by the platform's id for them, shared by every
+   * instance: `claim` is true for exactly one caller per item. For platforms
+   * whose order is not a number (Bluesky's notifications); `sweep` forgets
+   * claims older than `olderThanMs`.
+   */
+  items: { claim(itemId: string): Promise<boolean>; sweep(olderThanMs: number): Promise<void> };
+  /**
+   * Takes one of today's (UTC) posts under `cap`, shared by every instance:
+   * false once `cap` posts were made today.
+   */
+  dailyPosts: { take(cap: number): Promise<boolean> };
+  /**
+   * Counts a post the connector received (a mention, a reply to the agent) or
+   * made (a reply, a post on its own) in the metrics, and records it in the
+   * agent's trail (`connector.received`, `connector.posted`). `data` names the
+   * platform's ids, never a secret nor the text.
+   */
+  recordPost(direction: 'received' | 'posted', data: Record<string, unknown>): void;
   /** Records that the connector received or handled an event now (reported as `lastEventAt`). */
   markEvent(): void;
   /**
@@ -76,6 +101,23 @@ export interface PlatformConnection {
  */
 export class PlatformCredentialsRejected extends Error {
   override readonly name = 'PlatformCredentialsRejected';
+}
+
+/**
+ * Thrown by `postText` when the platform did not take the post: `rate_limited`
+ * with when its window resets (epoch ms), `refused` for anything else it
+ * answered (the daily cap, a duplicate), `unreachable` when it could not be
+ * reached. The message names the platform and its reason, never a secret.
+ */
+export class PlatformPostFailed extends Error {
+  override readonly name = 'PlatformPostFailed';
+  constructor(
+    readonly kind: 'rate_limited' | 'refused' | 'unreachable',
+    message: string,
+    readonly retryAt: number | null = null,
+  ) {
+    super(message);
+  }
 }
 
 /** An HTTP request to /v1/platforms/{type}/{agentId}/... as a connector sees it. */

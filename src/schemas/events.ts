@@ -11,6 +11,8 @@ export const agentEventTypes = [
   'connector.started',
   'connector.stopped',
   'connector.failed',
+  'connector.received',
+  'connector.posted',
   'memory.updated',
   'run.completed',
   'run.failed',
@@ -32,6 +34,9 @@ export const AgentEvent = Type.Object(
         '(`entry`, `change`, `secretsChanged` names) and `model.fields`; never a secret value. ' +
         '`agent.status_changed`: from, to, reason, by (`owner` or `service`). `agent.deleted`: name. ' +
         '`connector.started`, `connector.stopped`, `connector.failed`: platform (its type), reason. ' +
+        '`connector.received`: a social connector took a post addressed to the agent (platform, postId, userId). ' +
+        '`connector.posted`: it posted (platform, postId, inReplyTo, part and parts of a thread, source: `reply`, ' +
+        '`task` or `api`); never the text. ' +
         '`memory.updated`: userId, roomId, `summary` (true when it changed), `facts` ({ added, replaced, removed } ' +
         'counts), `source` (`background` or `api`); never the remembered text. ' +
         '`run.completed`, `run.failed`, `run.cancelled`: a run the service produced (a background message, a task) ' +

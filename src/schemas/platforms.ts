@@ -42,3 +42,41 @@ export const PlatformInboundParams = Type.Object({
   type: Type.String({ pattern: '^[a-z][a-z0-9_-]{0,49}$' }),
   agentId: Type.String({ maxLength: 100 }),
 });
+
+export const PlatformPostParams = Type.Object({
+  agentId: Type.String({ maxLength: 100 }),
+  type: Type.String({ pattern: '^[a-z][a-z0-9_-]{0,49}$', description: "One of the agent's platforms." }),
+});
+export type PlatformPostParamsValue = Static<typeof PlatformPostParams>;
+
+export const PlatformPostBody = Type.Object(
+  {
+    text: Type.String({
+      minLength: 1,
+      maxLength: 32_000,
+      description:
+        'What to post, 1–32,000 characters; split as the platform requires (a numbered thread on X and Bluesky, ' +
+        'several messages on Telegram and Discord).',
+    }),
+    target: Type.String({
+      minLength: 1,
+      maxLength: 500,
+      description:
+        'Where: a Telegram chat id (or `@channel`), a Slack or Discord channel id; on X and Bluesky `timeline` ' +
+        '(a post of its own) or the post to reply to (an X post id, a Bluesky at:// post URI).',
+      examples: ['timeline'],
+    }),
+  },
+  { additionalProperties: false, title: 'PlatformPost' },
+);
+export type PlatformPostBodyValue = Static<typeof PlatformPostBody>;
+
+export const PlatformPostResult = Type.Object(
+  {
+    platform: Type.String(),
+    target: Type.String(),
+    postedAt: Type.String({ format: 'date-time', description: 'When the platform took the post.' }),
+  },
+  { title: 'PlatformPostResult' },
+);
+export type PlatformPostResultView = Static<typeof PlatformPostResult>;

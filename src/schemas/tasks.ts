@@ -75,7 +75,7 @@ export const TaskSchedule = Type.Union([CronSchedule, IntervalSchedule, OnceSche
 });
 export type TaskScheduleValue = Static<typeof TaskSchedule>;
 
-export const outputPlatforms = ['telegram', 'slack', 'discord'] as const;
+export const outputPlatforms = ['telegram', 'slack', 'discord', 'x', 'bluesky'] as const;
 
 const NoOutput = Type.Object(
   { type: Type.Literal('none') },
@@ -88,7 +88,9 @@ const PlatformOutput = Type.Object(
     target: Type.String({
       minLength: 1,
       maxLength: taskLimits.targetLength,
-      description: 'Where the reply is posted: a Telegram chat id (or `@channel`), a Slack or Discord channel id.',
+      description:
+        'Where the reply is posted: a Telegram chat id (or `@channel`), a Slack or Discord channel id; for X and ' +
+        'Bluesky `timeline` (a post of its own) or the post to reply to (an X post id, a Bluesky at:// URI).',
     }),
   },
   {

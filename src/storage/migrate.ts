@@ -13,6 +13,7 @@ import { memorySearchMigration } from './migrations/0010-memory-search.js';
 import { runsMigration } from './migrations/0011-runs.js';
 import { tasksMigration } from './migrations/0012-tasks.js';
 import { evmTransfersMigration } from './migrations/0014-evm-transfers.js';
+import { socialMigration } from './migrations/0016-social.js';
 import { doorTriggersMigration } from './migrations/0017-door-triggers.js';
 import type { Dialect } from './schema.js';
 
@@ -32,6 +33,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0011-runs': runsMigration(dialect),
     '0012-tasks': tasksMigration(dialect),
     '0014-evm-transfers': evmTransfersMigration(),
+    '0016-social': socialMigration(dialect),
     '0017-door-triggers': doorTriggersMigration(),
   };
 }

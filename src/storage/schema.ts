@@ -127,6 +127,22 @@ export interface PlatformStatesTable {
   updated_at: string;
 }
 
+/** A platform item a social connector took for answering, once per agent and type (migration 0016). */
+export interface PlatformItemsTable {
+  agent_id: string;
+  type: string;
+  item_id: string;
+  claimed_at: string;
+}
+
+/** Posts a connector made on one UTC day, for its daily cap (migration 0016). */
+export interface PlatformDailyPostsTable {
+  agent_id: string;
+  type: string;
+  day: string;
+  posts: number;
+}
+
 /** A webhook subscription of an account; `secret` is the signing secret sealed with the secret key. */
 export interface WebhooksTable {
   id: string;
@@ -355,6 +371,8 @@ export interface Database {
   knowledge_items: KnowledgeItemsTable;
   agent_events: AgentEventsTable;
   platform_states: PlatformStatesTable;
+  platform_items: PlatformItemsTable;
+  platform_daily_posts: PlatformDailyPostsTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
   agent_metrics: AgentMetricsTable;

@@ -87,10 +87,10 @@ describe('platforms: catalog and validation', () => {
   });
 
   it('keeps a platform type it does not run, reported unsupported', async () => {
-    const agent = await t.newAgent({ platforms: [{ type: 'x', settings: { handle: 'ava' } }] });
+    const agent = await t.newAgent({ platforms: [{ type: 'mastodon', settings: { handle: 'ava' } }] });
     assert.deepEqual(
       (await platformReport(t, agent.id)).map(({ type, state }) => ({ type, state })),
-      [{ type: 'x', state: 'unsupported' }],
+      [{ type: 'mastodon', state: 'unsupported' }],
     );
   });
 

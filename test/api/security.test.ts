@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Scope } from '../../src/services/context.js';
 import { newId } from '../../src/ids.js';
 import { scopes } from '../../src/services/context.js';
+import { startFakeX, type FakeX } from '../helpers/fake-x-server.js';
 import { securityCasesOf, type SecurityCase } from '../helpers/security-cases.js';
 import { backends, createTestApp, type TestAccount, type TestApp } from '../helpers/test-app.js';
 
@@ -66,7 +67,11 @@ const fillableParameters = [
   'documentId',
   'taskId',
   'runId',
+  'type',
 ];
+
+/** The X account the suite's own agents post with (a fake X API on loopback). */
+const probeX = { id: '1500000000000000555', username: 'probe', userAccessToken: 'x-user-token-security-probe' };
 
 /** A target that never resolves (RFC 2606), so webhooks made here send nothing anywhere. */
 const unreachableTarget = 'https://hooks.invalid/agentd';
@@ -101,6 +106,7 @@ for (const backend of backends) {
     let victimRunId: string;
     let revokedKey: string;
     let victimDelivery: { webhookId: string; deliveryId: string };
+    let x: FakeX;
 
     /** A webhook of `as` subscribed to events the suite does not cause, so it gets no deliveries. */
     async function newWebhook(as: TestAccount, events = ['message.failed']): Promise<string> {
@@ -127,7 +133,9 @@ for (const backend of backends) {
     }
 
     before(async () => {
-      t = await createTestApp({ backend: backend.name });
+      x = await startFakeX();
+      x.addAccount(probeX);
+      t = await createTestApp({ backend: backend.name, env: { AGENTD_X_API_URL: x.apiUrl } });
       victim = await t.newAccount();
       victimAgentId = (
         await t.inject({ method: 'POST', url: '/v1/agents', payload: { name: 'Victim' }, as: victim })
@@ -191,7 +199,10 @@ for (const backend of backends) {
       assert.equal(sent.statusCode, 200, sent.body);
       return sent.json().runId;
     }
-    after(async () => t?.close());
+    after(async () => {
+      await t?.close();
+      await x?.close();
+    });
 
     /** Fills each path parameter: `own` creates a fresh resource of the caller's account. */
     async function urlFor(route: SecurityCase, whose: 'own' | 'foreign' | 'missing'): Promise<string> {
@@ -267,6 +278,25 @@ for (const backend of backends) {
                       payload: { title: 'Own', content: 'own content' },
                     })
                   ).json().id;
+        } else if (name === 'type') {
+          // A platform type of the agent: its own agent gets an x entry that posts to the fake X API.
+          value = 'x';
+          if (whose === 'own') {
+            const patched = await t.inject({
+              method: 'PATCH',
+              url: `/v1/agents/${ownAgentId}`,
+              payload: {
+                platforms: [
+                  {
+                    type: 'x',
+                    settings: { answerMentions: 'none' },
+                    secrets: { userAccessToken: probeX.userAccessToken },
+                  },
+                ],
+              },
+            });
+            assert.equal(patched.statusCode, 200, patched.body);
+          }
         } else {
           throw new Error(`${route.label}: no resource is known for the path parameter ${name}`);
         }

@@ -52,6 +52,10 @@ describe('every route, fuzzed over HTTP', () => {
       // A run can be cancelled once, while it runs, and the fuzzed agents' runs have ended: cancel is fuzzed for
       // its errors here (409 for an ended run among them); test/api/runs.test.ts cancels running runs.
       .filter((label) => label !== 'POST /v1/agents/{agentId}/runs/{runId}/cancel')
+      // A post needs an enabled platform entry whose platform takes it; fuzzed agents have none that reaches one
+      // (this target runs no fake platform): fuzzed for its errors here, posted in test/api/social-platforms.test.ts
+      // and the security suite.
+      .filter((label) => label !== 'POST /v1/agents/{agentId}/platforms/{type}/posts')
       // Known gap: with this seed no request adds or lists the documents of a live own base (it is deleted and
       // replaced many times a run); they are fuzzed for errors above and succeed in test/api/knowledge-bases.test.ts.
       .filter(

@@ -31,6 +31,7 @@ export function createTestPlatformContext(options: {
   const answer = options.answer ?? ((message) => ({ text: `echo: ${message.content}`, limited: false }));
   const failures: unknown[] = [];
   let position: number | null = null;
+  const items = new Set<string>();
   // Built untyped and then assigned, so that members the core's PlatformContext gains
   // (a durable position, reportFailure) can be given here before and after they exist.
   const fields = {
@@ -50,12 +51,20 @@ export function createTestPlatformContext(options: {
     },
     positions: {
       last: async () => position,
-      async claim(next: number) {
-        if (position !== null && next <= position) return false;
-        position = next;
+      lastText: async () => (position === null ? null : String(position)),
+      async claim(next: number | string) {
+        const value = Number(next);
+        if (position !== null && value <= position) return false;
+        position = value;
         return true;
       },
     },
+    items: {
+      claim: async (itemId: string) => (items.has(itemId) ? false : (items.add(itemId), true)),
+      sweep: async () => undefined,
+    },
+    dailyPosts: { take: async () => true },
+    recordPost: () => undefined,
     reportFailure(error: unknown) {
       failures.push(error);
     },

@@ -35,6 +35,8 @@ const overrides: Record<string, Partial<Pick<SecurityCase, 'body' | 'query'>>> =
     body: { name: 'probe', instructions: 'probe', schedule: { everySeconds: 3600 } },
   },
   'PATCH /v1/agents/{agentId}/memory': { query: '?userId=probe' },
+  // The suite gives its own agents an x platform: a post of their own.
+  'POST /v1/agents/{agentId}/platforms/{type}/posts': { body: { text: 'probe', target: 'timeline' } },
   // The suite creates an agent named so in the caller's account.
   'POST /v1/chat/completions': {
     body: { model: 'agent:Probe target', messages: [{ role: 'user', content: 'hello' }] },

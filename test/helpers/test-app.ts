@@ -134,6 +134,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     AGENTD_TELEGRAM_API_URL: 'http://127.0.0.1:9',
     AGENTD_SLACK_API_URL: 'http://127.0.0.1:9/api/',
     AGENTD_DISCORD_API_URL: 'http://127.0.0.1:9/api',
+    AGENTD_X_API_URL: 'http://127.0.0.1:9',
+    AGENTD_BLUESKY_SERVICE_URL: 'http://127.0.0.1:9',
     ...(backend === 'postgres' ? { DATABASE_URL: databaseUrl as string, AGENTD_DATABASE_POOL_SIZE: '5' } : {}),
     ...(redisPrefix ? { REDIS_URL: redisUrl as string, AGENTD_REDIS_PREFIX: redisPrefix } : {}),
     ...options.env,

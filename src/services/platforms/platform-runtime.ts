@@ -12,6 +12,7 @@ import type { ServiceDeps } from '../context.js';
 import { newId } from '../../ids.js';
 import { markAgentFaulted } from '../messages/agent-availability.js';
 import { handlePlatformMessage } from './platform-messages.js';
+import { PlatformMetrics } from './platform-metrics.js';
 
 /** `lastEventAt` is written at most this often per connector: a busy bot does not write on every message. */
 const markEveryMs = 1_000;
@@ -35,6 +36,8 @@ export interface PlatformRuntime {
     signal: AbortSignal,
     reportFailure?: (error: unknown) => void,
   ): PlatformContext;
+  /** Posts the social connectors took and made (agentd_platform_posts_total). */
+  metrics: PlatformMetrics;
   close(): Promise<void>;
 }
 
@@ -50,7 +53,17 @@ export function createPlatformRuntime(options: PlatformRuntimeOptions): Platform
     telegram: settings.telegramApiUrl,
     slack: settings.slackApiUrl,
     discord: settings.discordApiUrl,
+    x: settings.xApiUrl,
+    bluesky: settings.blueskyServiceUrl,
   };
+  const metrics = new PlatformMetrics();
+  const eventWriter = () => ({
+    events: repositories.agentEvents,
+    clock,
+    actor: 'service' as const,
+    requestId: null,
+    outbox: deps.webhooks.outbox,
+  });
 
   const contextFor: PlatformRuntime['contextFor'] = (agent, type, signal, reportFailure) => {
     let markedAt = Number.NEGATIVE_INFINITY;
@@ -80,6 +93,7 @@ export function createPlatformRuntime(options: PlatformRuntimeOptions): Platform
       },
       positions: {
         last: () => repositories.platformStates.position(agent.id, type),
+        lastText: () => repositories.platformStates.positionText(agent.id, type),
         claim: async (position) => {
           // The row exists once the connector has reported a state; an inbound request may come first.
           if ((await repositories.platformStates.position(agent.id, type)) === null) {
@@ -87,6 +101,22 @@ export function createPlatformRuntime(options: PlatformRuntimeOptions): Platform
           }
           return repositories.platformStates.claimPosition(agent.id, type, position);
         },
+      },
+      items: {
+        claim: (itemId) => repositories.platformStates.claimItem(agent.id, type, itemId, isoTime(clock.now())),
+        sweep: (olderThanMs) =>
+          repositories.platformStates.sweepItems(agent.id, type, isoTime(clock.now() - olderThanMs)),
+      },
+      dailyPosts: {
+        take: (cap) =>
+          repositories.platformStates.takeDailyPost(agent.id, type, isoTime(clock.now()).slice(0, 10), cap),
+      },
+      recordPost: (direction, data) => {
+        metrics.posts.inc({ platform: type, direction });
+        const event = direction === 'received' ? 'connector.received' : 'connector.posted';
+        recordAgentEvent(eventWriter(), agent, event, { platform: type, ...data }, repositories.db).catch((error) => {
+          logger.warn({ agentId: agent.id, platform: type, error: (error as Error).message }, 'post not recorded');
+        });
       },
       reportFailure: reportFailure ?? (() => undefined),
     };
@@ -115,14 +145,7 @@ export function createPlatformRuntime(options: PlatformRuntimeOptions): Platform
     },
     contextFor,
     recordEvent: async (agent, type, data) => {
-      const writer = {
-        events: repositories.agentEvents,
-        clock,
-        actor: 'service' as const,
-        requestId: null,
-        outbox: deps.webhooks.outbox,
-      };
-      await recordAgentEvent(writer, agent, type, data, repositories.db);
+      await recordAgentEvent(eventWriter(), agent, type, data, repositories.db);
     },
     markFaulted: async (agent, reason) => {
       const current = await repositories.agents.find(agent.accountId, agent.id);
@@ -134,6 +157,7 @@ export function createPlatformRuntime(options: PlatformRuntimeOptions): Platform
   return {
     supervisor,
     contextFor,
+    metrics,
     async close() {
       await supervisor.stop();
       await options.leases.close();

@@ -13,7 +13,7 @@ export interface PlatformStateRecord {
 
 /** Positions are stored as fixed-width decimal text, so that text order is number order on both dialects. */
 const positionWidth = 20;
-const encodePosition = (position: number) => String(position).padStart(positionWidth, '0');
+const encodePosition = (position: number | string) => String(position).padStart(positionWidth, '0');
 
 /**
  * The reported state of each agent's connectors and their durable positions,
@@ -108,11 +108,29 @@ export class PlatformStateRepository {
   }
 
   /**
-   * Moves the position forward to `position` unless it is there already: true
-   * for exactly one caller, so two instances that both saw the same update
-   * (a lease lost while a poll was in flight) never both handle it.
+   * The last position taken as decimal text without its padding: ids past
+   * 2^53 (X's post ids) keep every digit.
    */
-  async claimPosition(agentId: string, type: string, position: number): Promise<boolean> {
+  async positionText(agentId: string, type: string): Promise<string | null> {
+    const row = await this.db
+      .selectFrom('platform_states')
+      .select('position')
+      .where('agent_id', '=', agentId)
+      .where('type', '=', type)
+      .executeTakeFirst();
+    return row?.position ? row.position.replace(/^0+(?=[0-9])/, '') : null;
+  }
+
+  /**
+   * Moves the position forward to `position` (a number, or a non-negative
+   * decimal integer of up to 20 digits as text) unless it is there already:
+   * true for exactly one caller, so two instances that both saw the same
+   * update (a lease lost while a poll was in flight) never both handle it.
+   */
+  async claimPosition(agentId: string, type: string, position: number | string): Promise<boolean> {
+    if (typeof position === 'string' && !/^[0-9]{1,20}$/.test(position)) {
+      throw new Error('a position is a decimal integer of up to 20 digits');
+    }
     const encoded = encodePosition(position);
     const result = await this.db
       .updateTable('platform_states')
@@ -126,6 +144,62 @@ export class PlatformStateRepository {
 
   async deleteForAgent(agentId: string): Promise<void> {
     await this.db.deleteFrom('platform_states').where('agent_id', '=', agentId).execute();
+    await this.db.deleteFrom('platform_items').where('agent_id', '=', agentId).execute();
+    await this.db.deleteFrom('platform_daily_posts').where('agent_id', '=', agentId).execute();
+  }
+
+  /**
+   * Takes one platform item (a notification) for handling: true for exactly
+   * one caller per item, whichever instance asks, so an item is answered once.
+   */
+  async claimItem(agentId: string, type: string, itemId: string, at: string): Promise<boolean> {
+    const result = await this.db
+      .insertInto('platform_items')
+      .values({ agent_id: agentId, type, item_id: itemId, claimed_at: at })
+      .onConflict((conflict) => conflict.columns(['agent_id', 'type', 'item_id']).doNothing())
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
+  }
+
+  /** Forgets claims older than `before`: the connectors never look that far back again. */
+  async sweepItems(agentId: string, type: string, before: string): Promise<void> {
+    await this.db
+      .deleteFrom('platform_items')
+      .where('agent_id', '=', agentId)
+      .where('type', '=', type)
+      .where('claimed_at', '<', before)
+      .execute();
+  }
+
+  /**
+   * Counts one post of the connector on `day` unless `cap` were passed: true
+   * when the post may be made. One conditional update after an insert that
+   * does nothing when the day's row exists, so instances never exceed the cap together.
+   */
+  async takeDailyPost(agentId: string, type: string, day: string, cap: number): Promise<boolean> {
+    const started = await this.db
+      .insertInto('platform_daily_posts')
+      .values({ agent_id: agentId, type, day, posts: 0 })
+      .onConflict((conflict) => conflict.columns(['agent_id', 'type', 'day']).doNothing())
+      .executeTakeFirst();
+    if (Number(started.numInsertedOrUpdatedRows ?? 0n) > 0) {
+      // A new day began: earlier days are of no use any more.
+      await this.db
+        .deleteFrom('platform_daily_posts')
+        .where('agent_id', '=', agentId)
+        .where('type', '=', type)
+        .where('day', '<', day)
+        .execute();
+    }
+    const result = await this.db
+      .updateTable('platform_daily_posts')
+      .set((eb) => ({ posts: eb('posts', '+', 1) }))
+      .where('agent_id', '=', agentId)
+      .where('type', '=', type)
+      .where('day', '=', day)
+      .where('posts', '<', cap)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
   }
 
   /**

@@ -1,0 +1,104 @@
+import { AtpAgent, XRPCError } from '@atproto/api';
+import { OutboundRefusedError } from '../../outbound/outbound-refused-error.js';
+import { PlatformCredentialsRejected, type PlatformContext } from '../platform.js';
+import type { BlueskySecrets, BlueskySettings } from './settings.js';
+
+/** Bluesky's own service, unless the operator (AGENTD_BLUESKY_SERVICE_URL) or the entry names another. */
+export const defaultBlueskyServiceUrl = 'https://bsky.social';
+const requestTimeoutMs = 15_000;
+
+/**
+ * An AtpAgent on the entry's PDS. A PDS the entry names is a user-given
+ * address: every call goes through the SSRF-safe client. The operator's
+ * default (or bsky.social) is reached with the plain fetch, as other
+ * connectors reach their platform's API. Every call is aborted with the
+ * connector's signal, and after 15 s.
+ */
+export function createBlueskyAgent(settings: BlueskySettings, context: PlatformContext): AtpAgent {
+  const userGiven = settings.serviceUrl !== undefined;
+  const service = settings.serviceUrl ?? context.apiBaseUrl ?? defaultBlueskyServiceUrl;
+  const send = userGiven ? context.fetch : fetch;
+  const bounded = (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const request = input instanceof Request ? input : null;
+    const signals = [context.signal, AbortSignal.timeout(requestTimeoutMs)];
+    if (init?.signal) signals.push(init.signal);
+    if (request !== null) {
+      // The library hands over a Request; its body is read here so every fetch gets plain parts.
+      return request.arrayBuffer().then((body) =>
+        send(request.url, {
+          method: request.method,
+          headers: request.headers,
+          ...(body.byteLength > 0 ? { body } : {}),
+          signal: AbortSignal.any(signals),
+        }),
+      );
+    }
+    return send(input as string | URL, { ...init, signal: AbortSignal.any(signals) });
+  };
+  return new AtpAgent({ service, fetch: bounded as typeof fetch });
+}
+
+export function requireSecrets(secrets: BlueskySecrets): { identifier: string; password: string } {
+  if (secrets.identifier === undefined || secrets.appPassword === undefined) {
+    const missing = [
+      secrets.identifier === undefined ? 'identifier' : null,
+      secrets.appPassword === undefined ? 'appPassword' : null,
+    ]
+      .filter((name) => name !== null)
+      .join(' and ');
+    throw new PlatformCredentialsRejected(
+      `Bluesky has no ${missing}: set secrets.${missing.split(' and ')[0]} on the bluesky platform.`,
+    );
+  }
+  return { identifier: secrets.identifier, password: secrets.appPassword };
+}
+
+/** The password never appears in what is logged or reported. */
+function scrubbed(text: string, secrets: BlueskySecrets): string {
+  return secrets.appPassword ? text.split(secrets.appPassword).join('<app password>') : text;
+}
+
+/** The outbound client's refusal, also when the library wrapped it in an XRPCError. */
+function refusalOf(error: unknown): OutboundRefusedError | null {
+  if (error instanceof OutboundRefusedError) return error;
+  return error instanceof Error && error.cause instanceof OutboundRefusedError ? error.cause : null;
+}
+
+export function describeBlueskyFault(error: unknown, secrets: BlueskySecrets): string {
+  const refused = refusalOf(error);
+  if (refused !== null) return `the Bluesky service URL is refused: ${refused.message}`;
+  if (error instanceof XRPCError) {
+    return scrubbed(
+      `Bluesky answered ${error.status}${error.error ? ` ${error.error}` : ''}: ${error.message}`,
+      secrets,
+    );
+  }
+  const cause = error instanceof Error && error.cause instanceof Error ? ` (${error.cause.message})` : '';
+  return scrubbed(`Bluesky is unreachable: ${error instanceof Error ? error.message : String(error)}${cause}`, secrets);
+}
+
+/** The service URL the outbound client refuses, or a 401 on login: only the owner can fix these. */
+export function isRejection(error: unknown): boolean {
+  if (refusalOf(error) !== null) return true;
+  if (error instanceof XRPCError)
+    return error.status === 401 || (error.status === 400 && error.error === 'AccountTakedown');
+  return false;
+}
+
+export function rejectionOf(error: unknown, secrets: BlueskySecrets): PlatformCredentialsRejected {
+  if (refusalOf(error) !== null) {
+    return new PlatformCredentialsRejected(
+      `${describeBlueskyFault(error, secrets)}; set a public settings.serviceUrl on the bluesky platform.`,
+    );
+  }
+  return new PlatformCredentialsRejected(
+    `Bluesky rejected the handle or app password (${describeBlueskyFault(error, secrets)}); set valid secrets.identifier and secrets.appPassword on the bluesky platform.`,
+  );
+}
+
+/** When a 429 says the window resets (epoch ms), from its ratelimit-reset header. */
+export function rateLimitResetOf(error: unknown): number | null | undefined {
+  if (!(error instanceof XRPCError) || error.status !== 429) return undefined;
+  const reset = Number(error.headers?.['ratelimit-reset']);
+  return Number.isFinite(reset) && reset > 0 ? reset * 1000 : null;
+}

@@ -1,0 +1,317 @@
+import { RichText, type AtpAgent } from '@atproto/api';
+import { abortableDelay } from '../../providers/abortable-delay.js';
+import { takeInOrder } from '../in-order.js';
+import {
+  PlatformCredentialsRejected,
+  PlatformPostFailed,
+  type InboundMessage,
+  type PlatformConnection,
+  type PlatformContext,
+  type PlatformDefinition,
+} from '../platform.js';
+import {
+  createBlueskyAgent,
+  describeBlueskyFault,
+  isRejection,
+  rateLimitResetOf,
+  rejectionOf,
+  requireSecrets,
+} from './client.js';
+import { blueskySecretsSchema, blueskySettingsSchema, type BlueskySecrets, type BlueskySettings } from './settings.js';
+import { splitForBluesky } from './text.js';
+
+/** Notifications read per call, and how many pages back one poll reads at most (1,000 notifications). */
+const pageSize = 50;
+const maxPages = 20;
+/** Notifications answered at a time by one poller, within the agent's in-flight limit (10). */
+const answerConcurrency = 4;
+const retryMinMs = 1_000;
+const retryMaxMs = 60_000;
+const defaultRateWaitMs = 60_000;
+/** Claims of notifications are kept this long (a poll never reaches further back), and swept this often. */
+const claimRetentionMs = 7 * 24 * 3_600_000;
+const sweepEveryMs = 3_600_000;
+
+interface StrongRef {
+  uri: string;
+  cid: string;
+}
+
+interface PostRecord {
+  text?: unknown;
+  reply?: { root?: StrongRef; parent?: StrongRef };
+}
+
+interface Notification {
+  uri: string;
+  cid: string;
+  author: { did: string; handle: string };
+  reason: string;
+  record: Record<string, unknown>;
+  indexedAt: string;
+}
+
+/** A mention's or reply's text without the run of @handles at its start. */
+export function notificationContent(text: string): string {
+  return text.replace(/^(?:@[a-zA-Z0-9.-]+\s+)+/u, '').trim();
+}
+
+/**
+ * The reply references of an answer to `post`: its thread's root (the post
+ * itself when it starts the thread) and the post as the parent.
+ */
+export function replyRefsFor(post: StrongRef, record: PostRecord): { root: StrongRef; parent: StrongRef } {
+  const root = record.reply?.root;
+  const parent = { uri: post.uri, cid: post.cid };
+  return {
+    root:
+      root && typeof root.uri === 'string' && typeof root.cid === 'string' ? { uri: root.uri, cid: root.cid } : parent,
+    parent,
+  };
+}
+
+/**
+ * Posts `parts` as a thread: the first under `reply` (or a post of its own),
+ * each next one under the previous, all with the same root. Links and
+ * @handles become rich text facets (handles resolved to DIDs).
+ */
+async function postThread(
+  agent: AtpAgent,
+  parts: string[],
+  reply: { root: StrongRef; parent: StrongRef } | null,
+  context: PlatformContext,
+  source: 'reply' | 'post',
+): Promise<void> {
+  let refs = reply;
+  for (const [index, part] of parts.entries()) {
+    const text = new RichText({ text: part });
+    await text.detectFacets(agent);
+    const posted = await agent.post({
+      text: text.text,
+      ...(text.facets !== undefined && text.facets.length > 0 ? { facets: text.facets } : {}),
+      ...(refs !== null ? { reply: refs } : {}),
+      createdAt: new Date(context.clock.now()).toISOString(),
+    });
+    context.recordPost('posted', {
+      postId: posted.uri,
+      inReplyTo: refs?.parent.uri ?? null,
+      part: index + 1,
+      parts: parts.length,
+      source,
+    });
+    const self = { uri: posted.uri, cid: posted.cid };
+    refs = { root: refs?.root ?? self, parent: self };
+  }
+}
+
+class NotificationPoller {
+  #failures = 0;
+  #sweptAt = Number.NEGATIVE_INFINITY;
+
+  constructor(
+    private readonly agent: AtpAgent,
+    private readonly did: string,
+    private readonly settings: BlueskySettings,
+    private readonly secrets: BlueskySecrets,
+    private readonly context: PlatformContext,
+  ) {}
+
+  async run(): Promise<void> {
+    const { context } = this;
+    while (!context.signal.aborted) {
+      try {
+        await this.#pollOnce();
+        this.#failures = 0;
+      } catch (error) {
+        if (context.signal.aborted) return;
+        if (isRejection(error)) {
+          context.reportFailure(rejectionOf(error, this.secrets));
+          return;
+        }
+        const reset = rateLimitResetOf(error);
+        if (reset !== undefined) {
+          const waitMs = reset !== null ? Math.max(0, reset - context.clock.now()) : defaultRateWaitMs;
+          context.logger.warn({ agentId: context.agentId, platform: 'bluesky', waitMs }, 'Bluesky rate limit reached');
+          await abortableDelay(waitMs, context.signal);
+          continue;
+        }
+        this.#failures += 1;
+        const delay = Math.min(retryMaxMs, retryMinMs * 2 ** Math.min(this.#failures - 1, 10));
+        context.logger.warn(
+          {
+            agentId: context.agentId,
+            platform: 'bluesky',
+            error: describeBlueskyFault(error, this.secrets),
+            retryInMs: delay,
+          },
+          'Bluesky notifications not read',
+        );
+        await abortableDelay(delay, context.signal);
+        continue;
+      }
+      await abortableDelay(this.settings.pollIntervalSeconds * 1000, context.signal);
+    }
+  }
+
+  /** Notifications indexed at or after `since` (epoch ms), newest first, every page back to it. */
+  async #read(since: number | null): Promise<Notification[]> {
+    const found: Notification[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < maxPages; page += 1) {
+      const response = await this.agent.listNotifications({
+        limit: since === null ? 1 : pageSize,
+        ...(cursor !== undefined ? { cursor } : {}),
+      });
+      const notifications = response.data.notifications as Notification[];
+      found.push(...notifications);
+      cursor = response.data.cursor;
+      const oldest = notifications.at(-1);
+      if (since === null || cursor === undefined || oldest === undefined) break;
+      if (Date.parse(oldest.indexedAt) < since) break;
+    }
+    return found;
+  }
+
+  async #pollOnce(): Promise<void> {
+    const { context } = this;
+    const since = await context.positions.last();
+    const notifications = await this.#read(since);
+    if (since === null) {
+      // The first start answers from now on: the account's earlier notifications are not news.
+      const newest = notifications[0];
+      await context.positions.claim(newest ? Date.parse(newest.indexedAt) : context.clock.now());
+      return;
+    }
+    const reasons = this.settings.answerReplies ? ['mention', 'reply'] : ['mention'];
+    const due = notifications
+      .filter((notification) => reasons.includes(notification.reason) && notification.author.did !== this.did)
+      .filter((notification) => Date.parse(notification.indexedAt) >= since)
+      .sort((first, second) => Date.parse(first.indexedAt) - Date.parse(second.indexedAt));
+    let seenAt: string | null = null;
+    // Each is taken before it is answered, by its URI (whichever instance takes it answers it, once), in order.
+    await takeInOrder(
+      due,
+      answerConcurrency,
+      context.signal,
+      async (notification) => {
+        if (!(await context.items.claim(notification.uri))) return false;
+        await context.positions.claim(Date.parse(notification.indexedAt));
+        return true;
+      },
+      async (notification) => {
+        context.markEvent();
+        context.recordPost('received', { postId: notification.uri, userId: `bluesky:${notification.author.did}` });
+        await this.#answer(notification);
+        if (seenAt === null || notification.indexedAt > seenAt) seenAt = notification.indexedAt;
+      },
+    );
+    if (seenAt !== null) await this.agent.updateSeenNotifications(seenAt as `${string}`).catch(() => undefined);
+    if (context.clock.now() - this.#sweptAt > sweepEveryMs) {
+      this.#sweptAt = context.clock.now();
+      await context.items.sweep(claimRetentionMs).catch(() => undefined);
+    }
+  }
+
+  async #answer(notification: Notification): Promise<void> {
+    const { context } = this;
+    const record = notification.record as PostRecord;
+    const content = typeof record.text === 'string' ? notificationContent(record.text) : '';
+    if (content === '') return;
+    const refs = replyRefsFor(notification, record);
+    const inbound: InboundMessage = {
+      userId: `bluesky:${notification.author.did}`,
+      roomId: `bluesky:${refs.root.uri}`,
+      content,
+    };
+    try {
+      const reply = await context.handleMessage(inbound, { signal: context.signal });
+      // The agent's limits refused it: a public "too many messages" reply would only add to the noise.
+      if (reply.limited) {
+        context.logger.warn(
+          { agentId: context.agentId, platform: 'bluesky', postId: notification.uri },
+          'Bluesky notification over the agent’s limits, not answered',
+        );
+        return;
+      }
+      await postThread(this.agent, splitForBluesky(reply.text), refs, context, 'reply');
+    } catch (error) {
+      if (context.signal.aborted) return;
+      if (isRejection(error)) throw error;
+      context.logger.warn(
+        {
+          agentId: context.agentId,
+          platform: 'bluesky',
+          postId: notification.uri,
+          error: describeBlueskyFault(error, this.secrets),
+        },
+        'Bluesky notification not answered',
+      );
+    }
+  }
+}
+
+/** Logs in with the app password; the session's tokens stay in memory (AtpAgent refreshes them). */
+async function login(settings: BlueskySettings, secrets: BlueskySecrets, context: PlatformContext) {
+  const credentials = requireSecrets(secrets);
+  const agent = createBlueskyAgent(settings, context);
+  try {
+    const session = await agent.login({ identifier: credentials.identifier, password: credentials.password });
+    return { agent, did: session.data.did };
+  } catch (error) {
+    if (isRejection(error)) throw rejectionOf(error, secrets);
+    throw new Error(describeBlueskyFault(error, secrets));
+  }
+}
+
+export const blueskyPlatform: PlatformDefinition<typeof blueskySettingsSchema, typeof blueskySecretsSchema> = {
+  type: 'bluesky',
+  description:
+    'A Bluesky account (AT Protocol, @atproto/api) with an app password: answers mentions and replies (notifications ' +
+    'read on one instance at a time) in their thread with correct root and parent references, long answers as a ' +
+    'numbered thread within 300 graphemes a post, links and @handles as rich text; posts task outputs. The speaker ' +
+    'is `bluesky:<did>`, the thread the room `bluesky:<root post URI>`.',
+  settingsSchema: blueskySettingsSchema,
+  secretsSchema: blueskySecretsSchema,
+  runsOnLease: () => true,
+
+  async start(settings, secrets, context): Promise<PlatformConnection> {
+    const { agent, did } = await login(settings, secrets, context);
+    const polling = new NotificationPoller(agent, did, settings, secrets, context).run();
+    return {
+      stop: async () => {
+        await polling;
+      },
+    };
+  },
+
+  /** `target` `timeline` makes a post of its own; an at:// post URI makes the text a reply in its thread. */
+  async postText(target, text, settings, secrets, context): Promise<void> {
+    if (target !== 'timeline' && !/^at:\/\/[^/]+\/app\.bsky\.feed\.post\/[A-Za-z0-9._~:-]+$/.test(target)) {
+      throw new PlatformPostFailed('refused', 'a bluesky target is `timeline` or the at:// URI of a post to reply to');
+    }
+    const parts = splitForBluesky(text);
+    if (parts.length === 0) throw new PlatformPostFailed('refused', 'there is nothing to post');
+    try {
+      const { agent } = await login(settings, secrets, context);
+      let reply: { root: StrongRef; parent: StrongRef } | null = null;
+      if (target !== 'timeline') {
+        const [, repo = '', , rkey = ''] = target.slice('at://'.length).split('/');
+        const found = await agent.com.atproto.repo.getRecord({ repo, collection: 'app.bsky.feed.post', rkey });
+        if (found.data.cid === undefined) throw new PlatformPostFailed('refused', 'the post to reply to has no cid');
+        reply = replyRefsFor({ uri: found.data.uri, cid: found.data.cid }, found.data.value as PostRecord);
+      }
+      await postThread(agent, parts, reply, context, 'post');
+    } catch (error) {
+      if (error instanceof PlatformPostFailed) throw error;
+      if (error instanceof PlatformCredentialsRejected) throw new PlatformPostFailed('refused', error.message);
+      const reset = rateLimitResetOf(error);
+      if (reset !== undefined) {
+        throw new PlatformPostFailed('rate_limited', describeBlueskyFault(error, secrets), reset);
+      }
+      throw new PlatformPostFailed(
+        error instanceof Error && error.name === 'XRPCError' ? 'refused' : 'unreachable',
+        describeBlueskyFault(error, secrets),
+      );
+    }
+  },
+};
