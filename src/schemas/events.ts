@@ -15,6 +15,7 @@ export const agentEventTypes = [
   'run.completed',
   'run.failed',
   'run.cancelled',
+  'run.waiting',
   'task.paused',
 ] as const;
 
@@ -34,7 +35,8 @@ export const AgentEvent = Type.Object(
         '`memory.updated`: userId, roomId, `summary` (true when it changed), `facts` ({ added, replaced, removed } ' +
         'counts), `source` (`background` or `api`); never the remembered text. ' +
         '`run.completed`, `run.failed`, `run.cancelled`: a run the service produced (a background message, a task) ' +
-        'ended: runId, trigger, taskId, messageId, and for a failed one the problem `code`. ' +
+        'ended: runId, trigger, taskId, messageId, and for a failed one the problem `code`; `run.waiting`: such a ' +
+        'run paused for approvals. ' +
         '`task.paused`: taskId, name, reason, consecutiveFailures.',
     }),
     actor: Type.String({ description: 'The id of the API key that made the change, or `service`.' }),

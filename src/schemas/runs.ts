@@ -8,13 +8,19 @@ import { MessageReply } from './messages.js';
  */
 
 /** Who started a run. */
-export const runTriggers = ['message', 'task', 'platform', 'door'] as const;
+export const runTriggers = ['message', 'task', 'platform', 'door', 'approval'] as const;
 export type RunTrigger = (typeof runTriggers)[number];
 
 /** `skipped`: a task's due time that was not run (missed while every instance was down, see docs/tasks.md). */
-export const runStatuses = ['queued', 'running', 'completed', 'failed', 'cancelled', 'skipped'] as const;
+/**
+ * `waiting`: the run's reply ended with `approval_required`; it stays waiting until every tool call it asked
+ * approval for is decided (or expired), then becomes `completed` and a new run (trigger `approval`) goes on.
+ */
+export const runStatuses = ['queued', 'running', 'waiting', 'completed', 'failed', 'cancelled', 'skipped'] as const;
 export type RunStatus = (typeof runStatuses)[number];
 export const finishedRunStatuses: ReadonlySet<RunStatus> = new Set(['completed', 'failed', 'cancelled', 'skipped']);
+/** Statuses whose events are all written: a waiting run's reply has ended, only the decision is missing. */
+export const settledRunStatuses: ReadonlySet<RunStatus> = new Set([...finishedRunStatuses, 'waiting']);
 
 export const RunIdParams = Type.Object(
   {
@@ -31,14 +37,20 @@ export const Run = Type.Object(
     trigger: StringEnum(runTriggers, {
       description:
         '`message`: POST /v1/agents/{id}/messages; `task`: a scheduled task; `platform`: a message on one of the ' +
-        "agent's platforms; `door`: the OpenAI-compatible endpoint.",
+        "agent's platforms; `door`: the OpenAI-compatible endpoint; `approval`: the rest of a reply that paused for " +
+        'a decision, once it was taken (`approvalId` names it).',
     }),
     taskId: NullableInResponse('string', { description: 'The task whose due time this run is, for `task` runs.' }),
+    approvalId: NullableInResponse('string', {
+      description: 'For `approval` runs: the decision that resumed the reply (GET …/approvals/{approvalId}).',
+    }),
     dueAt: NullableInResponse('string', { description: "The task's due time this run is for (RFC 3339)." }),
     status: StringEnum(runStatuses, {
       description:
         '`queued` (waiting for one of the agent’s in-flight slots), `running`, then `completed`, `failed`, ' +
-        '`cancelled` (by POST …/cancel, or its client went away) or, for task due times not run, `skipped`.',
+        '`cancelled` (by POST …/cancel, or its client went away) or, for task due times not run, `skipped`. ' +
+        '`waiting`: the reply ended with `approval_required` and waits for a decision on its approvals; it ' +
+        'becomes `completed` when they are decided (the reply goes on in a run with trigger `approval`).',
     }),
     background: Type.Boolean({
       description: 'Produced by the service, not a connection: a background message or a task.',

@@ -4,13 +4,14 @@ import { isoTime, type Clock } from '../../clock.js';
 import type { MessageReplyView } from '../../schemas/messages.js';
 import type { RunStatus } from '../../schemas/runs.js';
 import type { RunRepository } from '../../storage/repositories/runs.js';
+import type { ApprovalRepository } from '../../storage/repositories/approvals.js';
 import type { Database } from '../../storage/schema.js';
 import type { Kysely } from 'kysely';
 import { RunLog, type SequencedEvent } from './run-log.js';
 
 /** How a run ended, as its row records it. */
 export interface RunOutcome {
-  status: Extract<RunStatus, 'completed' | 'failed' | 'cancelled'>;
+  status: Extract<RunStatus, 'completed' | 'failed' | 'cancelled' | 'waiting'>;
   reply: MessageReplyView | null;
   /** The problem body of a failed run. */
   error: Record<string, unknown> | null;
@@ -47,11 +48,13 @@ export class RunRuntime {
   #flushing: Promise<void> = Promise.resolve();
   #lastPrune = 0;
   #closed = false;
+  readonly #beatTasks: (() => Promise<unknown>)[] = [];
 
   constructor(
     private readonly options: {
       db: Kysely<Database>;
       runs: RunRepository;
+      approvals: ApprovalRepository;
       clock: Clock;
       logger: Logger;
       instanceId: string;
@@ -73,6 +76,11 @@ export class RunRuntime {
     this.#heartbeatTimer = setInterval(() => void this.beat(), this.options.settings.heartbeatMs);
     this.#heartbeatTimer.unref();
     void this.beat();
+  }
+
+  /** Work done at every heartbeat after the runs' own (the expiry of approvals); its failures are logged. */
+  onBeat(task: () => Promise<unknown>): void {
+    this.#beatTasks.push(task);
   }
 
   /** Registers a run this instance is about to produce; `stored` resolves once its row exists. */
@@ -126,7 +134,11 @@ export class RunRuntime {
     let finished = false;
     try {
       await log.stored;
+      const waiting = outcome.status === 'waiting';
       finished = await db.transaction().execute(async (transaction) => {
+        // A run that paused for approvals takes its paused row first, as decisions do: a decision taken before this
+        // end is stored is then seen here, and the run is settled rather than left waiting for it.
+        if (waiting) await this.options.approvals.lockPausedRun(log.runId, transaction);
         const ended = await runs.finish(
           log.runId,
           {
@@ -141,6 +153,9 @@ export class RunRuntime {
           transaction,
         );
         if (ended && events.length > 0) await runs.appendEvents([batchOf(log.runId, events)], now, transaction);
+        if (ended && waiting && (await this.options.approvals.pausedRun(log.runId, transaction))?.resumed_run_id) {
+          await runs.settleWaiting(log.runId, transaction);
+        }
         return ended;
       });
     } catch (error) {
@@ -197,6 +212,10 @@ export class RunRuntime {
       }
     } catch (error) {
       logger.warn({ err: error }, 'run heartbeat failed; will retry');
+    }
+    for (const task of this.#beatTasks) {
+      if (this.#closed) return;
+      await task().catch((error: unknown) => logger.warn({ err: error }, 'heartbeat task failed; will retry'));
     }
   }
 

@@ -72,7 +72,7 @@ export const metricColumns: readonly MetricColumn[] = [
   ...runTriggers.map((trigger): MetricColumn => ({
     name: `runs_${trigger}`,
     wide: false,
-    addedIn: '0011-runs',
+    addedIn: trigger === 'approval' ? '0013-approvals' : '0011-runs',
     read: (counts) => counts.runs[trigger],
     add: (counts, value) => {
       counts.runs[trigger] += value;

@@ -15,6 +15,7 @@ import { MessageRepository } from './messages.js';
 import { VectorIndex } from './vector-index.js';
 import { RunRepository } from './runs.js';
 import { TaskRepository } from './tasks.js';
+import { ApprovalRepository } from './approvals.js';
 import { PlatformStateRepository } from './platform-states.js';
 import { ServiceStateRepository } from './service-state.js';
 import { WebhookDeliveryRepository } from './webhook-deliveries.js';
@@ -40,6 +41,7 @@ export interface Repositories {
   webhookDeliveries: WebhookDeliveryRepository;
   runs: RunRepository;
   tasks: TaskRepository;
+  approvals: ApprovalRepository;
 }
 
 /** `vectorDimensions`: the embedding model's width, or null without embeddings (no vector indexes). */
@@ -70,5 +72,6 @@ export function createRepositories(
     webhookDeliveries: new WebhookDeliveryRepository(db, dialect),
     runs: new RunRepository(db),
     tasks: new TaskRepository(db, dialect),
+    approvals: new ApprovalRepository(db),
   };
 }
