@@ -40,14 +40,18 @@ export async function resumeReply({
   requireScope(ctx, 'messages:send');
   const startedTick = performance.now();
   const startedAt = ctx.deps.clock.now();
-  const agent = await findOwnAgent(ctx, agentId);
-  await ensureAnswering(ctx, agent);
   const { approvals } = ctx.deps.repositories;
-  const paused = await approvals.pausedRun(pausedRunId);
+  // Independent reads, together: the time from a decision to the resumed reply is a few round trips.
+  const [agent, paused, decided] = await Promise.all([
+    findOwnAgent(ctx, agentId),
+    approvals.pausedRun(pausedRunId),
+    approvals.ofRun(pausedRunId),
+  ]);
+  await ensureAnswering(ctx, agent);
   if (paused === undefined) throw new AppError('not_found', `The paused run ${pausedRunId} no longer exists.`);
   const state = JSON.parse(paused.state) as PausedState;
   const decisions = new Map<string, ToolDecision>();
-  for (const row of await approvals.ofRun(pausedRunId)) {
+  for (const row of decided) {
     if (row.status === 'pending') throw new AppError('conflict', `Approval ${row.id} is still pending.`);
     decisions.set(row.id, {
       approvalId: row.id,
