@@ -52,6 +52,9 @@ const knownOperations: Array<[label: string, scope: Scope | null]> = [
   ['GET /v1/models/{model}', 'agents:read'],
   ['GET /v1/agents/{agentId}/metrics', 'agents:read'],
   ['GET /v1/metrics/usage', 'agents:read'],
+  ['GET /v1/agents/{agentId}/approvals', 'agents:read'],
+  ['GET /v1/agents/{agentId}/approvals/{approvalId}', 'agents:read'],
+  ['POST /v1/agents/{agentId}/approvals/{approvalId}', 'approvals:write'],
 ];
 
 /** Path parameters the suite can fill, by name; a route with another one fails until it is added here. */
@@ -66,6 +69,7 @@ const fillableParameters = [
   'documentId',
   'taskId',
   'runId',
+  'approvalId',
 ];
 
 /** A target that never resolves (RFC 2606), so webhooks made here send nothing anywhere. */
@@ -99,6 +103,7 @@ for (const backend of backends) {
     let victimDocumentId: string;
     let victimTaskId: string;
     let victimRunId: string;
+    let victimApprovalId: string;
     let revokedKey: string;
     let victimDelivery: { webhookId: string; deliveryId: string };
 
@@ -165,7 +170,27 @@ for (const backend of backends) {
           as: victim,
         })
       ).json().runId;
+      victimApprovalId = await pendingApproval(victimAgentId, victim);
     });
+
+    /** A tool call of the agent waiting for approval: its math plugin's calculate needs one (the builtin model calls it). */
+    async function pendingApproval(agentId: string, as = t.owner): Promise<string> {
+      const patched = await t.inject({
+        method: 'PATCH',
+        url: `/v1/agents/${agentId}`,
+        payload: { plugins: [{ name: 'math', approval: { tools: ['calculate'] } }] },
+        as,
+      });
+      assert.equal(patched.statusCode, 200, patched.body);
+      const sent = await t.inject({
+        method: 'POST',
+        url: `/v1/agents/${agentId}/messages`,
+        payload: { text: '/tool calculate {"expression": "1+1"}' },
+        as,
+      });
+      assert.equal(sent.json().finishReason, 'approval_required', sent.body);
+      return sent.json().approvals[0].approvalId;
+    }
 
     /**
      * A run of the caller's agent: a finished one, or for a cancel one still
@@ -254,6 +279,14 @@ for (const backend of backends) {
               : whose === 'missing'
                 ? 'run_01ARZ3NDEKTSV4RRFFQ69G5FAV'
                 : await ownRun(agentId, route.path.endsWith('/cancel'));
+        } else if (name === 'approvalId') {
+          const agentId = url.split('/')[3] as string;
+          value =
+            whose === 'foreign'
+              ? victimApprovalId
+              : whose === 'missing'
+                ? 'apr_01ARZ3NDEKTSV4RRFFQ69G5FAV'
+                : await pendingApproval(agentId);
         } else if (name === 'documentId') {
           value =
             whose === 'foreign'
