@@ -27,7 +27,7 @@ function replyText(reply: MessageReplyView): string {
 }
 
 export const waitingForApprovalText = (tools: string) =>
-  `I need a person's approval to use ${tools}; I'll go on once it is decided.`;
+  `Waiting for approval to use ${tools}.`;
 
 export interface PlatformMessageOptions {
   deps: ServiceDeps;
