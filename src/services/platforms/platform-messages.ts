@@ -26,8 +26,7 @@ function replyText(reply: MessageReplyView): string {
   return `${reply.text}\n\n${waitingForApprovalText(names)}`.trim();
 }
 
-export const waitingForApprovalText = (tools: string) =>
-  `Waiting for approval to use ${tools}.`;
+export const waitingForApprovalText = (tools: string) => `Waiting for approval to use ${tools}.`;
 
 export interface PlatformMessageOptions {
   deps: ServiceDeps;
