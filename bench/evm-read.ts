@@ -72,7 +72,11 @@ try {
       ...unusedPluginServices,
     },
   );
-  const toolbox: Toolbox = { tools: new Map(instance.tools.map((tool) => [tool.name, tool])), unavailable: [] };
+  const toolbox: Toolbox = {
+    tools: new Map(instance.tools.map((tool) => [tool.name, tool])),
+    unavailable: [],
+    approvals: new Map(),
+  };
   const limits = { timeoutMs: 15_000, outputBytes: 16_384 };
   const logger = pino({ level: 'silent' });
   const signal = new AbortController().signal;

@@ -45,6 +45,10 @@ import { registerForgetConversation } from './routes/messages/forget-conversatio
 import { registerListMessages } from './routes/messages/list-messages.js';
 import { MessageReply, ToolCallView } from './schemas/messages.js';
 import { Run as RunSchema } from './schemas/runs.js';
+import { Approval as ApprovalSchema, PendingApproval } from './schemas/approvals.js';
+import { registerListApprovals } from './routes/approvals/list-approvals.js';
+import { registerGetApproval } from './routes/approvals/get-approval.js';
+import { registerDecideApproval } from './routes/approvals/decide-approval.js';
 import { registerSendMessage } from './routes/messages/send-message.js';
 import { registerCancelRun } from './routes/runs/cancel-run.js';
 import { registerGetRun } from './routes/runs/get-run.js';
@@ -173,8 +177,10 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
   app.addSchema(ProblemSchema);
   app.addSchema(AgentSchema);
   app.addSchema(ToolCallView);
+  app.addSchema(PendingApproval);
   app.addSchema(MessageReply);
   app.addSchema(RunSchema);
+  app.addSchema(ApprovalSchema);
   app.addSchema(KnowledgeBaseSchema);
   app.addSchema(DocumentSchema);
   app.addSchema(TaskSchema);
@@ -202,6 +208,7 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
           description: "Every piece of an agent's work, whoever started it: status, events, cancellation",
         },
         { name: 'tasks', description: 'Work agents do on their own, on a schedule' },
+        { name: 'approvals', description: "Tool calls that wait for a person's decision before they run" },
         { name: 'api-keys', description: 'API keys of the account' },
         { name: 'webhooks', description: 'Signed event notifications to URLs of the account, and their delivery log' },
         { name: 'metrics', description: 'Per-agent metrics and the usage of the account' },
@@ -251,6 +258,9 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
   registerListRuns(app);
   registerGetRun(app);
   registerCancelRun(app);
+  registerListApprovals(app);
+  registerGetApproval(app);
+  registerDecideApproval(app);
   registerRunEvents(app, { keepAliveMs: config.sseKeepAliveMs, shutdown: deps.shutdown });
   registerListMessages(app);
   registerForgetConversation(app);

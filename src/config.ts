@@ -27,6 +27,8 @@ export const rateLimitNames = [
   'readRuns',
   'cancelRuns',
   'manageTasks',
+  'readApprovals',
+  'decideApprovals',
 ] as const;
 export type RateLimitName = (typeof rateLimitNames)[number];
 
@@ -58,6 +60,8 @@ export const defaultRateLimits: RateLimitSettings = {
     readRuns: 120,
     cancelRuns: 30,
     manageTasks: 30,
+    readApprovals: 120,
+    decideApprovals: 60,
   },
   sendMessageConcurrency: 10,
 };

@@ -1,4 +1,6 @@
 import { RunRuntime } from './services/runs/run-runtime.js';
+import { ApprovalRuntime } from './services/approvals/approval-runtime.js';
+import { expireApprovals } from './services/approvals/approvals.js';
 import type { Logger } from 'pino';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
@@ -224,11 +226,13 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
   const runs = new RunRuntime({
     db: repositories.db,
     runs: repositories.runs,
+    approvals: repositories.approvals,
     clock,
     logger: options.logger,
     instanceId: config.platforms.instanceId ?? newInstanceId(),
     settings: config.runs,
   });
+  const approvals = new ApprovalRuntime(options.logger);
   const services: ServiceDeps = {
     repositories,
     secretBox,
@@ -257,7 +261,10 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
     memory,
     recall: recallSourceOf(repositories, embeddings, options.logger),
     runs,
+    approvals,
   };
+  // Approvals past their expiry are settled at every heartbeat, on every instance (one wins each).
+  runs.onBeat(() => expireApprovals(services));
   runs.start();
   ingestion?.start();
   const platforms = createPlatformRuntime({
@@ -269,6 +276,7 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
     leases: platformLeases(config, limits.redis, options.logger),
   });
   const tasks = new TaskScheduler({ deps: services, platforms, settings: config.tasks });
+  approvals.attach(services, platforms);
 
   return {
     database,
@@ -286,6 +294,7 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
       await tasks.stop(Math.min(config.shutdownTimeoutMs, 5_000));
       // Then: the runs still going store how they ended while everything they need is open.
       await runs.close();
+      await approvals.close();
       await memory.close();
       await platforms.close();
       await dispatcher?.stop();

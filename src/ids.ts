@@ -21,6 +21,7 @@ export const idPrefixes = {
   fact: 'fct',
   run: 'run',
   task: 'tsk',
+  approval: 'apr',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -5,11 +5,14 @@ import type { paths } from './openapi.js';
 import { readServerSentEvents } from './server-sent-events.js';
 import type {
   Agent,
+  Approval,
   CreateAgentBody,
+  DecideApprovalBody,
   CreateTaskBody,
   DeletedAgent,
   DeletedTask,
   ListAgentsQuery,
+  ListApprovalsQuery,
   ListRunsQuery,
   Run,
   SendMessageBody,
@@ -92,6 +95,20 @@ export interface AgentdClient {
       runId: string,
       options?: RequestOptions & { after?: number },
     ): AsyncGenerator<MessageEvent, void>;
+  };
+  approvals: {
+    /** The agent's approvals matching the query (`{ status: 'pending' }`: those to decide), newest first. */
+    list(
+      agentId: string,
+      query?: Omit<ListApprovalsQuery, 'cursor'>,
+      options?: RequestOptions,
+    ): AsyncGenerator<Approval, void>;
+    get(agentId: string, approvalId: string, options?: RequestOptions): Promise<Approval>;
+    /**
+     * Approves or denies a tool call that waits; once a paused run's calls are all decided, `resumedRunId`
+     * names the run that goes on with the reply (follow it with `runs.events`). A second decision: 409.
+     */
+    decide(agentId: string, approvalId: string, body: DecideApprovalBody, options?: RequestOptions): Promise<Approval>;
   };
 }
 
@@ -266,6 +283,38 @@ export function createAgentdClient(options: AgentdClientOptions): AgentdClient {
         });
         if (!result.response.ok) throw errorOf(result.response, result.error);
         yield* typedEvents(result.response);
+      },
+    },
+    approvals: {
+      async *list(agentId, query = {}, requestOptions) {
+        let cursor: string | undefined;
+        do {
+          const page = unwrap(
+            await api.GET('/v1/agents/{agentId}/approvals', {
+              params: { path: { agentId }, query: { ...query, ...(cursor ? { cursor } : {}) } },
+              ...signalOf(requestOptions),
+            }),
+          );
+          yield* page.data;
+          cursor = page.pagination.hasMore ? (page.pagination.nextCursor ?? undefined) : undefined;
+        } while (cursor !== undefined);
+      },
+      async get(agentId, approvalId, requestOptions) {
+        return unwrap(
+          await api.GET('/v1/agents/{agentId}/approvals/{approvalId}', {
+            params: { path: { agentId, approvalId } },
+            ...signalOf(requestOptions),
+          }),
+        );
+      },
+      async decide(agentId, approvalId, body, requestOptions) {
+        return unwrap(
+          await api.POST('/v1/agents/{agentId}/approvals/{approvalId}', {
+            params: { path: { agentId, approvalId } },
+            body,
+            ...signalOf(requestOptions),
+          }),
+        );
       },
     },
   };

@@ -1,11 +1,12 @@
 import { AgentdError } from './agentd-error.js';
 import type { RawServerSentEvent } from './server-sent-events.js';
-import type { MessageReply, Problem, ToolCall } from './types.js';
+import type { MessageReply, PendingApproval, Problem, ToolCall } from './types.js';
 
 /**
  * The events of a streamed reply (POST …/messages with `stream: true`), in the
  * order the server sends them: `message.started`, then `message.delta` with
- * `tool.called` / `tool.completed` between them, then `message.completed` or
+ * `tool.called` / `tool.completed` between them (and `tool.approval_requested`
+ * for a call that waits for a person), then `message.completed` or
  * `message.failed`.
  */
 export type MessageEvent = (
@@ -16,6 +17,7 @@ export type MessageEvent = (
   | { type: 'message.delta'; data: { id: string; text: string } }
   | { type: 'tool.called'; data: { id: string } & Pick<ToolCall, 'toolCallId' | 'name' | 'input'> }
   | { type: 'tool.completed'; data: { id: string } & ToolCall }
+  | { type: 'tool.approval_requested'; data: { id: string } & PendingApproval }
   | { type: 'message.completed'; data: MessageReply }
   | { type: 'message.failed'; data: { id: string; error: Problem } }
 ) & {
@@ -30,6 +32,7 @@ const knownTypes: ReadonlySet<string> = new Set<MessageEventType>([
   'message.delta',
   'tool.called',
   'tool.completed',
+  'tool.approval_requested',
   'message.completed',
   'message.failed',
 ]);

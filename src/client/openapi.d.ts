@@ -168,6 +168,50 @@ export interface paths {
     patch: operations['updateAgent'];
     trace?: never;
   };
+  '/v1/agents/{agentId}/approvals': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List an agent's approvals
+     * @description The tool calls that waited (or wait) for a person's decision, newest first; `status=pending` lists those to decide. An approval past its expiry is shown `expired` (the model was told). Follow `nextCursor` for older ones. Scope: `agents:read`.
+     */
+    get: operations['listApprovals'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/agents/{agentId}/approvals/{approvalId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get an approval
+     * @description One tool call waiting for (or given) a decision: the tool, its input, the run that paused, and once decided the decision and `resumedRunId`, the run that goes on with the reply. Scope: `agents:read`.
+     */
+    get: operations['getApproval'];
+    put?: never;
+    /**
+     * Approve or deny a tool call
+     * @description `approve`: the tool runs and the model goes on; `deny`: the tool never runs and the model is told so (with `reason`, when given) and answers. A decision is taken once, on any instance: a second one, or one after the approval expired, is 409 `conflict`. Once every pending call of the paused run is decided, the reply goes on in a new run (trigger `approval`) named by `resumedRunId`: read it, and stream its events, with GET /v1/agents/{agentId}/runs/{runId}(/events). Scope: `approvals:write`.
+     */
+    post: operations['decideApproval'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/agents/{agentId}/conversations': {
     parameters: {
       query?: never;
@@ -314,6 +358,26 @@ export interface paths {
     get: operations['listAgentPlatforms'];
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/agents/{agentId}/platforms/{type}/posts': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Post a text now with one of the agent’s platforms
+     * @description Posts `text` to `target` with the agent’s connector of `type` (telegram, slack, discord, x, bluesky), as a task’s output is posted; answers `200` once the platform took it. The agent must be `active` and the entry enabled (`409` otherwise, and when the platform refuses the post, e.g. X’s daily cap of the entry, with its reason); the platform’s rate limit is a `429` with `Retry-After` until its reset. Posts are counted in `agentd_platform_posts_total` and recorded in the trail (`connector.posted`). Scope: `agents:write`.
+     */
+    post: operations['postPlatformText'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1229,6 +1293,75 @@ export interface webhooks {
     patch?: never;
     trace?: never;
   };
+  'approval.requested': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** The model called a tool that needs approval; the run waits for POST /v1/agents/{agentId}/approvals/{approvalId}. The input is not included; read it from GET /v1/agents/{agentId}/approvals/{approvalId}. */
+    post: {
+      parameters: {
+        query?: never;
+        header: {
+          /** @description The event id (`evt_…`): the same on every attempt and redelivery; dedupe on it. */
+          'webhook-id': string;
+          /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body` with the secret (Standard Webhooks). */
+          'webhook-signature': string;
+          /** @description Unix seconds when this attempt was signed. */
+          'webhook-timestamp': string;
+        };
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            data: {
+              agentId: string;
+              approvalId: string;
+              /**
+               * Format: date-time
+               * @description RFC 3339 UTC time with milliseconds.
+               */
+              expiresAt: string;
+              /** @description The tool waiting for a decision. */
+              name: string;
+              roomId: string | null;
+              /** @description The run that paused. */
+              runId: string;
+              toolCallId: string;
+              userId: string | null;
+            };
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC time with milliseconds.
+             */
+            timestamp: string;
+            /** @constant */
+            type: 'approval.requested';
+          };
+        };
+      };
+      responses: {
+        /** @description Received. Any other answer, or none within the time-out, is retried. */
+        '2XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   'memory.updated': {
     parameters: {
       query?: never;
@@ -1719,6 +1852,13 @@ export interface components {
         type: string;
       }[];
       plugins: {
+        /** @description A call of one of these tools pauses the run until POST /v1/agents/{id}/approvals/{approvalId} approves or denies it. */
+        approval?: {
+          /** @description How long a request waits for a decision before it expires (default 86400: 24 h; ≤ 30 days). */
+          expiresAfterSeconds?: number;
+          /** @description The tools (as the model knows them, e.g. fetch_url, mcp_add) that need approval, or "*": all. */
+          tools: string[] | '*';
+        };
         /** @description Free-form JSON settings. */
         config: {
           [key: string]: unknown;
@@ -1739,6 +1879,41 @@ export interface components {
        * @description RFC 3339 UTC time with milliseconds.
        */
       updatedAt: string;
+    };
+    /** Approval */
+    Approval: {
+      agentId: string;
+      /**
+       * Format: date-time
+       * @description RFC 3339 UTC time with milliseconds.
+       */
+      createdAt: string;
+      decidedAt: string | null;
+      /**
+       * Format: date-time
+       * @description RFC 3339 UTC time with milliseconds.
+       */
+      expiresAt: string;
+      id: string;
+      /** @description The input the model gave (JSON). */
+      input: unknown;
+      /** @description The tool, as the model knows it. */
+      name: string;
+      /** @description The reason given with the decision, as the model read it. */
+      reason: string | null;
+      /** @description The run (trigger `approval`) that goes on with the reply once every pending call of the paused run is decided: GET …/runs/{runId} and its events. */
+      resumedRunId: string | null;
+      roomId: string | null;
+      /** @description The run that paused for this decision (status `waiting` until every decision is in). */
+      runId: string;
+      /**
+       * @description `pending` until decided; `approved` (the tool ran), `denied` (it never ran; the model was told) or `expired` (no decision within its time: treated as denied).
+       * @enum {string}
+       */
+      status: 'pending' | 'approved' | 'denied' | 'expired';
+      /** @description The model's id for the call. */
+      toolCallId: string;
+      userId: string | null;
     };
     /** KnowledgeBase */
     KnowledgeBase: {
@@ -1792,6 +1967,8 @@ export interface components {
     /** MessageReply */
     MessageReply: {
       agentId: string;
+      /** @description With `finishReason: approval_required`: the tool calls waiting for a decision (POST /v1/agents/{id}/approvals/{approvalId}); the reply goes on in a new run once all are decided. */
+      approvals?: components['schemas']['PendingApproval'][];
       /** @description The chunks of the agent's knowledge bases its prompt held for this reply, best first (empty when none). */
       citations: {
         chunkId: string;
@@ -1806,10 +1983,11 @@ export interface components {
        */
       createdAt: string;
       /**
-       * @description `stop` (complete), `length` (maxOutputTokens reached), `aborted` (the client went away), `error` (the provider failed mid-answer), or another reason the provider gave.
+       * @description `stop` (complete), `length` (maxOutputTokens reached), `aborted` (the client went away), `error` (the provider failed mid-answer), `approval_required` (the model called a tool that waits for a person: see `approvals`), or another reason the provider gave.
        * @enum {string}
        */
-      finishReason: 'stop' | 'length' | 'content-filter' | 'tool-calls' | 'error' | 'other' | 'aborted';
+      finishReason:
+        'stop' | 'length' | 'content-filter' | 'tool-calls' | 'error' | 'other' | 'aborted' | 'approval_required';
       id: string;
       /** @description Milliseconds from receiving the message to the end of the reply. */
       latencyMs: number;
@@ -1830,6 +2008,18 @@ export interface components {
         totalTokens: number;
       };
       userId: string | null;
+    };
+    /** PendingApproval */
+    PendingApproval: {
+      approvalId: string;
+      /**
+       * Format: date-time
+       * @description RFC 3339 UTC time with milliseconds.
+       */
+      expiresAt: string;
+      input: unknown;
+      name: string;
+      toolCallId: string;
     };
     /** Problem */
     Problem: {
@@ -1871,6 +2061,8 @@ export interface components {
     /** Run */
     Run: {
       agentId: string;
+      /** @description For `approval` runs: the decision that resumed the reply (GET …/approvals/{approvalId}). */
+      approvalId: string | null;
       /** @description Produced by the service, not a connection: a background message or a task. */
       background: boolean;
       cancelRequestedAt: string | null;
@@ -1896,17 +2088,17 @@ export interface components {
       roomId: string | null;
       startedAt: string | null;
       /**
-       * @description `queued` (waiting for one of the agent’s in-flight slots), `running`, then `completed`, `failed`, `cancelled` (by POST …/cancel, or its client went away) or, for task due times not run, `skipped`.
+       * @description `queued` (waiting for one of the agent’s in-flight slots), `running`, then `completed`, `failed`, `cancelled` (by POST …/cancel, or its client went away) or, for task due times not run, `skipped`. `waiting`: the reply ended with `approval_required` and waits for a decision on its approvals; it becomes `completed` when they are decided (the reply goes on in a run with trigger `approval`).
        * @enum {string}
        */
-      status: 'queued' | 'running' | 'completed' | 'failed' | 'cancelled' | 'skipped';
+      status: 'queued' | 'running' | 'waiting' | 'completed' | 'failed' | 'cancelled' | 'skipped';
       /** @description The task whose due time this run is, for `task` runs. */
       taskId: string | null;
       /**
-       * @description `message`: POST /v1/agents/{id}/messages; `task`: a scheduled task; `platform`: a message on one of the agent's platforms; `door`: the OpenAI-compatible endpoint; `mcp`: a tool call of an MCP client (`send_message`, `ask_<agent>`, at /v1/mcp); `a2a`: an A2A message (at /v1/a2a/{agentId}, its task id is the run's id).
+       * @description `message`: POST /v1/agents/{id}/messages; `task`: a scheduled task; `platform`: a message on one of the agent's platforms; `door`: the OpenAI-compatible endpoint; `mcp`: a tool call of an MCP client (`send_message`, `ask_<agent>`, at /v1/mcp); `a2a`: an A2A message (at /v1/a2a/{agentId}, its task id is the run's id); `approval`: the rest of a reply that paused for a decision, once it was taken (`approvalId` names it).
        * @enum {string}
        */
-      trigger: 'message' | 'task' | 'platform' | 'door' | 'mcp' | 'a2a';
+      trigger: 'message' | 'task' | 'platform' | 'door' | 'mcp' | 'a2a' | 'approval';
       userId: string | null;
     };
     /** Task */
@@ -1926,7 +2118,7 @@ export interface components {
       lastError: string | null;
       /** @description When the last run of the task ended. */
       lastRunAt: string | null;
-      lastRunStatus: ('queued' | 'running' | 'completed' | 'failed' | 'cancelled' | 'skipped') | null;
+      lastRunStatus: ('queued' | 'running' | 'waiting' | 'completed' | 'failed' | 'cancelled' | 'skipped') | null;
       name: string;
       /** @description The next due time (RFC 3339); null when disabled or a one-off task has run. */
       nextDueAt: string | null;
@@ -1941,8 +2133,8 @@ export interface components {
              * @description One of the agent's platforms.
              * @enum {string}
              */
-            platform: 'telegram' | 'slack' | 'discord';
-            /** @description Where the reply is posted: a Telegram chat id (or `@channel`), a Slack or Discord channel id. */
+            platform: 'telegram' | 'slack' | 'discord' | 'x' | 'bluesky';
+            /** @description Where the reply is posted: a Telegram chat id (or `@channel`), a Slack or Discord channel id; for X and Bluesky `timeline` (a post of its own) or the post to reply to (an X post id, a Bluesky at:// URI). */
             target: string;
             /** @enum {string} */
             type: 'platform';
@@ -1992,6 +2184,13 @@ export interface components {
     };
     /** ToolCall */
     ToolCall: {
+      /** @description For a tool that waited for a person: their decision (the call ran only when `approved`). */
+      approval?: {
+        approvalId: string;
+        reason: string | null;
+        /** @enum {string} */
+        status: 'approved' | 'denied' | 'expired';
+      };
       durationMs: number;
       /** @description What went wrong, as the model was told; no output then. */
       error?: string;
@@ -2487,6 +2686,13 @@ export interface operations {
             type: string;
           }[];
           plugins?: {
+            /** @description A call of one of these tools pauses the run until POST /v1/agents/{id}/approvals/{approvalId} approves or denies it. */
+            approval?: {
+              /** @description How long a request waits for a decision before it expires (default 86400: 24 h; ≤ 30 days). */
+              expiresAfterSeconds?: number;
+              /** @description The tools (as the model knows them, e.g. fetch_url, mcp_add) that need approval, or "*": all. */
+              tools: string[] | '*';
+            };
             /** @description Free-form JSON settings. */
             config?: {
               [key: string]: unknown;
@@ -2825,6 +3031,13 @@ export interface operations {
             | null;
           plugins?:
             | {
+                /** @description A call of one of these tools pauses the run until POST /v1/agents/{id}/approvals/{approvalId} approves or denies it. */
+                approval?: {
+                  /** @description How long a request waits for a decision before it expires (default 86400: 24 h; ≤ 30 days). */
+                  expiresAfterSeconds?: number;
+                  /** @description The tools (as the model knows them, e.g. fetch_url, mcp_add) that need approval, or "*": all. */
+                  tools: string[] | '*';
+                };
                 /** @description Free-form JSON settings. */
                 config?: {
                   [key: string]: unknown;
@@ -2901,6 +3114,270 @@ export interface operations {
       };
       /** @description The body is not JSON (`unsupported_media_type`). */
       415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The database cannot be reached (`service_unavailable`), or for messages the agent or its model provider cannot answer now (`agent_unavailable`, `provider_unavailable`); see Retry-After. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  listApprovals: {
+    parameters: {
+      query?: {
+        /** @description The `nextCursor` of the previous page. */
+        cursor?: string;
+        /** @description Approvals per page, 1–100 (default 20). */
+        limit?: number;
+        status?: 'pending' | 'approved' | 'denied' | 'expired';
+      };
+      header?: never;
+      path: {
+        agentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['Approval'][];
+            pagination: {
+              hasMore: boolean;
+              limit: number;
+              nextCursor: string | null;
+            };
+          };
+        };
+      };
+      /** @description Invalid JSON or a request that does not match the schema (`invalid_json`, `validation_failed`). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key lacks the scope this operation needs (`insufficient_scope`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this account (`not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The database cannot be reached (`service_unavailable`), or for messages the agent or its model provider cannot answer now (`agent_unavailable`, `provider_unavailable`); see Retry-After. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getApproval: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        agentId: string;
+        approvalId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Approval'];
+        };
+      };
+      /** @description Invalid JSON or a request that does not match the schema (`invalid_json`, `validation_failed`). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key lacks the scope this operation needs (`insufficient_scope`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this account (`not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The database cannot be reached (`service_unavailable`), or for messages the agent or its model provider cannot answer now (`agent_unavailable`, `provider_unavailable`); see Retry-After. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  decideApproval: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        agentId: string;
+        approvalId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @description `approve`: the tool runs and the model goes on; `deny`: it never runs and the model is told.
+           * @enum {string}
+           */
+          decision: 'approve' | 'deny';
+          /** @description Told to the model with the decision. */
+          reason?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Approval'];
+        };
+      };
+      /** @description Invalid JSON or a request that does not match the schema (`invalid_json`, `validation_failed`). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key lacks the scope this operation needs (`insufficient_scope`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this account (`not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A request with the same Idempotency-Key is still running (`idempotency_in_progress`), or the resource is in a state that does not allow the operation (`conflict`). */
+      409: {
         headers: {
           [name: string]: unknown;
         };
@@ -3046,7 +3523,7 @@ export interface operations {
                * @description RFC 3339 UTC time with milliseconds.
                */
               createdAt: string;
-              /** @description `agent.created`: name, status. `agent.updated`: `fields` changed, with `plugins`/`platforms` entries (`entry`, `change`, `secretsChanged` names) and `model.fields`; never a secret value. `agent.status_changed`: from, to, reason, by (`owner` or `service`). `agent.deleted`: name. `connector.started`, `connector.stopped`, `connector.failed`: platform (its type), reason. `memory.updated`: userId, roomId, `summary` (true when it changed), `facts` ({ added, replaced, removed } counts), `source` (`background` or `api`); never the remembered text. `run.completed`, `run.failed`, `run.cancelled`: a run the service produced (a background message, a task) ended: runId, trigger, taskId, messageId, and for a failed one the problem `code`. `task.paused`: taskId, name, reason, consecutiveFailures. `tool.transfer`: the `evm` plugin sent a transfer: chain, chainId, from, to, asset (`native` or the token's symbol), tokenAddress, amount ({ baseUnits, formatted }), hash; never the key. */
+              /** @description `agent.created`: name, status. `agent.updated`: `fields` changed, with `plugins`/`platforms` entries (`entry`, `change`, `secretsChanged` names) and `model.fields`; never a secret value. `agent.status_changed`: from, to, reason, by (`owner` or `service`). `agent.deleted`: name. `connector.started`, `connector.stopped`, `connector.failed`: platform (its type), reason. `connector.received`: a social connector took a post addressed to the agent (platform, postId, userId). `connector.posted`: it posted (platform, postId, inReplyTo, part and parts of a thread, source: `reply`, `task` or `api`); never the text. `memory.updated`: userId, roomId, `summary` (true when it changed), `facts` ({ added, replaced, removed } counts), `source` (`background` or `api`); never the remembered text. `run.completed`, `run.failed`, `run.cancelled`: a run the service produced (a background message, a task) ended: runId, trigger, taskId, messageId, and for a failed one the problem `code`; `run.waiting`: such a run paused for approvals. `task.paused`: taskId, name, reason, consecutiveFailures. `tool.transfer`: the `evm` plugin sent a transfer: chain, chainId, from, to, asset (`native` or the token's symbol), tokenAddress, amount ({ baseUnits, formatted }), hash; never the key. */
               data: {
                 [key: string]: unknown;
               };
@@ -3065,10 +3542,13 @@ export interface operations {
                 | 'connector.started'
                 | 'connector.stopped'
                 | 'connector.failed'
+                | 'connector.received'
+                | 'connector.posted'
                 | 'memory.updated'
                 | 'run.completed'
                 | 'run.failed'
                 | 'run.cancelled'
+                | 'run.waiting'
                 | 'task.paused'
                 | 'tool.transfer';
             }[];
@@ -3500,10 +3980,18 @@ export interface operations {
                */
               createdAt: string;
               /**
-               * @description `stop` (complete), `length` (maxOutputTokens reached), `aborted` (the client went away), `error` (the provider failed mid-answer), or another reason the provider gave.
+               * @description `stop` (complete), `length` (maxOutputTokens reached), `aborted` (the client went away), `error` (the provider failed mid-answer), `approval_required` (the model called a tool that waits for a person: see `approvals`), or another reason the provider gave.
                * @enum {string}
                */
-              finishReason?: 'stop' | 'length' | 'content-filter' | 'tool-calls' | 'error' | 'other' | 'aborted';
+              finishReason?:
+                | 'stop'
+                | 'length'
+                | 'content-filter'
+                | 'tool-calls'
+                | 'error'
+                | 'other'
+                | 'aborted'
+                | 'approval_required';
               id: string;
               /**
                * @description `tool` turns are the tools the agent ran, between a message and its answer.
@@ -3763,6 +4251,7 @@ export interface operations {
               /** @description `messages` by who started the run each reply is: `message` (POST …/messages, background or not), `task`, `platform`, `door` (the OpenAI-compatible endpoint). */
               runsByTrigger: {
                 a2a: number;
+                approval: number;
                 door: number;
                 mcp: number;
                 message: number;
@@ -3831,6 +4320,7 @@ export interface operations {
               /** @description `messages` by who started the run each reply is: `message` (POST …/messages, background or not), `task`, `platform`, `door` (the OpenAI-compatible endpoint). */
               runsByTrigger: {
                 a2a: number;
+                approval: number;
                 door: number;
                 mcp: number;
                 message: number;
@@ -3989,6 +4479,113 @@ export interface operations {
       };
     };
   };
+  postPlatformText: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        agentId: string;
+        /** @description One of the agent's platforms. */
+        type: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @description Where: a Telegram chat id (or `@channel`), a Slack or Discord channel id; on X and Bluesky `timeline` (a post of its own) or the post to reply to (an X post id, a Bluesky at:// post URI).
+           * @example timeline
+           */
+          target: string;
+          /** @description What to post, 1–32,000 characters; split as the platform requires (a numbered thread on X and Bluesky, several messages on Telegram and Discord). */
+          text: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            platform: string;
+            /**
+             * Format: date-time
+             * @description When the platform took the post.
+             */
+            postedAt: string;
+            target: string;
+          };
+        };
+      };
+      /** @description Invalid JSON or a request that does not match the schema (`invalid_json`, `validation_failed`). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key lacks the scope this operation needs (`insufficient_scope`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this account (`not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A request with the same Idempotency-Key is still running (`idempotency_in_progress`), or the resource is in a state that does not allow the operation (`conflict`). */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The database cannot be reached (`service_unavailable`), or for messages the agent or its model provider cannot answer now (`agent_unavailable`, `provider_unavailable`); see Retry-After. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
   listRuns: {
     parameters: {
       query?: {
@@ -3996,10 +4593,10 @@ export interface operations {
         cursor?: string;
         /** @description Runs per page, 1–100 (default 20). */
         limit?: number;
-        status?: 'queued' | 'running' | 'completed' | 'failed' | 'cancelled' | 'skipped';
+        status?: 'queued' | 'running' | 'waiting' | 'completed' | 'failed' | 'cancelled' | 'skipped';
         /** @description Only the runs of this task. */
         task?: string;
-        trigger?: 'message' | 'task' | 'platform' | 'door' | 'mcp' | 'a2a';
+        trigger?: 'message' | 'task' | 'platform' | 'door' | 'mcp' | 'a2a' | 'approval';
       };
       header?: never;
       path: {
@@ -4443,8 +5040,8 @@ export interface operations {
                  * @description One of the agent's platforms.
                  * @enum {string}
                  */
-                platform: 'telegram' | 'slack' | 'discord';
-                /** @description Where the reply is posted: a Telegram chat id (or `@channel`), a Slack or Discord channel id. */
+                platform: 'telegram' | 'slack' | 'discord' | 'x' | 'bluesky';
+                /** @description Where the reply is posted: a Telegram chat id (or `@channel`), a Slack or Discord channel id; for X and Bluesky `timeline` (a post of its own) or the post to reply to (an X post id, a Bluesky at:// URI). */
                 target: string;
                 /** @enum {string} */
                 type: 'platform';
@@ -4749,8 +5346,8 @@ export interface operations {
                  * @description One of the agent's platforms.
                  * @enum {string}
                  */
-                platform: 'telegram' | 'slack' | 'discord';
-                /** @description Where the reply is posted: a Telegram chat id (or `@channel`), a Slack or Discord channel id. */
+                platform: 'telegram' | 'slack' | 'discord' | 'x' | 'bluesky';
+                /** @description Where the reply is posted: a Telegram chat id (or `@channel`), a Slack or Discord channel id; for X and Bluesky `timeline` (a post of its own) or the post to reply to (an X post id, a Bluesky at:// URI). */
                 target: string;
                 /** @enum {string} */
                 type: 'platform';
@@ -5070,6 +5667,13 @@ export interface operations {
                 type: string;
               }[];
               plugins?: {
+                /** @description A call of one of these tools pauses the run until POST /v1/agents/{id}/approvals/{approvalId} approves or denies it. */
+                approval?: {
+                  /** @description How long a request waits for a decision before it expires (default 86400: 24 h; ≤ 30 days). */
+                  expiresAfterSeconds?: number;
+                  /** @description The tools (as the model knows them, e.g. fetch_url, mcp_add) that need approval, or "*": all. */
+                  tools: string[] | '*';
+                };
                 /** @description Free-form JSON settings. */
                 config?: {
                   [key: string]: unknown;
@@ -5301,7 +5905,9 @@ export interface operations {
         'application/json': {
           name?: string;
           /** @description Default: the scopes of the key making the request. A key can only grant scopes it holds. */
-          scopes?: ('agents:read' | 'agents:write' | 'agents:delete' | 'messages:send' | 'keys:manage')[];
+          scopes?: (
+            'agents:read' | 'agents:write' | 'agents:delete' | 'messages:send' | 'keys:manage' | 'approvals:write'
+          )[];
         };
       };
     };
@@ -6816,6 +7422,7 @@ export interface operations {
               /** @description `messages` by who started the run each reply is: `message` (POST …/messages, background or not), `task`, `platform`, `door` (the OpenAI-compatible endpoint). */
               runsByTrigger: {
                 a2a: number;
+                approval: number;
                 door: number;
                 mcp: number;
                 message: number;
@@ -6882,6 +7489,7 @@ export interface operations {
               /** @description `messages` by who started the run each reply is: `message` (POST …/messages, background or not), `task`, `platform`, `door` (the OpenAI-compatible endpoint). */
               runsByTrigger: {
                 a2a: number;
+                approval: number;
                 door: number;
                 mcp: number;
                 message: number;
@@ -7647,6 +8255,7 @@ export interface operations {
             | 'task.completed'
             | 'task.failed'
             | 'task.paused'
+            | 'approval.requested'
           )[];
           /**
            * Format: uri
@@ -7928,6 +8537,7 @@ export interface operations {
             | 'task.completed'
             | 'task.failed'
             | 'task.paused'
+            | 'approval.requested'
           )[];
           /**
            * Format: uri

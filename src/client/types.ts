@@ -8,6 +8,8 @@ export type MessageReply = Schemas['MessageReply'];
 export type ToolCall = Schemas['ToolCall'];
 export type Problem = Schemas['Problem'];
 export type Run = Schemas['Run'];
+export type Approval = Schemas['Approval'];
+export type PendingApproval = Schemas['PendingApproval'];
 export type ErrorCode = Problem['code'];
 
 export type ListAgentsQuery = NonNullable<operations['listAgents']['parameters']['query']>;
@@ -15,6 +17,8 @@ export type CreateAgentBody = operations['createAgent']['requestBody']['content'
 export type DeletedAgent = operations['deleteAgent']['responses'][200]['content']['application/json'];
 export type SendMessageBody = operations['sendMessage']['requestBody']['content']['application/json'];
 export type ListRunsQuery = NonNullable<operations['listRuns']['parameters']['query']>;
+export type ListApprovalsQuery = NonNullable<operations['listApprovals']['parameters']['query']>;
+export type DecideApprovalBody = operations['decideApproval']['requestBody']['content']['application/json'];
 
 export type Task = Schemas['Task'];
 export type CreateTaskBody = operations['createTask']['requestBody']['content']['application/json'];

@@ -10,6 +10,8 @@ export interface StoredToolCall {
   /** What the model was told went wrong, when it did not. */
   error?: string;
   durationMs: number;
+  /** For a tool that waited for a person: their decision (it ran only when approved). */
+  approval?: { approvalId: string; status: 'approved' | 'denied' | 'expired'; reason: string | null };
 }
 
 /** One stored turn of a conversation, as the prompt needs it; `tool` turns sit between a message and its answer. */

@@ -44,6 +44,8 @@ export interface PromptToolResult {
   toolName: string;
   output: unknown;
   isError: boolean;
+  /** A person denied the call (or let it expire): `output` is what the model is told, the call never ran. */
+  denied?: boolean;
 }
 
 export type PromptMessage =
@@ -146,6 +148,7 @@ export function toolStepMessages(calls: StoredToolCall[], text = ''): PromptMess
         toolName: call.name,
         output: call.error !== undefined ? call.error : (call.output ?? null),
         isError: call.error !== undefined,
+        ...(call.approval !== undefined && call.approval.status !== 'approved' ? { denied: true } : {}),
       })),
     },
   ];

@@ -164,6 +164,12 @@ export interface PlatformDefinition<Settings extends TObject = TObject, Secrets 
     secrets: Static<Secrets>,
     context: PlatformContext,
   ): Promise<void>;
+  /**
+   * The `postText` target that reaches the chat a message came from, given the
+   * conversation keys the connector gave it (userId, roomId); null when they do
+   * not name one. A reply that went on after approvals is posted there.
+   */
+  replyTarget?(conversation: { userId: string | null; roomId: string | null }): string | null;
   /** Serves a request the platform sent to this agent's inbound URL (verify its signature first). */
   handleInbound?(
     request: PlatformInboundRequest,

@@ -10,7 +10,12 @@ export interface Toolbox {
   tools: ReadonlyMap<string, Tool>;
   /** Plugins that could not be opened for this reply, each with why, as the model is told. */
   unavailable: string[];
+  /** The tools whose calls wait for a person's decision, with how long a request waits (docs/approvals.md). */
+  approvals: ReadonlyMap<string, { expiresAfterSeconds: number }>;
 }
+
+/** How long an approval request waits for a decision when its plugin entry names no time: 24 h. */
+export const defaultApprovalSeconds = 86_400;
 
 type OpenEntry = { instance: PluginInstance } | { failure: string };
 
@@ -96,17 +101,23 @@ export class AgentToolsets {
     }
 
     const tools = new Map<string, Tool>();
-    for (const entry of opened) {
+    const approvals = new Map<string, { expiresAfterSeconds: number }>();
+    const entries = agent.profile.plugins.filter((plugin) => plugin.enabled);
+    for (const [index, entry] of opened.entries()) {
       if (entry === null || entry === undefined || 'failure' in entry) continue;
+      const approval = entries[index]?.approval;
       for (const tool of entry.instance.tools) {
         if (!toolName.test(tool.name) || tools.has(tool.name)) {
           this.options.logger.warn({ agentId: agent.id, tool: tool.name }, 'tool skipped: invalid or duplicate name');
           continue;
         }
         tools.set(tool.name, tool);
+        if (approval !== undefined && (approval.tools === '*' || approval.tools.includes(tool.name))) {
+          approvals.set(tool.name, { expiresAfterSeconds: approval.expiresAfterSeconds ?? defaultApprovalSeconds });
+        }
       }
     }
-    return tools.size > 0 || unavailable.length > 0 ? { tools, unavailable } : null;
+    return tools.size > 0 || unavailable.length > 0 ? { tools, unavailable, approvals } : null;
   }
 
   /** Closes the agent's connections (it was changed or deleted). */

@@ -52,7 +52,11 @@ function messageOf(message: PromptMessage): SdkMessage {
       type: 'tool-result' as const,
       toolCallId: result.toolCallId,
       toolName: result.toolName,
-      output: toolOutputOf(result.output, result.isError),
+      // A call a person denied goes as the SDK's own `execution-denied` result (its tool-approval support), which
+      // each provider renders in its own way.
+      output: result.denied
+        ? { type: 'execution-denied' as const, reason: String(result.output) }
+        : toolOutputOf(result.output, result.isError),
     })),
   };
 }

@@ -7,7 +7,16 @@ import type { AssembledPrompt } from '../conversation/prompt.js';
  * time-outs and the circuit breaker live above it, in the model gateway.
  */
 
-export type FinishReason = 'stop' | 'length' | 'content-filter' | 'tool-calls' | 'error' | 'other' | 'aborted';
+export type FinishReason =
+  | 'stop'
+  | 'length'
+  | 'content-filter'
+  | 'tool-calls'
+  | 'error'
+  | 'other'
+  | 'aborted'
+  /** Not a model's: the reply paused for a person's decision on a tool call (docs/approvals.md). */
+  | 'approval_required';
 
 export interface TokenUsage {
   inputTokens: number;

@@ -97,12 +97,44 @@ const PlatformInput = Type.Object(
   },
   { additionalProperties: false },
 );
+/** Which of a plugin entry's tools wait for a person's decision before they run (docs/approvals.md). */
+export const ApprovalSetting = Type.Object(
+  {
+    tools: Type.Union(
+      [
+        Type.Array(Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' }), {
+          minItems: 1,
+          maxItems: 100,
+          uniqueItems: true,
+        }),
+        Type.Literal('*'),
+      ],
+      { description: 'The tools (as the model knows them, e.g. fetch_url, mcp_add) that need approval, or "*": all.' },
+    ),
+    expiresAfterSeconds: Type.Optional(
+      Type.Integer({
+        minimum: 60,
+        maximum: 2_592_000,
+        description: 'How long a request waits for a decision before it expires (default 86400: 24 h; ≤ 30 days).',
+      }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    description:
+      'A call of one of these tools pauses the run until POST /v1/agents/{id}/approvals/{approvalId} approves or ' +
+      'denies it.',
+  },
+);
+export type ApprovalSettingValue = Static<typeof ApprovalSetting>;
+
 const PluginInput = Type.Object(
   {
     name: pluginName,
     enabled: Type.Optional(Type.Boolean({ default: true })),
     config: Type.Optional(JsonObject),
     secrets: Type.Optional(SecretsInput),
+    approval: Type.Optional(ApprovalSetting),
   },
   {
     additionalProperties: false,
@@ -264,7 +296,13 @@ const Platform = Type.Object({
   settings: JsonObject,
   secrets: SecretsView,
 });
-const Plugin = Type.Object({ name: Type.String(), enabled: Type.Boolean(), config: JsonObject, secrets: SecretsView });
+const Plugin = Type.Object({
+  name: Type.String(),
+  enabled: Type.Boolean(),
+  config: JsonObject,
+  secrets: SecretsView,
+  approval: Type.Optional(ApprovalSetting),
+});
 
 export const ModelView = Type.Object({
   provider: Type.String(),

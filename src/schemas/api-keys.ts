@@ -2,7 +2,14 @@ import { Type, type Static } from '@sinclair/typebox';
 import { IdString, NullableInResponse, StringEnum, Timestamp } from './common.js';
 
 /** The permissions a key can hold (contract §1). */
-export const scopes = ['agents:read', 'agents:write', 'agents:delete', 'messages:send', 'keys:manage'] as const;
+export const scopes = [
+  'agents:read',
+  'agents:write',
+  'agents:delete',
+  'messages:send',
+  'keys:manage',
+  'approvals:write',
+] as const;
 export type Scope = (typeof scopes)[number];
 
 const Scope = StringEnum(scopes);

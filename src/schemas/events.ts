@@ -17,6 +17,7 @@ export const agentEventTypes = [
   'run.completed',
   'run.failed',
   'run.cancelled',
+  'run.waiting',
   'task.paused',
   'tool.transfer',
 ] as const;
@@ -40,7 +41,8 @@ export const AgentEvent = Type.Object(
         '`memory.updated`: userId, roomId, `summary` (true when it changed), `facts` ({ added, replaced, removed } ' +
         'counts), `source` (`background` or `api`); never the remembered text. ' +
         '`run.completed`, `run.failed`, `run.cancelled`: a run the service produced (a background message, a task) ' +
-        'ended: runId, trigger, taskId, messageId, and for a failed one the problem `code`. ' +
+        'ended: runId, trigger, taskId, messageId, and for a failed one the problem `code`; `run.waiting`: such a ' +
+        'run paused for approvals. ' +
         '`task.paused`: taskId, name, reason, consecutiveFailures. ' +
         '`tool.transfer`: the `evm` plugin sent a transfer: chain, chainId, from, to, asset (`native` or the ' +
         "token's symbol), tokenAddress, amount ({ baseUnits, formatted }), hash; never the key.",

@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { PendingApproval } from './approvals.js';
 import { IdString, NullableInResponse, StringEnum, Timestamp } from './common.js';
 import { CitationView } from './knowledge-bases.js';
 
@@ -47,10 +48,20 @@ export const SendMessageBody = Type.Object(
 );
 export type SendMessageInput = Static<typeof SendMessageBody>;
 
-export const finishReasons = ['stop', 'length', 'content-filter', 'tool-calls', 'error', 'other', 'aborted'] as const;
+export const finishReasons = [
+  'stop',
+  'length',
+  'content-filter',
+  'tool-calls',
+  'error',
+  'other',
+  'aborted',
+  'approval_required',
+] as const;
 const FinishReason = StringEnum(finishReasons, {
   description:
-    '`stop` (complete), `length` (maxOutputTokens reached), `aborted` (the client went away), `error` (the provider failed mid-answer), or another reason the provider gave.',
+    '`stop` (complete), `length` (maxOutputTokens reached), `aborted` (the client went away), `error` (the provider failed mid-answer), ' +
+    '`approval_required` (the model called a tool that waits for a person: see `approvals`), or another reason the provider gave.',
 });
 
 const ModelOfReply = Type.Object({ provider: Type.String(), name: Type.String() });
@@ -66,6 +77,16 @@ export const ToolCallView = Type.Object(
     ),
     error: Type.Optional(Type.String({ description: 'What went wrong, as the model was told; no output then.' })),
     durationMs: Type.Integer(),
+    approval: Type.Optional(
+      Type.Object(
+        {
+          approvalId: Type.String(),
+          status: StringEnum(['approved', 'denied', 'expired'] as const),
+          reason: NullableInResponse('string'),
+        },
+        { description: 'For a tool that waited for a person: their decision (the call ran only when `approved`).' },
+      ),
+    ),
   },
   { $id: 'ToolCall', title: 'ToolCall' },
 );
@@ -99,6 +120,13 @@ export const MessageReply = Type.Object(
         "The chunks of the agent's knowledge bases its prompt held for this reply, best first (empty when none).",
     }),
     latencyMs: Type.Integer({ description: 'Milliseconds from receiving the message to the end of the reply.' }),
+    approvals: Type.Optional(
+      Type.Array(Type.Ref(PendingApproval), {
+        description:
+          'With `finishReason: approval_required`: the tool calls waiting for a decision ' +
+          '(POST /v1/agents/{id}/approvals/{approvalId}); the reply goes on in a new run once all are decided.',
+      }),
+    ),
     createdAt: Timestamp,
   },
   { $id: 'MessageReply', title: 'MessageReply' },

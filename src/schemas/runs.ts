@@ -7,19 +7,26 @@ import { MessageReply } from './messages.js';
  * the events its stream sends (see docs/runs.md).
  */
 
-/** Who started a run. `mcp` and `a2a` came later than the others (their metric columns are added in 0017). */
-export const runTriggers = ['message', 'task', 'platform', 'door', 'mcp', 'a2a'] as const;
+/** Who started a run. Those after `door` came later than runs (their metric columns are added in the migration named). */
+export const runTriggers = ['message', 'task', 'platform', 'door', 'mcp', 'a2a', 'approval'] as const;
 /** The migration that added each trigger's metric column, for those that did not come with runs. */
 export const runTriggerAddedIn: Partial<Record<RunTrigger, string>> = {
+  approval: '0013-approvals',
   mcp: '0017-door-triggers',
   a2a: '0017-door-triggers',
 };
 export type RunTrigger = (typeof runTriggers)[number];
 
 /** `skipped`: a task's due time that was not run (missed while every instance was down, see docs/tasks.md). */
-export const runStatuses = ['queued', 'running', 'completed', 'failed', 'cancelled', 'skipped'] as const;
+/**
+ * `waiting`: the run's reply ended with `approval_required`; it stays waiting until every tool call it asked
+ * approval for is decided (or expired), then becomes `completed` and a new run (trigger `approval`) goes on.
+ */
+export const runStatuses = ['queued', 'running', 'waiting', 'completed', 'failed', 'cancelled', 'skipped'] as const;
 export type RunStatus = (typeof runStatuses)[number];
 export const finishedRunStatuses: ReadonlySet<RunStatus> = new Set(['completed', 'failed', 'cancelled', 'skipped']);
+/** Statuses whose events are all written: a waiting run's reply has ended, only the decision is missing. */
+export const settledRunStatuses: ReadonlySet<RunStatus> = new Set([...finishedRunStatuses, 'waiting']);
 
 export const RunIdParams = Type.Object(
   {
@@ -38,14 +45,19 @@ export const Run = Type.Object(
         '`message`: POST /v1/agents/{id}/messages; `task`: a scheduled task; `platform`: a message on one of the ' +
         "agent's platforms; `door`: the OpenAI-compatible endpoint; `mcp`: a tool call of an MCP client " +
         '(`send_message`, `ask_<agent>`, at /v1/mcp); `a2a`: an A2A message (at /v1/a2a/{agentId}, its task id is the ' +
-        "run's id).",
+        "run's id); `approval`: the rest of a reply that paused for a decision, once it was taken (`approvalId` names it).",
     }),
     taskId: NullableInResponse('string', { description: 'The task whose due time this run is, for `task` runs.' }),
+    approvalId: NullableInResponse('string', {
+      description: 'For `approval` runs: the decision that resumed the reply (GET …/approvals/{approvalId}).',
+    }),
     dueAt: NullableInResponse('string', { description: "The task's due time this run is for (RFC 3339)." }),
     status: StringEnum(runStatuses, {
       description:
         '`queued` (waiting for one of the agent’s in-flight slots), `running`, then `completed`, `failed`, ' +
-        '`cancelled` (by POST …/cancel, or its client went away) or, for task due times not run, `skipped`.',
+        '`cancelled` (by POST …/cancel, or its client went away) or, for task due times not run, `skipped`. ' +
+        '`waiting`: the reply ended with `approval_required` and waits for a decision on its approvals; it ' +
+        'becomes `completed` when they are decided (the reply goes on in a run with trigger `approval`).',
     }),
     background: Type.Boolean({
       description: 'Produced by the service, not a connection: a background message or a task.',

@@ -13,6 +13,7 @@ export const webhookEventTypes = [
   'task.completed',
   'task.failed',
   'task.paused',
+  'approval.requested',
 ] as const;
 export type WebhookEventType = (typeof webhookEventTypes)[number];
 
@@ -280,5 +281,20 @@ export const webhookPayloads: Record<WebhookEventType, ReturnType<typeof envelop
       consecutiveFailures: Type.Integer(),
     }),
     'The service paused a task (`enabled: false`) because its last runs failed; PATCH `enabled: true` resumes it.',
+  ),
+  'approval.requested': envelope(
+    'approval.requested',
+    Type.Object({
+      agentId: Type.String(),
+      approvalId: Type.String(),
+      runId: Type.String({ description: 'The run that paused.' }),
+      toolCallId: Type.String(),
+      name: Type.String({ description: 'The tool waiting for a decision.' }),
+      userId: NullableInResponse('string'),
+      roomId: NullableInResponse('string'),
+      expiresAt: Timestamp,
+    }),
+    'The model called a tool that needs approval; the run waits for POST /v1/agents/{agentId}/approvals/' +
+      '{approvalId}. The input is not included; read it from GET /v1/agents/{agentId}/approvals/{approvalId}.',
   ),
 };

@@ -17,6 +17,7 @@ import type { SecretBox } from '../security/secret-box.js';
 import type { Repositories } from '../storage/repositories/index.js';
 import type { MemoryWorker } from './memory/memory-worker.js';
 import type { RunRuntime } from './runs/run-runtime.js';
+import type { ResumeStarter } from './approvals/approvals.js';
 import type { Scope } from '../schemas/api-keys.js';
 
 export { scopes, type Scope } from '../schemas/api-keys.js';
@@ -72,6 +73,8 @@ export interface ServiceDeps {
   recall: RecallSource;
   /** The runs this instance produces: their events, cancellation and heartbeat. */
   runs: RunRuntime;
+  /** Goes on with replies that paused for approvals once they are decided. */
+  approvals: ResumeStarter;
 }
 
 export interface ServiceContext {

@@ -12,6 +12,7 @@ import { memoryMigration } from './migrations/0009-memory.js';
 import { memorySearchMigration } from './migrations/0010-memory-search.js';
 import { runsMigration } from './migrations/0011-runs.js';
 import { tasksMigration } from './migrations/0012-tasks.js';
+import { approvalsMigration } from './migrations/0013-approvals.js';
 import { evmTransfersMigration } from './migrations/0014-evm-transfers.js';
 import { socialMigration } from './migrations/0016-social.js';
 import { doorTriggersMigration } from './migrations/0017-door-triggers.js';
@@ -32,6 +33,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0010-memory-search': memorySearchMigration(dialect),
     '0011-runs': runsMigration(dialect),
     '0012-tasks': tasksMigration(dialect),
+    '0013-approvals': approvalsMigration(dialect),
     '0014-evm-transfers': evmTransfersMigration(),
     '0016-social': socialMigration(dialect),
     '0017-door-triggers': doorTriggersMigration(),

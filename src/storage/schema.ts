@@ -309,6 +309,8 @@ export interface RunsTable {
   created_at: string;
   started_at: string | null;
   finished_at: string | null;
+  /** For `approval` runs: the decision that resumed the reply (migration 0013). */
+  approval_id: string | null;
 }
 
 /** Consecutive events of a run, `first_seq`..`last_seq`, as a JSON array of { event, data }. */
@@ -360,6 +362,46 @@ export interface TasksTable {
   updated_at: string;
 }
 
+/**
+ * A run whose reply paused for approvals (migration 0013): what the reply had
+ * reached, so that any instance can go on with it once every approval of the
+ * run is decided. `decisions` counts the decisions taken: each decision
+ * updates it first, which serialises the decisions of one run.
+ */
+export interface PausedRunsTable {
+  run_id: string;
+  account_id: string;
+  agent_id: string;
+  /** JSON: the prompt, the tool steps so far and the calls of the step that paused (see services/approvals). */
+  state: string;
+  decisions: number;
+  resumed_run_id: string | null;
+  created_at: string;
+}
+
+/** One tool call waiting for (or given) a person's decision (migration 0013). */
+export interface ApprovalsTable {
+  id: string;
+  account_id: string;
+  agent_id: string;
+  run_id: string;
+  tool_call_id: string;
+  tool_name: string;
+  /** JSON: the model's input. */
+  input: string;
+  /** pending | approved | denied | expired */
+  status: string;
+  reason: string | null;
+  /** The API key that decided (absent for expiry). */
+  decided_by: string | null;
+  user_id: string | null;
+  room_id: string | null;
+  expires_at: string;
+  decided_at: string | null;
+  resumed_run_id: string | null;
+  created_at: string;
+}
+
 export interface Database {
   service_state: ServiceStateTable;
   accounts: AccountsTable;
@@ -388,6 +430,8 @@ export interface Database {
   run_instances: RunInstancesTable;
   tasks: TasksTable;
   evm_transfer_totals: EvmTransferTotalsTable;
+  paused_runs: PausedRunsTable;
+  approvals: ApprovalsTable;
 }
 
 export type Executor = Kysely<Database> | Transaction<Database>;

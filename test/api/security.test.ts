@@ -53,6 +53,9 @@ const knownOperations: Array<[label: string, scope: Scope | null]> = [
   ['GET /v1/models/{model}', 'agents:read'],
   ['GET /v1/agents/{agentId}/metrics', 'agents:read'],
   ['GET /v1/metrics/usage', 'agents:read'],
+  ['GET /v1/agents/{agentId}/approvals', 'agents:read'],
+  ['GET /v1/agents/{agentId}/approvals/{approvalId}', 'agents:read'],
+  ['POST /v1/agents/{agentId}/approvals/{approvalId}', 'approvals:write'],
 ];
 
 /** Path parameters the suite can fill, by name; a route with another one fails until it is added here. */
@@ -68,6 +71,7 @@ const fillableParameters = [
   'taskId',
   'runId',
   'type',
+  'approvalId',
 ];
 
 /** The X account the suite's own agents post with (a fake X API on loopback). */
@@ -104,6 +108,7 @@ for (const backend of backends) {
     let victimDocumentId: string;
     let victimTaskId: string;
     let victimRunId: string;
+    let victimApprovalId: string;
     let revokedKey: string;
     let victimDelivery: { webhookId: string; deliveryId: string };
     let x: FakeX;
@@ -173,7 +178,27 @@ for (const backend of backends) {
           as: victim,
         })
       ).json().runId;
+      victimApprovalId = await pendingApproval(victimAgentId, victim);
     });
+
+    /** A tool call of the agent waiting for approval: its math plugin's calculate needs one (the builtin model calls it). */
+    async function pendingApproval(agentId: string, as = t.owner): Promise<string> {
+      const patched = await t.inject({
+        method: 'PATCH',
+        url: `/v1/agents/${agentId}`,
+        payload: { plugins: [{ name: 'math', approval: { tools: ['calculate'] } }] },
+        as,
+      });
+      assert.equal(patched.statusCode, 200, patched.body);
+      const sent = await t.inject({
+        method: 'POST',
+        url: `/v1/agents/${agentId}/messages`,
+        payload: { text: '/tool calculate {"expression": "1+1"}' },
+        as,
+      });
+      assert.equal(sent.json().finishReason, 'approval_required', sent.body);
+      return sent.json().approvals[0].approvalId;
+    }
 
     /**
      * A run of the caller's agent: a finished one, or for a cancel one still
@@ -265,6 +290,14 @@ for (const backend of backends) {
               : whose === 'missing'
                 ? 'run_01ARZ3NDEKTSV4RRFFQ69G5FAV'
                 : await ownRun(agentId, route.path.endsWith('/cancel'));
+        } else if (name === 'approvalId') {
+          const agentId = url.split('/')[3] as string;
+          value =
+            whose === 'foreign'
+              ? victimApprovalId
+              : whose === 'missing'
+                ? 'apr_01ARZ3NDEKTSV4RRFFQ69G5FAV'
+                : await pendingApproval(agentId);
         } else if (name === 'documentId') {
           value =
             whose === 'foreign'

@@ -122,11 +122,23 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
           schedule: { cron: '0 * * * *', timezone: 'UTC' },
         })
       ).id as string;
+    // A tool call waiting for approval of each own agent: its math plugin's calculate needs one.
+    const newApproval = async (agentId: string) => {
+      await call(baseUrl, owner, 'PATCH', `/v1/agents/${agentId}`, {
+        plugins: [{ name: 'math', approval: { tools: ['calculate'] } }],
+      });
+      const paused = await call(baseUrl, owner, 'POST', `/v1/agents/${agentId}/messages`, {
+        text: '/tool calculate {"expression": "1+1"}',
+      });
+      return paused.approvals[0].approvalId as string;
+    };
     const ownRuns: string[] = [];
     const ownTasks: string[] = [];
+    const ownApprovals: string[] = [];
     for (const agentId of ownAgents) {
       ownRuns.push(await newRun(agentId));
       ownTasks.push(await newTask(agentId));
+      ownApprovals.push(await newApproval(agentId));
     }
 
     const pools: Record<IdPool, string[]> = {
@@ -144,6 +156,7 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
       otherAccountDocument: [otherDocument],
       ownRun: ownRuns,
       ownTask: ownTasks,
+      ownApproval: ownApprovals,
     };
     return {
       server,
@@ -173,6 +186,7 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
         const agentId = await newAgent();
         pools.ownRun[index] = await newRun(agentId);
         pools.ownTask[index] = await newTask(agentId);
+        pools.ownApproval[index] = await newApproval(agentId);
         pools.ownAgent[index] = agentId;
       },
       async replaceKnowledgeBase(id) {

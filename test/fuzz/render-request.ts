@@ -12,7 +12,7 @@ function idText(choice: IdChoice, target: FuzzTarget): string {
 export function pathOf(request: FuzzRequest, target: FuzzTarget): string {
   // The pools pair own webhooks and own deliveries by position (delivery i belongs to webhook i): a delivery
   // named under an own webhook is taken from the same position, so such paths can name a delivery that exists.
-  // Runs and tasks pair with own agents the same way.
+  // Runs, tasks and approvals pair with own agents the same way.
   let webhookIndex: number | null = null;
   let agentIndex: number | null = null;
   const path = request.path
@@ -23,7 +23,11 @@ export function pathOf(request: FuzzRequest, target: FuzzTarget): string {
       if ('pool' in part && part.pool === 'ownDelivery' && webhookIndex !== null) {
         return idText({ pool: part.pool, index: webhookIndex }, target);
       }
-      if ('pool' in part && (part.pool === 'ownRun' || part.pool === 'ownTask') && agentIndex !== null) {
+      if (
+        'pool' in part &&
+        (part.pool === 'ownRun' || part.pool === 'ownTask' || part.pool === 'ownApproval') &&
+        agentIndex !== null
+      ) {
         return idText({ pool: part.pool, index: agentIndex }, target);
       }
       return idText(part, target);

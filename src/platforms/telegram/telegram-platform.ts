@@ -209,6 +209,13 @@ export const telegramPlatform: PlatformDefinition<typeof settingsSchema, typeof 
     };
   },
 
+  // A group's messages carry its chat as the room; a private chat's id is its user's id (telegram-messages.ts).
+  replyTarget({ userId, roomId }) {
+    const key = roomId ?? userId;
+    const match = key === null ? null : /^telegram:(-?[0-9]+)$/.exec(key);
+    return match ? (match[1] as string) : null;
+  },
+
   async postText(target, text, _settings, secrets, context): Promise<void> {
     const token = secrets.botToken;
     if (token === undefined)

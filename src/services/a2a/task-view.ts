@@ -11,6 +11,8 @@ import type { RunStatus, RunView } from '../../schemas/runs.js';
 const stateOfRun: Record<RunStatus, TaskState> = {
   queued: TaskState.TASK_STATE_SUBMITTED,
   running: TaskState.TASK_STATE_WORKING,
+  // Paused for a person's approval of a tool call (docs/approvals.md): decided through agentd's approvals API.
+  waiting: TaskState.TASK_STATE_INPUT_REQUIRED,
   completed: TaskState.TASK_STATE_COMPLETED,
   failed: TaskState.TASK_STATE_FAILED,
   cancelled: TaskState.TASK_STATE_CANCELED,

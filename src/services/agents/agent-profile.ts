@@ -71,6 +71,7 @@ function plugins(box: SecretBox, agentId: string, input: PluginInput[], previous
     enabled: plugin.enabled ?? true,
     config: plugin.config ?? {},
     secrets: sealSecrets(box, agentId, plugin.secrets, earlier.get(plugin.name)?.shift()?.secrets),
+    ...(plugin.approval !== undefined ? { approval: plugin.approval } : {}),
   }));
 }
 

@@ -29,6 +29,7 @@ export async function deleteAgent({
     await repositories.knowledgeBases.attach(record.accountId, record.id, [], transaction);
     await repositories.memory.deleteForAgent(record.id, transaction);
     await repositories.runs.deleteForAgent(record.id, transaction);
+    await repositories.approvals.deleteForAgent(record.id, transaction);
     await repositories.tasks.deleteForAgent(record.id, transaction);
     await repositories.transferTotals.deleteForAgent(record.id, transaction);
     if (!(await repositories.agents.delete(record, transaction))) throw notFound('Agent');

@@ -36,6 +36,13 @@ export interface Exchange {
   trigger: RunTrigger;
   /** The knowledge-base chunks the prompt held, once it is built. */
   citations?: Citation[];
+  /** The platform the message came from, if any: a reply resumed after approvals is posted back there. */
+  origin?: { platform: string } | null;
+  /**
+   * The rest of a reply that paused for approvals: its message was stored
+   * with the paused part, so only the tool turns and the answer are.
+   */
+  continuation?: boolean;
 }
 
 /**
@@ -101,17 +108,21 @@ export async function storeExchange(
     created_at: createdAt,
   };
   const rows: MessageRow[] = [
-    {
-      ...common,
-      id: exchange.userTurnId,
-      role: 'user',
-      text: exchange.text,
-      finish_reason: null,
-      usage: null,
-      model: null,
-      latency_ms: null,
-      tool: null,
-    },
+    ...(exchange.continuation
+      ? []
+      : [
+          {
+            ...common,
+            id: exchange.userTurnId,
+            role: 'user' as const,
+            text: exchange.text,
+            finish_reason: null,
+            usage: null,
+            model: null,
+            latency_ms: null,
+            tool: null,
+          },
+        ]),
     ...outcome.toolCalls.slice(0, exchange.toolTurnIds.length).map((call, index) => ({
       ...common,
       id: exchange.toolTurnIds[index] as string,

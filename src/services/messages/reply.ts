@@ -8,6 +8,7 @@ import type { Toolbox } from '../../plugins/toolsets.js';
 import type { FinishReason, ToolCallPart, TokenUsage } from '../../providers/model-adapter.js';
 import type { OpenedModelStream } from '../../providers/model-gateway.js';
 import { ProviderError } from '../../providers/provider-error.js';
+import type { PendingApprovalView } from '../../schemas/approvals.js';
 import type { MessageReplyView, MessageStartedView } from '../../schemas/messages.js';
 import type { AgentRecord } from '../../storage/repositories/agents.js';
 import { isStoreUnavailable } from '../../storage/store-unavailable.js';
@@ -15,6 +16,8 @@ import type { ServiceContext } from '../context.js';
 import type { RunLog, SequencedEvent, WireEvent } from '../runs/run-log.js';
 import type { RunOutcome } from '../runs/run-runtime.js';
 import { startedEvent, wireEventOf } from '../runs/wire-events.js';
+import { pauseRun, type RequestedApproval } from '../approvals/pause-run.js';
+import { deniedResult, type PausedCall, type ToolDecision } from '../approvals/paused-state.js';
 import { storeExchange, type Exchange } from './exchange-store.js';
 import { failureTypeOf, recordMessageMetrics, type MessageEnding } from './message-metrics.js';
 import { appErrorForFailure } from './provider-failure.js';
@@ -23,8 +26,21 @@ export type ReplyEvent =
   | { type: 'delta'; text: string }
   | { type: 'tool-called'; call: Pick<StoredToolCall, 'toolCallId' | 'name' | 'input'> }
   | { type: 'tool-completed'; call: StoredToolCall }
+  | { type: 'approval-requested'; approval: PendingApprovalView }
   | { type: 'completed'; reply: MessageReplyView }
   | { type: 'failed'; error: AppError };
+
+/**
+ * Where a resumed reply starts (docs/approvals.md): the tool rounds before the
+ * one that paused, and the calls of that round, each with its result (it ran
+ * before the pause) or the decision taken on it.
+ */
+export interface ResumeStart {
+  steps: PromptMessage[];
+  stepText: string;
+  calls: Array<PausedCall & { decision?: ToolDecision }>;
+  step: number;
+}
 
 /** A reply's event as recorded in its run: its sequence number (the SSE `id`) and how streams send it. */
 export type RecordedReplyEvent = ReplyEvent & { seq: number; wire: WireEvent };
@@ -69,10 +85,12 @@ export class Reply {
     private readonly agent: AgentRecord,
     private readonly exchange: Exchange,
     private readonly prompt: AssembledPrompt,
-    private readonly model: OpenedModelStream,
+    /** The model's first step, opened; null for a resumed reply, whose first step follows its decided calls. */
+    private readonly model: OpenedModelStream | null,
     private readonly lease: ConcurrencyLease | null,
     private readonly tools: ToolLoop | null,
     private readonly run: RunLog,
+    private readonly resume: ResumeStart | null = null,
   ) {
     this.started = {
       id: exchange.replyId,
@@ -142,6 +160,7 @@ export class Reply {
       const wire = wireEventOf(event, messageId, ctx.requestId);
       if (event.type === 'completed') {
         outcome = { status: 'completed', reply: event.reply, error: null };
+        if (event.reply.finishReason === 'approval_required') outcome.status = 'waiting';
         if (event.reply.finishReason === 'aborted') {
           outcome.status = run.stopReason === 'shutdown' ? 'failed' : 'cancelled';
           if (outcome.status === 'failed') outcome.error = problemBody(shutDown(), ctx.requestId);
@@ -167,11 +186,113 @@ export class Reply {
     }
   }
 
+  /** Runs one tool call the model asked for, yielding its events; the call is recorded in `toolCalls`. */
+  async *#runCall(
+    call: ToolCallPart,
+    toolCalls: StoredToolCall[],
+    decision?: ToolDecision,
+  ): AsyncGenerator<ReplyEvent, StoredToolCall, undefined> {
+    const tools = this.tools as ToolLoop;
+    yield {
+      type: 'tool-called',
+      call: { toolCallId: call.toolCallId, name: call.toolName, input: parsedToolInput(call.input) },
+    };
+    let result: StoredToolCall;
+    try {
+      result = await runToolCall(tools.toolbox, call, tools.limits, tools.signal, this.ctx.deps.logger);
+    } catch (error) {
+      if (error instanceof ToolCallAborted) toolCalls.push(error.call);
+      throw new ProviderError('aborted', 'The reply was aborted while a tool ran.', { cause: error });
+    }
+    if (decision !== undefined) result = { ...result, approval: decision };
+    toolCalls.push(result);
+    yield { type: 'tool-completed', call: result };
+    return result;
+  }
+
+  /**
+   * The start of a resumed reply: the calls of the round that paused, in the
+   * model's order: those that ran before the pause as they ran, approved ones
+   * run now, denied or expired ones are told so (and never run). Returns the
+   * tool rounds to ask the model again with.
+   */
+  async *#resumeRound(start: ResumeStart, toolCalls: StoredToolCall[]): AsyncGenerator<ReplyEvent, void, undefined> {
+    const results: StoredToolCall[] = [];
+    for (const call of start.calls) {
+      if (call.result !== undefined) {
+        results.push(call.result);
+        continue;
+      }
+      const decision = call.decision as ToolDecision;
+      const part: ToolCallPart = {
+        type: 'tool-call',
+        toolCallId: call.toolCallId,
+        toolName: call.toolName,
+        input: call.input,
+      };
+      if (decision.status === 'approved') {
+        results.push(yield* this.#runCall(part, toolCalls, decision));
+        continue;
+      }
+      const denied: StoredToolCall = {
+        toolCallId: call.toolCallId,
+        name: call.toolName,
+        input: parsedToolInput(call.input),
+        error: deniedResult(decision),
+        durationMs: 0,
+        approval: decision,
+      };
+      toolCalls.push(denied);
+      yield { type: 'tool-completed', call: denied };
+      results.push(denied);
+    }
+    start.steps.push(...toolStepMessages(results, start.stepText));
+  }
+
+  /**
+   * Stores a reply that paused for approvals: the exchange so far (finishReason
+   * `approval_required`), then its state and pending approvals, and yields a
+   * `tool.approval_requested` event for each.
+   */
+  async *#pause(
+    text: string,
+    usage: TokenUsage,
+    toolCalls: StoredToolCall[],
+    steps: PromptMessage[],
+    stepText: string,
+    calls: PausedCall[],
+    requested: RequestedApproval[],
+    step: number,
+  ): AsyncGenerator<ReplyEvent, MessageReplyView, undefined> {
+    const stored = await this.#store(text, 'approval_required', usage, toolCalls);
+    const { exchange } = this;
+    const approvals = await pauseRun(
+      this.ctx,
+      { runId: exchange.runId, agentId: exchange.agentId },
+      {
+        version: 1,
+        text: exchange.text,
+        userId: exchange.userId,
+        roomId: exchange.roomId,
+        conversation: exchange.conversation,
+        prompt: this.prompt,
+        steps,
+        stepText,
+        calls,
+        step,
+        origin: exchange.origin ?? null,
+      },
+      requested,
+    );
+    for (const approval of approvals) yield { type: 'approval-requested', approval };
+    return { ...stored, approvals };
+  }
+
   async *#produce(): AsyncGenerator<ReplyEvent, void, undefined> {
     const { tools } = this;
-    let model = this.model;
+    let model = this.model as OpenedModelStream;
     /** The step whose model call is open (none while tools run): the one a failure is reported to. */
-    let open: OpenedModelStream | null = model;
+    let open: OpenedModelStream | null = this.model;
     let text = '';
     let usage: TokenUsage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
     const toolCalls: StoredToolCall[] = [];
@@ -180,8 +301,16 @@ export class Reply {
     let settled = false;
     /** When the first text went to a streamed reply's client: its time to first token. */
     let firstTextTick: number | null = null;
+    let firstStep = 1;
     try {
-      for (let step = 1; ; step += 1) {
+      if (this.resume !== null && tools !== null) {
+        yield* this.#resumeRound(this.resume, toolCalls);
+        steps.push(...this.resume.steps);
+        firstStep = this.resume.step + 1;
+        model = await tools.nextStep(steps, this.resume.step < tools.maxSteps);
+        open = model;
+      }
+      for (let step = firstStep; ; step += 1) {
         let stepText = '';
         const requested: ToolCallPart[] = [];
         let part = model.first;
@@ -213,8 +342,12 @@ export class Reply {
         }
 
         const results: StoredToolCall[] = [];
+        /** The calls of this round in the model's order, should it pause for approvals. */
+        const calls: PausedCall[] = [];
+        const awaiting: RequestedApproval[] = [];
         for (const call of requested) {
           let result: StoredToolCall;
+          const approval = tools.toolbox.approvals.get(call.toolName);
           if (toolCalls.length >= this.exchange.toolTurnIds.length) {
             result = {
               toolCallId: call.toolCallId,
@@ -223,21 +356,28 @@ export class Reply {
               error: `This reply has made the most tool calls one reply may make (${this.exchange.toolTurnIds.length}).`,
               durationMs: 0,
             };
+          } else if (approval !== undefined) {
+            // Not run: it waits for a person's decision, taken after this reply has ended.
+            calls.push({ toolCallId: call.toolCallId, toolName: call.toolName, input: call.input });
+            awaiting.push({
+              toolCallId: call.toolCallId,
+              toolName: call.toolName,
+              input: parsedToolInput(call.input),
+              expiresAfterSeconds: approval.expiresAfterSeconds,
+            });
+            continue;
           } else {
-            yield {
-              type: 'tool-called',
-              call: { toolCallId: call.toolCallId, name: call.toolName, input: parsedToolInput(call.input) },
-            };
-            try {
-              result = await runToolCall(tools.toolbox, call, tools.limits, tools.signal, this.ctx.deps.logger);
-            } catch (error) {
-              if (error instanceof ToolCallAborted) toolCalls.push(error.call);
-              throw new ProviderError('aborted', 'The reply was aborted while a tool ran.', { cause: error });
-            }
-            toolCalls.push(result);
-            yield { type: 'tool-completed', call: result };
+            result = yield* this.#runCall(call, toolCalls);
           }
+          calls.push({ toolCallId: call.toolCallId, toolName: call.toolName, input: call.input, result });
           results.push(result);
+        }
+        if (awaiting.length > 0) {
+          settled = true;
+          const reply = yield* this.#pause(text, usage, toolCalls, steps, stepText, calls, awaiting, step);
+          this.#count({ failure: null, completed: true, toolCalls: toolCalls.length, usage, firstTextTick });
+          yield { type: 'completed', reply };
+          return;
         }
         steps.push(...toolStepMessages(results, stepText));
         model = await tools.nextStep(steps, step < tools.maxSteps);

@@ -95,7 +95,11 @@ const slotPollMs = 200;
  * of its agent's in-flight slots instead of being refused: a full agent makes
  * it wait, not vanish. It gives up only when the run was cancelled meanwhile.
  */
-async function waitForAgentSlot(ctx: ServiceContext, agent: AgentRecord, runId: string): Promise<ConcurrencyLease> {
+export async function waitForAgentSlot(
+  ctx: ServiceContext,
+  agent: AgentRecord,
+  runId: string,
+): Promise<ConcurrencyLease> {
   const max = ctx.deps.messageConcurrency;
   if (max === null) return { release: async () => {} };
   for (let attempt = 1; ; attempt += 1) {
@@ -116,7 +120,12 @@ const cancelledBeforeStart = (runId: string) => new AppError('conflict', `Run ${
  * time) becomes running on this instance; otherwise a new running one is
  * written, without waiting for the write (its events wait for it instead).
  */
-async function openRun(ctx: ServiceContext, exchange: Exchange, trigger: RunTrigger, queued: boolean): Promise<RunLog> {
+export async function openRun(
+  ctx: ServiceContext,
+  exchange: Exchange,
+  trigger: RunTrigger,
+  queued: boolean,
+): Promise<RunLog> {
   const { repositories, runs } = ctx.deps;
   const run = { id: exchange.runId, accountId: ctx.actor.accountId, agentId: exchange.agentId };
   const startedAt = isoTime(exchange.startedAt);
@@ -150,7 +159,7 @@ async function openRun(ctx: ServiceContext, exchange: Exchange, trigger: RunTrig
   return runs.begin(run, stored);
 }
 
-function modelKeyOf(ctx: ServiceContext, agent: AgentRecord): string | undefined {
+export function modelKeyOf(ctx: ServiceContext, agent: AgentRecord): string | undefined {
   const sealed = agent.profile.model.apiKey;
   return sealed ? ctx.deps.secretBox.open(sealed.sealed, agent.id) : undefined;
 }
@@ -179,6 +188,7 @@ export async function sendMessage({
   settings,
   trigger = 'message',
   queuedRunId,
+  origin,
 }: {
   ctx: ServiceContext;
   agentId: string;
@@ -194,6 +204,8 @@ export async function sendMessage({
    * running here.
    */
   queuedRunId?: string;
+  /** The platform the message came from: a reply that pauses for approvals goes on there. */
+  origin?: { platform: string };
 }): Promise<Reply> {
   requireScope(ctx, 'messages:send');
   const startedTick = performance.now();
@@ -233,6 +245,7 @@ export async function sendMessage({
     streamed: input.stream === true,
     runId,
     trigger,
+    origin: origin ?? null,
   };
   const noUsage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
   let counted = false;
@@ -341,7 +354,7 @@ export async function sendMessage({
 }
 
 /** A run whose reply never began ends with the problem its request got (recorded as `message.failed`). */
-async function endUnstartedRun(
+export async function endUnstartedRun(
   ctx: ServiceContext,
   run: RunLog,
   messageId: string,

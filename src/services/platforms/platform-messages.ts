@@ -6,6 +6,7 @@ import type { RateLimiter } from '../../limits/rate-limiter.js';
 import type { InboundMessage, InboundReply } from '../../platforms/platform.js';
 import type { ServiceContext, ServiceDeps } from '../context.js';
 import { sendMessage } from '../messages/send-message.js';
+import type { MessageReplyView } from '../../schemas/messages.js';
 
 /** What a platform user reads when the agent's limits refuse their message: short, polite, not silence. */
 export const limitedReplyText = "I'm getting a lot of messages right now. Please try again in a minute.";
@@ -13,6 +14,19 @@ export const limitedReplyText = "I'm getting a lot of messages right now. Please
 export const unavailableReplyText = "Sorry, I can't answer right now. Please try again in a moment.";
 
 const windowMs = 60_000;
+
+/**
+ * What the chat reads: the reply, and for one that paused for approvals a line
+ * saying what waits (the rest is posted to the chat once decided, where the
+ * connector can name it: docs/approvals.md).
+ */
+function replyText(reply: MessageReplyView): string {
+  if (reply.finishReason !== 'approval_required' || !reply.approvals?.length) return reply.text;
+  const names = [...new Set(reply.approvals.map((approval) => approval.name))].join(', ');
+  return `${reply.text}\n\n${waitingForApprovalText(names)}`.trim();
+}
+
+export const waitingForApprovalText = (tools: string) => `Waiting for approval to use ${tools}.`;
 
 export interface PlatformMessageOptions {
   deps: ServiceDeps;
@@ -52,9 +66,10 @@ export async function handlePlatformMessage(
       input: { text: message.content, userId: message.userId, ...(message.roomId ? { roomId: message.roomId } : {}) },
       signal,
       trigger: 'platform',
+      origin: { platform: type },
     });
     for await (const event of answer.events()) {
-      if (event.type === 'completed') return { text: event.reply.text, limited: false };
+      if (event.type === 'completed') return { text: replyText(event.reply), limited: false };
       if (event.type === 'failed') throw event.error;
     }
     throw new AppError('internal', 'The reply ended without an outcome.');

@@ -1,5 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { finishedRunStatuses, type RunStatus } from '../../schemas/runs.js';
+import { settledRunStatuses, type RunStatus } from '../../schemas/runs.js';
 import type { RunRow } from '../../storage/repositories/runs.js';
 import { requireScope, type ServiceContext } from '../context.js';
 import type { RunLog, SequencedEvent } from './run-log.js';
@@ -63,7 +63,8 @@ async function* followRun(
       }
     }
     if (live !== undefined) continue;
-    if (finishedRunStatuses.has(current.status as RunStatus)) {
+    // A waiting run's reply has ended: its stream ends too (the rest is a run of its own).
+    if (settledRunStatuses.has(current.status as RunStatus)) {
       if (batches.length === 0 && current.event_count > last) {
         const outcome = outcomeEvent(current);
         if (outcome !== null) yield outcome;

@@ -7,9 +7,10 @@ import type { ServiceContext, ServiceDeps } from '../context.js';
 import { recordAgentEvent } from '../../events/agent-events.js';
 import { eventWriterOf } from '../events/event-writer.js';
 import { sendMessage } from '../messages/send-message.js';
+import { resumeReply } from '../messages/resume-reply.js';
 
 export interface ProducedRun {
-  status: 'completed' | 'failed' | 'cancelled';
+  status: 'completed' | 'failed' | 'cancelled' | 'waiting';
   reply: MessageReplyView | null;
   error: AppError | null;
 }
@@ -22,6 +23,8 @@ export interface QueuedRun {
   /** The task whose due time this run is. */
   taskId?: string | null;
   input: Pick<SendMessageInput, 'text' | 'userId' | 'roomId' | 'context'>;
+  /** The run goes on with the reply of this paused run (trigger `approval`), instead of answering `input`. */
+  resume?: { pausedRunId: string };
 }
 
 /**
@@ -73,18 +76,29 @@ function serviceContext(deps: ServiceDeps, run: QueuedRun): ServiceContext {
 async function produce(deps: ServiceDeps, run: QueuedRun, signal?: AbortSignal): Promise<ProducedRun> {
   const ctx = serviceContext(deps, run);
   try {
-    const answer = await sendMessage({
-      ctx,
-      agentId: run.agentId,
-      input: { ...run.input, stream: false },
-      signal: signal ?? new AbortController().signal,
-      trigger: run.trigger,
-      queuedRunId: run.id,
-    });
+    const answer =
+      run.resume !== undefined
+        ? await resumeReply({
+            ctx,
+            agentId: run.agentId,
+            runId: run.id,
+            pausedRunId: run.resume.pausedRunId,
+            signal: signal ?? new AbortController().signal,
+          })
+        : await sendMessage({
+            ctx,
+            agentId: run.agentId,
+            input: { ...run.input, stream: false },
+            signal: signal ?? new AbortController().signal,
+            trigger: run.trigger,
+            queuedRunId: run.id,
+          });
     for await (const event of answer.events()) {
       if (event.type === 'completed') {
-        const cancelled = event.reply.finishReason === 'aborted';
-        return { status: cancelled ? 'cancelled' : 'completed', reply: event.reply, error: null };
+        const { finishReason } = event.reply;
+        const status =
+          finishReason === 'aborted' ? 'cancelled' : finishReason === 'approval_required' ? 'waiting' : 'completed';
+        return { status, reply: event.reply, error: null };
       }
       if (event.type === 'failed') return { status: 'failed', reply: null, error: event.error };
     }

@@ -4,6 +4,7 @@ import { isoTime, type Clock } from '../../clock.js';
 import type { MessageReplyView } from '../../schemas/messages.js';
 import type { RunStatus } from '../../schemas/runs.js';
 import type { RunRepository } from '../../storage/repositories/runs.js';
+import type { ApprovalRepository } from '../../storage/repositories/approvals.js';
 import type { Database } from '../../storage/schema.js';
 import type { Kysely, Transaction } from 'kysely';
 import { RunLog, type SequencedEvent, type WireEvent } from './run-log.js';
@@ -17,7 +18,7 @@ export interface RunEnding {
 
 /** How a run ended, as its row records it. */
 export interface RunOutcome {
-  status: Extract<RunStatus, 'completed' | 'failed' | 'cancelled'>;
+  status: Extract<RunStatus, 'completed' | 'failed' | 'cancelled' | 'waiting'>;
   reply: MessageReplyView | null;
   /** The problem body of a failed run. */
   error: Record<string, unknown> | null;
@@ -54,11 +55,13 @@ export class RunRuntime {
   #flushing: Promise<void> = Promise.resolve();
   #lastPrune = 0;
   #closed = false;
+  readonly #beatTasks: (() => Promise<unknown>)[] = [];
 
   constructor(
     private readonly options: {
       db: Kysely<Database>;
       runs: RunRepository;
+      approvals: ApprovalRepository;
       clock: Clock;
       logger: Logger;
       instanceId: string;
@@ -80,6 +83,11 @@ export class RunRuntime {
     this.#heartbeatTimer = setInterval(() => void this.beat(), this.options.settings.heartbeatMs);
     this.#heartbeatTimer.unref();
     void this.beat();
+  }
+
+  /** Work done at every heartbeat after the runs' own (the expiry of approvals); its failures are logged. */
+  onBeat(task: () => Promise<unknown>): void {
+    this.#beatTasks.push(task);
   }
 
   /** Registers a run this instance is about to produce; `stored` resolves once its row exists. */
@@ -185,7 +193,11 @@ export class RunRuntime {
     now: string,
     transaction: Transaction<Database>,
   ): Promise<boolean> {
-    const { runs } = this.options;
+    const { runs, approvals } = this.options;
+    const waiting = outcome.status === 'waiting';
+    // A run that paused for approvals takes its paused row first, as decisions do: a decision taken before this
+    // end is stored is then seen here, and the run is settled rather than left waiting for it.
+    if (waiting) await approvals.lockPausedRun(log.runId, transaction);
     const lastSeq = events.length > 0 ? (events[events.length - 1] as SequencedEvent).seq : log.lastSeq;
     const ended = await runs.finish(
       log.runId,
@@ -201,6 +213,9 @@ export class RunRuntime {
       transaction,
     );
     if (ended && events.length > 0) await runs.appendEvents([batchOf(log.runId, events)], now, transaction);
+    if (ended && waiting && (await approvals.pausedRun(log.runId, transaction))?.resumed_run_id) {
+      await runs.settleWaiting(log.runId, transaction);
+    }
     return ended;
   }
 
@@ -249,6 +264,10 @@ export class RunRuntime {
       }
     } catch (error) {
       logger.warn({ err: error }, 'run heartbeat failed; will retry');
+    }
+    for (const task of this.#beatTasks) {
+      if (this.#closed) return;
+      await task().catch((error: unknown) => logger.warn({ err: error }, 'heartbeat task failed; will retry'));
     }
   }
 

@@ -18,6 +18,7 @@ export function runView(ctx: ServiceContext, row: RunRow): RunView {
     agentId: row.agent_id,
     trigger: row.trigger as RunTrigger,
     taskId: row.task_id,
+    approvalId: row.approval_id,
     dueAt: row.due_at,
     status: row.status as RunStatus,
     background: row.background === 1,

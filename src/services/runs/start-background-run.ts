@@ -57,6 +57,7 @@ export async function startBackgroundRun({
     created_at: now,
     started_at: null,
     finished_at: null,
+    approval_id: null,
   };
   await repositories.runs.insert(row);
   void produceRun(ctx.deps, {

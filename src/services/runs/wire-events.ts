@@ -6,7 +6,7 @@ import type { WireEvent } from './run-log.js';
 /**
  * The events of a reply as every stream sends them (contract §5, and a run's
  * event stream): `message.started`, `message.delta`, `tool.called`,
- * `tool.completed`, then `message.completed` or `message.failed`.
+ * `tool.completed`, `tool.approval_requested`, then `message.completed` or `message.failed`.
  */
 export function startedEvent(started: MessageStartedView & { runId: string }): WireEvent {
   return { event: 'message.started', data: started };
@@ -20,6 +20,8 @@ export function wireEventOf(event: ReplyEvent, messageId: string, requestId: str
       return { event: 'tool.called', data: { id: messageId, ...event.call } };
     case 'tool-completed':
       return { event: 'tool.completed', data: { id: messageId, ...event.call } };
+    case 'approval-requested':
+      return { event: 'tool.approval_requested', data: { id: messageId, ...event.approval } };
     case 'completed':
       return { event: 'message.completed', data: event.reply };
     case 'failed':

@@ -56,6 +56,7 @@ export async function runTaskNow({
     created_at: now,
     started_at: null,
     finished_at: null,
+    approval_id: null,
   };
   await ctx.deps.repositories.runs.insert(row);
   scheduler.launch({

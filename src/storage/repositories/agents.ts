@@ -30,6 +30,8 @@ export interface AgentProfile {
     enabled: boolean;
     config: Record<string, unknown>;
     secrets: Record<string, StoredSecret>;
+    /** Which of the entry's tools wait for a person's decision (absent: none). */
+    approval?: { tools: string[] | '*'; expiresAfterSeconds?: number };
   }>;
   model: {
     provider: string;

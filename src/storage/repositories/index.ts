@@ -17,6 +17,7 @@ import type { VectorGraphOptions } from './vector-graph.js';
 import { RunRepository } from './runs.js';
 import { TaskRepository } from './tasks.js';
 import { TransferTotalRepository } from './transfer-totals.js';
+import { ApprovalRepository } from './approvals.js';
 import { PlatformStateRepository } from './platform-states.js';
 import { ServiceStateRepository } from './service-state.js';
 import { WebhookDeliveryRepository } from './webhook-deliveries.js';
@@ -44,6 +45,7 @@ export interface Repositories {
   tasks: TaskRepository;
   /** Per-day totals of the `evm` plugin's transfers, for its daily limits. */
   transferTotals: TransferTotalRepository;
+  approvals: ApprovalRepository;
 }
 
 /**
@@ -81,5 +83,6 @@ export function createRepositories(
     runs: new RunRepository(db, relaxedDb),
     tasks: new TaskRepository(db, dialect),
     transferTotals: new TransferTotalRepository(db, dialect),
+    approvals: new ApprovalRepository(db),
   };
 }

@@ -51,6 +51,7 @@ const insertedColumns = [
   'event_count',
   'created_at',
   'started_at',
+  'approval_id',
 ] as const;
 
 type AppendFields = { runId: string; firstSeq: number; lastSeq: number; events: string; createdAt: string };
@@ -154,6 +155,17 @@ export class RunRepository {
     if (query.taskId !== undefined) builder = builder.where('task_id', '=', query.taskId);
     if (query.beforeId !== undefined) builder = builder.where('id', '<', query.beforeId);
     return builder.orderBy('id', 'desc').limit(query.limit).execute();
+  }
+
+  /** A waiting run whose approvals are all decided becomes completed; false when it was not waiting. */
+  async settleWaiting(runId: string, executor: Executor = this.db): Promise<boolean> {
+    const result = await executor
+      .updateTable('runs')
+      .set({ status: 'completed' })
+      .where('id', '=', runId)
+      .where('status', '=', 'waiting')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
   }
 
   /** Marks a queued run as running on `instanceId`; false when it was no longer queued (cancelled meanwhile). */

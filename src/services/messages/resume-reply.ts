@@ -1,0 +1,148 @@
+import type { PromptMessage } from '../../conversation/prompt.js';
+import { AppError } from '../../errors.js';
+import { newId } from '../../ids.js';
+import type { ProviderName } from '../../providers/catalog.js';
+import { findOwnAgent } from '../agents/get-agent.js';
+import type { PausedState, ToolDecision } from '../approvals/paused-state.js';
+import { requireScope, type ServiceContext } from '../context.js';
+import type { RunLog } from '../runs/run-log.js';
+import { ensureAnswering } from './agent-availability.js';
+import type { Exchange } from './exchange-store.js';
+import { recordMessageMetrics } from './message-metrics.js';
+import { Reply, type ResumeStart, type ToolLoop } from './reply.js';
+import { endUnstartedRun, maxToolCallsPerReply, modelKeyOf, openRun, waitForAgentSlot } from './send-message.js';
+
+/** Tool rounds per reply when the agent's model settings name none (as for a message). */
+const defaultMaxSteps = 5;
+
+/**
+ * The rest of a reply that paused for approvals, as the queued run `runId`
+ * (trigger `approval`) on this instance: the calls of the round that paused
+ * are run (approved) or told as denied, then the model goes on from the prompt
+ * and the tool rounds the paused reply had reached, with the agent's tools as
+ * they are now. Only its tool turns and its answer are stored: the message was
+ * stored with the paused part. Resolves once the run has begun; the reply's
+ * events are the run's.
+ */
+export async function resumeReply({
+  ctx,
+  agentId,
+  runId,
+  pausedRunId,
+  signal,
+}: {
+  ctx: ServiceContext;
+  agentId: string;
+  runId: string;
+  pausedRunId: string;
+  signal: AbortSignal;
+}): Promise<Reply> {
+  requireScope(ctx, 'messages:send');
+  const startedTick = performance.now();
+  const startedAt = ctx.deps.clock.now();
+  const { approvals } = ctx.deps.repositories;
+  // Independent reads, together: the time from a decision to the resumed reply is a few round trips.
+  const [agent, paused, decided] = await Promise.all([
+    findOwnAgent(ctx, agentId),
+    approvals.pausedRun(pausedRunId),
+    approvals.ofRun(pausedRunId),
+  ]);
+  await ensureAnswering(ctx, agent);
+  if (paused === undefined) throw new AppError('not_found', `The paused run ${pausedRunId} no longer exists.`);
+  const state = JSON.parse(paused.state) as PausedState;
+  const decisions = new Map<string, ToolDecision>();
+  for (const row of decided) {
+    if (row.status === 'pending') throw new AppError('conflict', `Approval ${row.id} is still pending.`);
+    decisions.set(row.id, {
+      approvalId: row.id,
+      status: row.status as ToolDecision['status'],
+      reason: row.reason,
+    });
+  }
+  const lease = await waitForAgentSlot(ctx, agent, runId);
+  const { provider, name, topP, maxSteps, temperature, maxOutputTokens } = agent.profile.model;
+  const exchange: Exchange = {
+    agentId: agent.id,
+    userId: state.userId,
+    roomId: state.roomId,
+    conversation: state.conversation,
+    userTurnId: newId('message'),
+    toolTurnIds: Array.from({ length: maxToolCallsPerReply }, () => newId('message')),
+    replyId: newId('message'),
+    text: state.text,
+    model: { provider, name },
+    startedAt,
+    startedTick,
+    streamed: false,
+    runId,
+    trigger: 'approval',
+    citations: state.prompt.citations ?? [],
+    origin: state.origin,
+    continuation: true,
+  };
+  let run: RunLog | null = null;
+  try {
+    run = await openRun(ctx, exchange, 'approval', true);
+    const runSignal = AbortSignal.any([signal, run.signal]);
+    // The agent's tools as they are now: a tool removed meanwhile is reported to the model as missing.
+    const toolbox = (await ctx.deps.plugins.toolsets.toolboxFor(agent)) ?? {
+      tools: new Map(),
+      unavailable: [],
+      approvals: new Map(),
+    };
+    const specs = [...toolbox.tools.values()].map(({ name, description, inputSchema }) => ({
+      name,
+      description,
+      inputSchema,
+    }));
+    const apiKey = modelKeyOf(ctx, agent);
+    const call = {
+      modelName: name,
+      settings: {
+        ...(temperature !== undefined ? { temperature } : {}),
+        ...(maxOutputTokens !== undefined ? { maxOutputTokens } : {}),
+        ...(topP !== undefined ? { topP } : {}),
+      },
+      ...(apiKey !== undefined ? { apiKey } : {}),
+      watched: false,
+    };
+    const { prompt } = state;
+    const tools: ToolLoop = {
+      toolbox,
+      limits: ctx.deps.plugins.limits,
+      maxSteps: maxSteps ?? defaultMaxSteps,
+      signal: runSignal,
+      nextStep: (steps: PromptMessage[], offerTools: boolean) =>
+        ctx.deps.models.open(
+          provider as ProviderName,
+          {
+            ...call,
+            prompt: { ...prompt, messages: [...prompt.messages, ...steps] },
+            ...(offerTools && specs.length > 0 ? { tools: specs } : {}),
+          },
+          runSignal,
+        ),
+    };
+    const start: ResumeStart = {
+      steps: [...state.steps],
+      stepText: state.stepText,
+      calls: state.calls.map((paused) => {
+        const decision = paused.approvalId === undefined ? undefined : decisions.get(paused.approvalId);
+        return decision === undefined ? paused : { ...paused, decision };
+      }),
+      step: state.step,
+    };
+    return new Reply(ctx, agent, exchange, prompt, null, lease, tools, run, start);
+  } catch (error) {
+    if (run !== null) await endUnstartedRun(ctx, run, exchange.replyId, error, false);
+    recordMessageMetrics(ctx, exchange, {
+      failure: 'internal',
+      completed: false,
+      toolCalls: 0,
+      usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+      firstTextTick: null,
+    });
+    await lease.release();
+    throw error;
+  }
+}
