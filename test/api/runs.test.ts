@@ -119,6 +119,21 @@ for (const backend of backends) {
       assert.deepEqual(await readEvents(fromQuery.body!).rest(), streamed.slice(5));
     });
 
+    it('gives a reader past the stored events the run outcome after its last id (a producer killed between flushes)', async () => {
+      const agent = await t.newAgent();
+      fake.enqueue({ reply: 'alpha beta gamma' });
+      const response = await send(agent.id, { text: 'letters', stream: true });
+      const streamed = await readEvents(response.body!).rest();
+      const runId = streamed[0]?.data.runId;
+      await finished(agent.id, runId);
+      // A reader that got the final event has nothing more to read…
+      assert.deepEqual(await runEvents(agent.id, runId, streamed.length), []);
+      // …and one that saw events the dead producer never stored (the sweep numbered the end after the stored
+      // ones) still learns how the run ended, instead of a stream that closes with no last event.
+      const ahead = await runEvents(agent.id, runId, streamed.length + 2);
+      assert.deepEqual(ahead, [{ ...streamed.at(-1)!, id: String(streamed.length + 3) }]);
+    });
+
     it('answers a background message 202 with the run, and produces it whatever the connection does', async () => {
       const agent = await t.newAgent();
       fake.enqueue({ reply: 'Background work is done now.', tokenDelayMs: 20 });

@@ -10,7 +10,9 @@ import { findOwnRun } from './runs.js';
  * instance's memory while it produces the run, else from the database
  * (polled every `pollMs` while the run goes on elsewhere), until the run's
  * last event. Events past their retention are gone: a finished run then
- * gives its outcome as one last event rebuilt from the run's record.
+ * gives its outcome as one last event rebuilt from the run's record. So does
+ * a run whose reader is past its stored events (its producer was killed
+ * before storing what it had sent): numbered after the reader's last event.
  */
 export async function openRunEvents({
   ctx,
@@ -62,6 +64,11 @@ async function* followRun(
       if (batches.length === 0 && current.event_count > last) {
         const outcome = outcomeEvent(current);
         if (outcome !== null) yield outcome;
+      } else if (last > current.event_count) {
+        // The reader saw events its producer sent but never stored (it was killed between two flushes), and the
+        // sweep numbered the run's end after the stored ones: the outcome comes after what the reader has seen.
+        const outcome = outcomeEvent(current);
+        if (outcome !== null) yield { ...outcome, seq: last + 1 };
       }
       return;
     }
