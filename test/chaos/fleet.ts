@@ -61,6 +61,9 @@ export async function startFleet(options: {
     await database.drop();
     throw error;
   }
+  // Instances are children of this process: if it dies before `close`, they die with it rather than run on.
+  const killAll = () => instances.forEach((instance) => instance?.child.kill('SIGKILL'));
+  process.once('exit', killAll);
   const reader = new pg.Pool({ connectionString: database.url, max: 2 });
   return {
     proxy,
@@ -80,6 +83,7 @@ export async function startFleet(options: {
     },
     alive: () => instances.filter((instance) => instance !== null).length,
     async close() {
+      process.off('exit', killAll);
       await Promise.all(instances.map((instance) => instance?.stop('SIGTERM', 10_000)));
       await proxy.close();
       await reader.end();
