@@ -3,6 +3,7 @@ import { finishedRunStatuses, type RunStatus } from '../../schemas/runs.js';
 import type { RunRow } from '../../storage/repositories/runs.js';
 import { requireScope, type ServiceContext } from '../context.js';
 import type { RunLog, SequencedEvent } from './run-log.js';
+import { orphanDetail } from './run-runtime.js';
 import { findOwnRun } from './runs.js';
 
 /**
@@ -64,9 +65,11 @@ async function* followRun(
       if (batches.length === 0 && current.event_count > last) {
         const outcome = outcomeEvent(current);
         if (outcome !== null) yield outcome;
-      } else if (last > current.event_count) {
+      } else if (batches.length === 0 && (last > current.event_count || endedBySweep(current))) {
         // The reader saw events its producer sent but never stored (it was killed between two flushes), and the
         // sweep numbered the run's end after the stored ones: the outcome comes after what the reader has seen.
+        // At exactly the sweep's number the reader may have seen either; it gets the outcome (again) rather than
+        // a stream that ends without one.
         const outcome = outcomeEvent(current);
         if (outcome !== null) yield { ...outcome, seq: last + 1 };
       }
@@ -78,6 +81,11 @@ async function* followRun(
       return;
     }
   }
+}
+
+/** Whether the run was ended by the sweep of a stopped instance's runs: only then can events be missing. */
+function endedBySweep(row: RunRow): boolean {
+  return row.error !== null && (JSON.parse(row.error) as { detail?: unknown }).detail === orphanDetail;
 }
 
 /** The last event of a finished run whose events are past their retention, rebuilt from its record. */
