@@ -77,7 +77,8 @@ export async function startFleet(options: {
     },
     async restart(index) {
       if (instances[index] !== null) return;
-      const server = await startServer(environmentOf(index), 60_000);
+      // A cold start under the load of the run, on a shared machine, has been seen to take over a minute.
+      const server = await startServer(environmentOf(index), 180_000);
       instances[index] = server;
       proxy.upstreams[index] = server.url;
     },
