@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { startFakeOpenAiServer } from '../helpers/fake-openai-server.js';
 import type { FakeProviderServer } from '../helpers/fake-provider-server.js';
+import { orphanDetail } from '../../src/services/runs/run-runtime.js';
 import { deltaText, readEvents, type ReceivedEvent } from '../helpers/sse-client.js';
 import { backends, createTestApp, type TestApp } from '../helpers/test-app.js';
 import { eventually } from '../helpers/wait.js';
@@ -117,6 +118,50 @@ for (const backend of backends) {
       assert.deepEqual(resumed, streamed.slice(3));
       const fromQuery = await request(`/v1/agents/${agent.id}/runs/${runId}/events?after=5`);
       assert.deepEqual(await readEvents(fromQuery.body!).rest(), streamed.slice(5));
+    });
+
+    it('gives a reader past the stored events the run outcome after its last id (a producer killed between flushes)', async () => {
+      const agent = await t.newAgent();
+      fake.enqueue({ reply: 'alpha beta gamma' });
+      const response = await send(agent.id, { text: 'letters', stream: true });
+      const streamed = await readEvents(response.body!).rest();
+      const runId = streamed[0]?.data.runId;
+      await finished(agent.id, runId);
+      // A reader that got the final event has nothing more to read…
+      assert.deepEqual(await runEvents(agent.id, runId, streamed.length), []);
+      // …and one that saw events the dead producer never stored (the sweep numbered the end after the stored
+      // ones) still learns how the run ended, instead of a stream that closes with no last event.
+      const ahead = await runEvents(agent.id, runId, streamed.length + 2);
+      assert.deepEqual(ahead, [{ ...streamed.at(-1)!, id: String(streamed.length + 3) }]);
+    });
+
+    it('gives a reader at the number the sweep gave a killed producer’s run its outcome, not a stream without one', async () => {
+      const agent = await t.newAgent();
+      fake.enqueue({ reply: 'delta epsilon' });
+      const response = await send(agent.id, { text: 'more letters', stream: true });
+      const streamed = await readEvents(response.body!).rest();
+      const runId = streamed[0]?.data.runId;
+      await finished(agent.id, runId);
+      // As the sweep leaves a run whose instance was killed: failed, its message.failed numbered after the stored
+      // events, which may be the number of an event the reader got but the producer never stored.
+      const error = {
+        type: '/docs/errors#service_unavailable',
+        title: 'Service unavailable',
+        status: 503,
+        code: 'service_unavailable',
+        detail: orphanDetail,
+        requestId: runId,
+      };
+      await t.deps.database.db
+        .updateTable('runs')
+        .set({ status: 'failed', result: null, error: JSON.stringify(error) })
+        .where('id', '=', runId)
+        .execute();
+      const resumed = await runEvents(agent.id, runId, streamed.length);
+      assert.equal(resumed.length, 1);
+      assert.equal(resumed[0]?.event, 'message.failed');
+      assert.equal(resumed[0]?.id, String(streamed.length + 1));
+      assert.equal(resumed[0]?.data.error.code, 'service_unavailable');
     });
 
     it('answers a background message 202 with the run, and produces it whatever the connection does', async () => {

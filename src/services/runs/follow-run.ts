@@ -3,6 +3,7 @@ import { settledRunStatuses, type RunStatus } from '../../schemas/runs.js';
 import type { RunRow } from '../../storage/repositories/runs.js';
 import { requireScope, type ServiceContext } from '../context.js';
 import type { RunLog, SequencedEvent } from './run-log.js';
+import { orphanDetail } from './run-runtime.js';
 import { findOwnRun } from './runs.js';
 
 /**
@@ -10,7 +11,9 @@ import { findOwnRun } from './runs.js';
  * instance's memory while it produces the run, else from the database
  * (polled every `pollMs` while the run goes on elsewhere), until the run's
  * last event. Events past their retention are gone: a finished run then
- * gives its outcome as one last event rebuilt from the run's record.
+ * gives its outcome as one last event rebuilt from the run's record. So does
+ * a run whose reader is past its stored events (its producer was killed
+ * before storing what it had sent): numbered after the reader's last event.
  */
 export async function openRunEvents({
   ctx,
@@ -68,6 +71,13 @@ async function* followRun(
       if (batches.length === 0 && current.event_count > last) {
         const outcome = outcomeEvent(current);
         if (outcome !== null) yield outcome;
+      } else if (batches.length === 0 && (last > current.event_count || endedBySweep(current))) {
+        // The reader saw events its producer sent but never stored (it was killed between two flushes), and the
+        // sweep numbered the run's end after the stored ones: the outcome comes after what the reader has seen.
+        // At exactly the sweep's number the reader may have seen either; it gets the outcome (again) rather than
+        // a stream that ends without one.
+        const outcome = outcomeEvent(current);
+        if (outcome !== null) yield { ...outcome, seq: last + 1 };
       }
       return;
     }
@@ -77,6 +87,11 @@ async function* followRun(
       return;
     }
   }
+}
+
+/** Whether the run was ended by the sweep of a stopped instance's runs: only then can events be missing. */
+function endedBySweep(row: RunRow): boolean {
+  return row.error !== null && (JSON.parse(row.error) as { detail?: unknown }).detail === orphanDetail;
 }
 
 /** The last event of a finished run whose events are past their retention, rebuilt from its record. */

@@ -25,7 +25,7 @@ export interface RunOutcome {
 }
 
 /** What the sweep writes for a run whose instance stopped. */
-const orphanDetail =
+export const orphanDetail =
   'The instance producing this run stopped before it ended; what it said so far is in its events. Send the message again.';
 /** Orphaned runs ended per sweep: the rest wait for the next beat. */
 const sweepBatch = 100;
