@@ -42,9 +42,11 @@ import { registerListPlatforms } from './routes/platforms/list-platforms.js';
 import { registerPlatformInbound } from './routes/platforms/platform-inbound.js';
 import { registerForgetConversation } from './routes/messages/forget-conversation.js';
 import { registerListMessages } from './routes/messages/list-messages.js';
+import { Attachment } from './schemas/files.js';
 import { MessageReply, ToolCallView } from './schemas/messages.js';
 import { Run as RunSchema } from './schemas/runs.js';
-import { registerSendMessage } from './routes/messages/send-message.js';
+import { messageBodyLimit, registerSendMessage } from './routes/messages/send-message.js';
+import { registerGetFile } from './routes/files/get-file.js';
 import { registerCancelRun } from './routes/runs/cancel-run.js';
 import { registerGetRun } from './routes/runs/get-run.js';
 import { registerListRuns } from './routes/runs/list-runs.js';
@@ -166,6 +168,7 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
 
   app.addSchema(ProblemSchema);
   app.addSchema(AgentSchema);
+  app.addSchema(Attachment);
   app.addSchema(ToolCallView);
   app.addSchema(MessageReply);
   app.addSchema(RunSchema);
@@ -196,6 +199,7 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
           description: "Every piece of an agent's work, whoever started it: status, events, cancellation",
         },
         { name: 'tasks', description: 'Work agents do on their own, on a schedule' },
+        { name: 'files', description: 'Images sent with messages and made by tools, served to the account' },
         { name: 'api-keys', description: 'API keys of the account' },
         { name: 'webhooks', description: 'Signed event notifications to URLs of the account, and their delivery log' },
         { name: 'metrics', description: 'Per-agent metrics and the usage of the account' },
@@ -239,7 +243,12 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
   registerDeleteAgent(app);
   registerImportAgent(app);
   registerExportAgent(app);
-  registerSendMessage(app, { keepAliveMs: config.sseKeepAliveMs, shutdown: deps.shutdown });
+  registerSendMessage(app, {
+    keepAliveMs: config.sseKeepAliveMs,
+    shutdown: deps.shutdown,
+    bodyLimitBytes: messageBodyLimit(config.bodyLimitBytes, config.files.maxImageBytes),
+  });
+  registerGetFile(app);
   registerListRuns(app);
   registerGetRun(app);
   registerCancelRun(app);

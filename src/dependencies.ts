@@ -29,6 +29,10 @@ import { PluginCatalog } from './plugins/catalog.js';
 import { createOutboundFetch } from './outbound/outbound-fetch.js';
 import type { AnyPluginDefinition, FetchFunction } from './plugins/plugin.js';
 import { AgentToolsets } from './plugins/toolsets.js';
+import { ToolError, type PluginImages } from './plugins/plugin.js';
+import { attachmentOf, DatabaseFileStore, isRefusal, type FileStore } from './files/file-store.js';
+import { createImageModelFactory } from './providers/image-models.js';
+import type { AgentRecord } from './storage/repositories/agents.js';
 import type { ReadinessCheck } from './routes/ops/health.js';
 import { loadOrCreateSecretKey } from './secret-key.js';
 import { SecretBox } from './security/secret-box.js';
@@ -127,6 +131,24 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
   const outboundFetch: FetchFunction = createOutboundFetch({
     allowPrivateAddresses: config.outbound.allowPrivateAddresses,
   });
+  const files: FileStore = new DatabaseFileStore(repositories.files, config.files.maxImageBytes, () => clock.now());
+  const imageModels = createImageModelFactory(config.providers, outboundFetch);
+  const pluginImages = (agent: AgentRecord): PluginImages => ({
+    model: imageModels,
+    async save(images) {
+      const checked = images.map((bytes) => {
+        const result = files.check(bytes);
+        if (!isRefusal(result)) return result;
+        throw new ToolError(
+          result.reason === 'too-large'
+            ? `The image API sent an image larger than this server keeps (${result.maxBytes} bytes).`
+            : 'The image API sent something that is not a png, jpeg, webp or gif image.',
+        );
+      });
+      await files.save({ accountId: agent.accountId, agentId: agent.id }, checked, 'tool');
+      return checked.map(attachmentOf);
+    },
+  });
   const toolsets = new AgentToolsets({
     catalog,
     secretBox,
@@ -138,6 +160,7 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
       searchKnowledge: (query, limit) => findKnowledge(repositories, agent, query, limit),
       clock,
       logger: options.logger,
+      images: pluginImages(agent),
     }),
   });
   const outbox = new WebhookOutbox(repositories, config.webhooks.enabled);
@@ -236,6 +259,7 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
       maxDocumentBytes: config.knowledge.maxDocumentBytes,
     },
     memory,
+    files: { store: files, fetch: outboundFetch },
     recall: recallSourceOf(repositories, embeddings, options.logger),
     runs,
   };

@@ -21,6 +21,7 @@ export const idPrefixes = {
   fact: 'fct',
   run: 'run',
   task: 'tsk',
+  file: 'file',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

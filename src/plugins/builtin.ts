@@ -1,5 +1,6 @@
 import { clockPlugin } from './clock/clock-plugin.js';
 import { httpPlugin } from './http/http-plugin.js';
+import { imagesPlugin } from './images/images-plugin.js';
 import { knowledgePlugin } from './knowledge/knowledge-plugin.js';
 import { mathPlugin } from './math/math-plugin.js';
 import { mcpPlugin } from './mcp/index.js';
@@ -12,4 +13,5 @@ export const builtinPlugins: readonly AnyPluginDefinition[] = [
   clockPlugin,
   mathPlugin,
   mcpPlugin,
+  imagesPlugin,
 ];

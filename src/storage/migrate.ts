@@ -12,6 +12,7 @@ import { memoryMigration } from './migrations/0009-memory.js';
 import { memorySearchMigration } from './migrations/0010-memory-search.js';
 import { runsMigration } from './migrations/0011-runs.js';
 import { tasksMigration } from './migrations/0012-tasks.js';
+import { filesMigration } from './migrations/0015-files.js';
 import type { Dialect } from './schema.js';
 
 /** Every migration, by name, in the order they apply. */
@@ -29,6 +30,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0010-memory-search': memorySearchMigration(dialect),
     '0011-runs': runsMigration(dialect),
     '0012-tasks': tasksMigration(dialect),
+    '0015-files': filesMigration(dialect),
   };
 }
 

@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Scope } from '../../src/services/context.js';
 import { newId } from '../../src/ids.js';
 import { scopes } from '../../src/services/context.js';
+import { tinyPng } from '../helpers/images.js';
 import { securityCasesOf, type SecurityCase } from '../helpers/security-cases.js';
 import { backends, createTestApp, type TestAccount, type TestApp } from '../helpers/test-app.js';
 
@@ -52,6 +53,7 @@ const knownOperations: Array<[label: string, scope: Scope | null]> = [
   ['GET /v1/models/{model}', 'agents:read'],
   ['GET /v1/agents/{agentId}/metrics', 'agents:read'],
   ['GET /v1/metrics/usage', 'agents:read'],
+  ['GET /v1/files/{fileId}', 'agents:read'],
 ];
 
 /** Path parameters the suite can fill, by name; a route with another one fails until it is added here. */
@@ -66,6 +68,7 @@ const fillableParameters = [
   'documentId',
   'taskId',
   'runId',
+  'fileId',
 ];
 
 /** A target that never resolves (RFC 2606), so webhooks made here send nothing anywhere. */
@@ -99,6 +102,26 @@ for (const backend of backends) {
     let victimDocumentId: string;
     let victimTaskId: string;
     let victimRunId: string;
+    let victimFileId: string;
+
+    /** A file of `as`: an image sent with a message of one of its agents, as its history lists it. */
+    async function newFile(agentId: string, as: TestAccount = t.owner): Promise<string> {
+      const sent = await t.inject({
+        method: 'POST',
+        url: `/v1/agents/${agentId}/messages`,
+        payload: {
+          text: 'a picture',
+          userId: 'probe',
+          attachments: [{ type: 'image', data: tinyPng().toString('base64') }],
+        },
+        as,
+      });
+      assert.equal(sent.statusCode, 200, sent.body);
+      const history = await t.inject({ method: 'GET', url: `/v1/agents/${agentId}/messages?userId=probe`, as });
+      const fileId = history.json().data.find((turn: any) => turn.attachments)?.attachments[0].fileId;
+      assert.ok(fileId, history.body);
+      return fileId;
+    }
     let revokedKey: string;
     let victimDelivery: { webhookId: string; deliveryId: string };
 
@@ -157,6 +180,7 @@ for (const backend of backends) {
       revokedKey = doomed.key;
       await t.inject({ method: 'POST', url: '/v1/agents', payload: { name: 'Probe target' } });
       victimDelivery = await newDelivery(victim);
+      victimFileId = await newFile(victimAgentId, victim);
       victimRunId = (
         await t.inject({
           method: 'POST',
@@ -267,6 +291,15 @@ for (const backend of backends) {
                       payload: { title: 'Own', content: 'own content' },
                     })
                   ).json().id;
+        } else if (name === 'fileId') {
+          value =
+            whose === 'foreign'
+              ? victimFileId
+              : whose === 'missing'
+                ? 'file_01ARZ3NDEKTSV4RRFFQ69G5FAV'
+                : await newFile(
+                    (await t.inject({ method: 'POST', url: '/v1/agents', payload: { name: 'Own' } })).json().id,
+                  );
         } else {
           throw new Error(`${route.label}: no resource is known for the path parameter ${name}`);
         }

@@ -6,6 +6,7 @@ import type { MessageReplyView } from '../../schemas/messages.js';
 import type { RunTrigger } from '../../schemas/runs.js';
 import type { MessageRow } from '../../storage/repositories/messages.js';
 import type { ServiceContext } from '../context.js';
+import type { MessageImage } from './message-attachments.js';
 import { messageCompletedEvent } from './message-events.js';
 
 /** One message and the agent's answer to it, as they will be stored and returned. */
@@ -35,6 +36,8 @@ export interface Exchange {
   trigger: RunTrigger;
   /** The knowledge-base chunks the prompt held, once it is built. */
   citations?: Citation[];
+  /** Images sent with the message, checked; stored with its turn. */
+  attachments?: MessageImage[];
 }
 
 /**
@@ -52,6 +55,8 @@ export async function storeExchange(
 ): Promise<MessageReplyView> {
   const createdAt = isoTime(exchange.startedAt);
   const latencyMs = Math.max(0, Math.round(performance.now() - exchange.startedTick));
+  const produced = outcome.toolCalls.flatMap((call) => call.attachments ?? []);
+  const sent = exchange.attachments ?? [];
   const reply: MessageReplyView = {
     id: exchange.replyId,
     runId: exchange.runId,
@@ -63,6 +68,7 @@ export async function storeExchange(
     usage: outcome.usage,
     model: exchange.model,
     toolCalls: outcome.toolCalls,
+    attachments: produced,
     citations: exchange.citations ?? [],
     latencyMs,
     createdAt,
@@ -92,6 +98,7 @@ export async function storeExchange(
       model: null,
       latency_ms: null,
       tool: null,
+      ...(sent.length > 0 ? { attachments: JSON.stringify(sent.map((image) => image.view)) } : {}),
     },
     ...outcome.toolCalls.slice(0, exchange.toolTurnIds.length).map((call, index) => ({
       ...common,
@@ -114,20 +121,30 @@ export async function storeExchange(
       model: JSON.stringify(exchange.model),
       latency_ms: latencyMs,
       tool: null,
+      ...(produced.length > 0 ? { attachments: JSON.stringify(produced) } : {}),
     },
   ];
   const { messages, db } = ctx.deps.repositories;
   let stored: boolean;
-  if (event === null) {
+  if (event === null && sent.length === 0) {
     stored = await messages.insertForExistingAgent(exchange.agentId, rows);
   } else {
     let written = 0;
     stored = await db.transaction().execute(async (transaction) => {
       if (!(await messages.insertForExistingAgent(exchange.agentId, rows, transaction))) return false;
-      written = await outbox.enqueue(event, transaction);
+      // The images sent with the message are stored with its turn, or not at all.
+      if (sent.length > 0) {
+        await ctx.deps.files.store.save(
+          { accountId: ctx.actor.accountId, agentId: exchange.agentId },
+          sent.map((image) => image.image),
+          'message',
+          transaction,
+        );
+      }
+      if (event !== null) written = await outbox.enqueue(event, transaction);
       return true;
     });
-    outbox.committed(written);
+    if (event !== null) outbox.committed(written);
   }
   // Long-term memory catches up in the background, never on the reply's path.
   if (stored) {

@@ -63,6 +63,8 @@ export class Reply {
   readonly started: MessageStartedView;
   #consumed = false;
   #counted = false;
+  /** Images the reply's tools made so far. */
+  #imagesOut = 0;
 
   constructor(
     private readonly ctx: ServiceContext,
@@ -106,7 +108,7 @@ export class Reply {
   #count(ending: MessageEnding): void {
     if (this.#counted) return;
     this.#counted = true;
-    recordMessageMetrics(this.ctx, this.exchange, ending);
+    recordMessageMetrics(this.ctx, this.exchange, { ...ending, imagesOut: this.#imagesOut });
   }
 
   /**
@@ -213,6 +215,7 @@ export class Reply {
               throw new ProviderError('aborted', 'The reply was aborted while a tool ran.', { cause: error });
             }
             toolCalls.push(result);
+            this.#imagesOut += result.attachments?.length ?? 0;
             yield { type: 'tool-completed', call: result };
           }
           results.push(result);

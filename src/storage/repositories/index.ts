@@ -6,6 +6,7 @@ import { AgentEventRepository } from './agent-events.js';
 import { AgentMetricsRepository } from './agent-metrics.js';
 import { AgentRepository } from './agents.js';
 import { ApiKeyRepository } from './api-keys.js';
+import { FileRepository } from './files.js';
 import { IdempotencyRepository } from './idempotency.js';
 import { KnowledgeRepository } from './knowledge.js';
 import { KnowledgeBaseRepository, knowledgeVectorLayout } from './knowledge-bases.js';
@@ -40,6 +41,7 @@ export interface Repositories {
   webhookDeliveries: WebhookDeliveryRepository;
   runs: RunRepository;
   tasks: TaskRepository;
+  files: FileRepository;
 }
 
 /** `vectorDimensions`: the embedding model's width, or null without embeddings (no vector indexes). */
@@ -70,5 +72,6 @@ export function createRepositories(
     webhookDeliveries: new WebhookDeliveryRepository(db, dialect),
     runs: new RunRepository(db),
     tasks: new TaskRepository(db, dialect),
+    files: new FileRepository(db),
   };
 }
