@@ -243,10 +243,11 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
   registerDeleteAgent(app);
   registerImportAgent(app);
   registerExportAgent(app);
+  const messageBodyBytes = messageBodyLimit(config.bodyLimitBytes, config.files.maxImageBytes);
   registerSendMessage(app, {
     keepAliveMs: config.sseKeepAliveMs,
     shutdown: deps.shutdown,
-    bodyLimitBytes: messageBodyLimit(config.bodyLimitBytes, config.files.maxImageBytes),
+    bodyLimitBytes: messageBodyBytes,
   });
   registerGetFile(app);
   registerListRuns(app);
@@ -293,7 +294,12 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
   registerUpdateTask(app, taskLimits);
   registerDeleteTask(app);
   registerRunTask(app, deps.tasks);
-  registerChatCompletions(app, { keepAliveMs: config.sseKeepAliveMs, shutdown: deps.shutdown, agentRateLimit });
+  registerChatCompletions(app, {
+    keepAliveMs: config.sseKeepAliveMs,
+    shutdown: deps.shutdown,
+    agentRateLimit,
+    bodyLimitBytes: messageBodyBytes,
+  });
   registerListModels(app);
   registerHealth(app, deps.readiness);
   registerMetricsRoute(app, metrics);
