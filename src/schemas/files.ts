@@ -26,9 +26,9 @@ export const AttachmentInput = Type.Object(
           'refused); or give `data`.',
       }),
     ),
+    // No minLength: checking one counts every character of a megabyte of base64 (an empty one is refused by the service).
     data: Type.Optional(
       Type.String({
-        minLength: 1,
         description: 'The image itself, base64 (a `data:image/…;base64,` URL is accepted too); or give `url`.',
       }),
     ),
