@@ -93,6 +93,10 @@ export interface AgentdClient {
       options?: RequestOptions & { after?: number },
     ): AsyncGenerator<MessageEvent, void>;
   };
+  files: {
+    /** A file of the account (an image a message carried or a tool made, by its `fileId`): its bytes and type. */
+    get(fileId: string, options?: RequestOptions): Promise<{ bytes: Uint8Array; mediaType: string }>;
+  };
 }
 
 export function createAgentdClient(options: AgentdClientOptions): AgentdClient {
@@ -266,6 +270,20 @@ export function createAgentdClient(options: AgentdClientOptions): AgentdClient {
         });
         if (!result.response.ok) throw errorOf(result.response, result.error);
         yield* typedEvents(result.response);
+      },
+    },
+    files: {
+      async get(fileId, requestOptions) {
+        const result = await api.GET('/v1/files/{fileId}', {
+          params: { path: { fileId } },
+          parseAs: 'arrayBuffer',
+          ...signalOf(requestOptions),
+        });
+        if (!result.response.ok) throw errorOf(result.response, result.error);
+        return {
+          bytes: new Uint8Array(result.data as unknown as ArrayBuffer),
+          mediaType: result.response.headers.get('content-type') ?? 'application/octet-stream',
+        };
       },
     },
   };
