@@ -128,6 +128,17 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
       ownRuns.push(await newRun(agentId));
       ownTasks.push(await newTask(agentId));
     }
+    // An image of the first own agent, stored with its turn: what GET /v1/files/{fileId} serves.
+    const onePixelPng = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC';
+    await call(baseUrl, owner, 'POST', `/v1/agents/${ownAgents[0]}/messages`, {
+      text: 'Fuzz image',
+      userId: 'fuzz-files',
+      attachments: [{ type: 'image', data: onePixelPng }],
+    });
+    const turns = await call(baseUrl, owner, 'GET', `/v1/agents/${ownAgents[0]}/messages?userId=fuzz-files`);
+    const ownFiles = (turns.data as Array<{ attachments?: Array<{ fileId: string }> }>).flatMap(
+      (turn) => turn.attachments?.map((attachment) => attachment.fileId) ?? [],
+    );
 
     const pools: Record<IdPool, string[]> = {
       ownAgent: ownAgents,
@@ -144,6 +155,7 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
       otherAccountDocument: [otherDocument],
       ownRun: ownRuns,
       ownTask: ownTasks,
+      ownFile: ownFiles,
     };
     return {
       server,

@@ -25,7 +25,8 @@ export type IdPool =
   | 'ownDocument'
   | 'otherAccountDocument'
   | 'ownRun'
-  | 'ownTask';
+  | 'ownTask'
+  | 'ownFile';
 
 export type AuthChoice =
   { key: 'owner' | 'otherAccount' | 'readOnly' | 'revoked' } | { header: string | null } | { duplicated: true };
@@ -69,6 +70,8 @@ const idPools: Record<string, IdPool[]> = {
   // A run and a task of each own agent, in the agents' order: under an own agent, the one of the same position.
   runId: ['ownRun'],
   taskId: ['ownTask'],
+  // Images sent with a message of an own agent, stored with its turn.
+  fileId: ['ownFile'],
 };
 
 const literalIds = fc.oneof(
