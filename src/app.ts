@@ -43,13 +43,15 @@ import { registerPlatformInbound } from './routes/platforms/platform-inbound.js'
 import { registerPostPlatformText } from './routes/platforms/post-platform-text.js';
 import { registerForgetConversation } from './routes/messages/forget-conversation.js';
 import { registerListMessages } from './routes/messages/list-messages.js';
+import { Attachment } from './schemas/files.js';
 import { MessageReply, ToolCallView } from './schemas/messages.js';
 import { Run as RunSchema } from './schemas/runs.js';
 import { Approval as ApprovalSchema, PendingApproval } from './schemas/approvals.js';
 import { registerListApprovals } from './routes/approvals/list-approvals.js';
 import { registerGetApproval } from './routes/approvals/get-approval.js';
 import { registerDecideApproval } from './routes/approvals/decide-approval.js';
-import { registerSendMessage } from './routes/messages/send-message.js';
+import { messageBodyLimit, registerSendMessage } from './routes/messages/send-message.js';
+import { registerGetFile } from './routes/files/get-file.js';
 import { registerCancelRun } from './routes/runs/cancel-run.js';
 import { registerGetRun } from './routes/runs/get-run.js';
 import { registerListRuns } from './routes/runs/list-runs.js';
@@ -176,6 +178,7 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
 
   app.addSchema(ProblemSchema);
   app.addSchema(AgentSchema);
+  app.addSchema(Attachment);
   app.addSchema(ToolCallView);
   app.addSchema(PendingApproval);
   app.addSchema(MessageReply);
@@ -209,6 +212,7 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
         },
         { name: 'tasks', description: 'Work agents do on their own, on a schedule' },
         { name: 'approvals', description: "Tool calls that wait for a person's decision before they run" },
+        { name: 'files', description: 'Images sent with messages and made by tools, served to the account' },
         { name: 'api-keys', description: 'API keys of the account' },
         { name: 'webhooks', description: 'Signed event notifications to URLs of the account, and their delivery log' },
         { name: 'metrics', description: 'Per-agent metrics and the usage of the account' },
@@ -254,7 +258,13 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
   registerDeleteAgent(app);
   registerImportAgent(app);
   registerExportAgent(app);
-  registerSendMessage(app, { keepAliveMs: config.sseKeepAliveMs, shutdown: deps.shutdown });
+  const messageBodyBytes = messageBodyLimit(config.bodyLimitBytes, config.files.maxImageBytes);
+  registerSendMessage(app, {
+    keepAliveMs: config.sseKeepAliveMs,
+    shutdown: deps.shutdown,
+    bodyLimitBytes: messageBodyBytes,
+  });
+  registerGetFile(app);
   registerListRuns(app);
   registerGetRun(app);
   registerCancelRun(app);
@@ -303,7 +313,12 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
   registerUpdateTask(app, taskLimits);
   registerDeleteTask(app);
   registerRunTask(app, deps.tasks);
-  registerChatCompletions(app, { keepAliveMs: config.sseKeepAliveMs, shutdown: deps.shutdown, agentRateLimit });
+  registerChatCompletions(app, {
+    keepAliveMs: config.sseKeepAliveMs,
+    shutdown: deps.shutdown,
+    agentRateLimit,
+    bodyLimitBytes: messageBodyBytes,
+  });
   registerListModels(app);
   const rateCheck = createRateCheck(deps.rateLimiter, config.rateLimits, deps.services.agentMetrics);
   registerMcpEndpoint(app, { rateCheck, shutdown: deps.shutdown, calls: new McpCallRegistry() });

@@ -29,6 +29,7 @@ export const rateLimitNames = [
   'manageTasks',
   'readApprovals',
   'decideApprovals',
+  'readFiles',
 ] as const;
 export type RateLimitName = (typeof rateLimitNames)[number];
 
@@ -62,6 +63,7 @@ export const defaultRateLimits: RateLimitSettings = {
     manageTasks: 30,
     readApprovals: 120,
     decideApprovals: 60,
+    readFiles: 300,
   },
   sendMessageConcurrency: 10,
 };
@@ -130,6 +132,8 @@ export interface Config {
   providerRetryDelayMs: number;
   circuitBreaker: { failureThreshold: number; openMs: number };
   bodyLimitBytes: number;
+  /** Images (sent with messages, made by tools): the most bytes one may have (AGENTD_MAX_IMAGE_BYTES). */
+  files: { maxImageBytes: number };
   /** Bounds on what one client connection may hold: see httpBounds below and SECURITY.md (API4). */
   http: HttpBounds;
   /** Interval of `: keep-alive` comments while a streamed reply's model is silent. */
@@ -493,6 +497,7 @@ export function loadConfig(env: Environment, cwd: string = process.cwd()): Confi
       openMs: integer(env, 'AGENTD_CIRCUIT_OPEN_MS', 30_000, 100, 3_600_000),
     },
     bodyLimitBytes: integer(env, 'AGENTD_BODY_LIMIT_BYTES', 1_048_576, 1024, 64 * 1_048_576),
+    files: { maxImageBytes: integer(env, 'AGENTD_MAX_IMAGE_BYTES', 5 * 1_048_576, 1024, 20 * 1_048_576) },
     http: httpBounds(env),
     sseKeepAliveMs: integer(env, 'AGENTD_SSE_KEEPALIVE_MS', 15_000, 10, 600_000),
     builtinWordDelayMs: integer(env, 'AGENTD_BUILTIN_WORD_DELAY_MS', 20, 0, 1_000),

@@ -33,6 +33,10 @@ import type { AnyPluginDefinition, FetchFunction } from './plugins/plugin.js';
 import { AgentToolsets } from './plugins/toolsets.js';
 import { spendingLedger } from './plugins/spending-ledger.js';
 import { recordAgentEvent } from './events/agent-events.js';
+import { ToolError, type PluginImages } from './plugins/plugin.js';
+import { attachmentOf, DatabaseFileStore, isRefusal, type FileStore } from './files/file-store.js';
+import { createImageModelFactory } from './providers/image-models.js';
+import type { AgentRecord } from './storage/repositories/agents.js';
 import type { ReadinessCheck } from './routes/ops/health.js';
 import { loadOrCreateSecretKey } from './secret-key.js';
 import { SecretBox } from './security/secret-box.js';
@@ -143,6 +147,24 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
     allowPrivateAddresses: config.outbound.allowPrivateAddresses,
   });
   const outbox = new WebhookOutbox(repositories, config.webhooks.enabled);
+  const files: FileStore = new DatabaseFileStore(repositories.files, config.files.maxImageBytes, () => clock.now());
+  const imageModels = createImageModelFactory(config.providers, outboundFetch);
+  const pluginImages = (agent: AgentRecord): PluginImages => ({
+    model: imageModels,
+    async save(images) {
+      const checked = images.map((bytes) => {
+        const result = files.check(bytes);
+        if (!isRefusal(result)) return result;
+        throw new ToolError(
+          result.reason === 'too-large'
+            ? `The image API sent an image larger than this server keeps (${result.maxBytes} bytes).`
+            : 'The image API sent something that is not a png, jpeg, webp or gif image.',
+        );
+      });
+      await files.save({ accountId: agent.accountId, agentId: agent.id }, checked, 'tool');
+      return checked.map(attachmentOf);
+    },
+  });
   const toolsets = new AgentToolsets({
     catalog,
     secretBox,
@@ -160,6 +182,7 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
         await recordAgentEvent(writer, agent, type, data, repositories.db);
         outbox.committed();
       },
+      images: pluginImages(agent),
     }),
   });
   const dispatcher =
@@ -259,6 +282,7 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
       maxDocumentBytes: config.knowledge.maxDocumentBytes,
     },
     memory,
+    files: { store: files, fetch: outboundFetch },
     recall: recallSourceOf(repositories, embeddings, options.logger),
     runs,
     approvals,

@@ -22,6 +22,7 @@ export const idPrefixes = {
   run: 'run',
   task: 'tsk',
   approval: 'apr',
+  file: 'file',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -110,6 +110,10 @@ export interface AgentdClient {
      */
     decide(agentId: string, approvalId: string, body: DecideApprovalBody, options?: RequestOptions): Promise<Approval>;
   };
+  files: {
+    /** A file of the account (an image a message carried or a tool made, by its `fileId`): its bytes and type. */
+    get(fileId: string, options?: RequestOptions): Promise<{ bytes: Uint8Array; mediaType: string }>;
+  };
 }
 
 export function createAgentdClient(options: AgentdClientOptions): AgentdClient {
@@ -315,6 +319,20 @@ export function createAgentdClient(options: AgentdClientOptions): AgentdClient {
             ...signalOf(requestOptions),
           }),
         );
+      },
+    },
+    files: {
+      async get(fileId, requestOptions) {
+        const result = await api.GET('/v1/files/{fileId}', {
+          params: { path: { fileId } },
+          parseAs: 'arrayBuffer',
+          ...signalOf(requestOptions),
+        });
+        if (!result.response.ok) throw errorOf(result.response, result.error);
+        return {
+          bytes: new Uint8Array(result.data as unknown as ArrayBuffer),
+          mediaType: result.response.headers.get('content-type') ?? 'application/octet-stream',
+        };
       },
     },
   };

@@ -622,6 +622,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/files/{fileId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Download a file
+     * @description The bytes of a stored file (an image sent with a message, or made by a tool such as generate_image), with its `Content-Type` (png, jpeg, webp or gif, as checked from the bytes), `ETag` and `Cache-Control: private, max-age=31536000, immutable`: a file never changes. `If-None-Match` with the ETag answers 304. Another account's file is 404, like a missing one; files are deleted with their agent. Scope: `agents:read`.
+     */
+    get: operations['getFile'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/knowledge-bases': {
     parameters: {
       query?: never;
@@ -1915,6 +1935,24 @@ export interface components {
       toolCallId: string;
       userId: string | null;
     };
+    /** Attachment */
+    Attachment: {
+      fileId: string;
+      /** @description Pixels, from the image header. */
+      height?: number;
+      /**
+       * @description png, jpeg, webp or gif; always checked against the bytes themselves (their magic numbers).
+       * @enum {string}
+       */
+      mediaType: 'image/png' | 'image/jpeg' | 'image/webp' | 'image/gif';
+      sizeBytes: number;
+      /** @enum {string} */
+      type: 'image';
+      /** @description Where key holders of the account fetch it: /v1/files/{fileId}. */
+      url: string;
+      /** @description Pixels, from the image header. */
+      width?: number;
+    };
     /** KnowledgeBase */
     KnowledgeBase: {
       /**
@@ -1969,6 +2007,8 @@ export interface components {
       agentId: string;
       /** @description With `finishReason: approval_required`: the tool calls waiting for a decision (POST /v1/agents/{id}/approvals/{approvalId}); the reply goes on in a new run once all are decided. */
       approvals?: components['schemas']['PendingApproval'][];
+      /** @description Images this reply produced (made by its tools, e.g. generate_image), stored and served at their `url` (empty when none). */
+      attachments: components['schemas']['Attachment'][];
       /** @description The chunks of the agent's knowledge bases its prompt held for this reply, best first (empty when none). */
       citations: {
         chunkId: string;
@@ -2191,6 +2231,8 @@ export interface components {
         /** @enum {string} */
         status: 'approved' | 'denied' | 'expired';
       };
+      /** @description Images the tool made (stored files), when it made any. */
+      attachments?: components['schemas']['Attachment'][];
       durationMs: number;
       /** @description What went wrong, as the model was told; no output then. */
       error?: string;
@@ -3974,6 +4016,8 @@ export interface operations {
           'application/json': {
             data: {
               agentId: string;
+              /** @description Images of the turn: those sent with a message, or those an answer produced. */
+              attachments?: components['schemas']['Attachment'][];
               /**
                * Format: date-time
                * @description RFC 3339 UTC time with milliseconds.
@@ -4080,6 +4124,20 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
+          /** @description Images sent with the message (at most 4, each at most 5 MiB by default: AGENTD_MAX_IMAGE_BYTES), png, jpeg, webp or gif as their bytes say. A vision model sees them as image parts; the builtin model says what it can tell offline (type and pixel size). Stored with the turn (when the message belongs to a conversation) and served at /v1/files/{fileId}. Bad bytes, an unsupported type or a refused URL → 400; too large → 413; nothing is stored then. */
+          attachments?: {
+            /** @description The image itself, base64 (a `data:image/…;base64,` URL is accepted too); or give `url`. */
+            data?: string;
+            /**
+             * @description png, jpeg, webp or gif; always checked against the bytes themselves (their magic numbers).
+             * @enum {string}
+             */
+            mediaType?: 'image/png' | 'image/jpeg' | 'image/webp' | 'image/gif';
+            /** @enum {string} */
+            type: 'image';
+            /** @description An http(s) URL of the image, fetched by agentd from a public address (private and loopback addresses are refused); or give `data`. */
+            url?: string;
+          }[];
           /** @description Produce the reply in the service, not on this connection (default false): answered 202 with the run at once, or with `stream: true` as the run’s event stream, which the client may leave and resume (GET …/runs/{runId}/events) without stopping the reply. */
           background?: boolean;
           /** @description A JSON object given to the model with this message only (at most 16 KiB as JSON); not stored. */
@@ -4232,6 +4290,10 @@ export interface operations {
                 provider_rejected?: number;
                 timeout?: number;
               };
+              /** @description Images sent with messages (`attachments`) that reached the agent. */
+              imagesIn: number;
+              /** @description Images replies produced (made by a tool such as generate_image). */
+              imagesOut: number;
               /** @description Input tokens the provider reported (summed over tool rounds). */
               inputTokens: number;
               /** @description Request to reply complete, of completed replies. Milliseconds, from a fixed-bucket histogram: the value reported is the upper bound of the bucket that holds the percentile (bounds 5, 10, 15, 25, 40, 60, 100, 150, 250, 400, 600, 1000, 1500, 2500, 4000, 6000, 10000, 15000, 25000, 40000, 60000, 100000, 150000, 300000 ms), so it is never below the true value and at most one bucket (about ×1.6) above it; above 300000 ms it reads 300000. Null when there was no sample. */
@@ -4301,6 +4363,10 @@ export interface operations {
                 provider_rejected?: number;
                 timeout?: number;
               };
+              /** @description Images sent with messages (`attachments`) that reached the agent. */
+              imagesIn: number;
+              /** @description Images replies produced (made by a tool such as generate_image). */
+              imagesOut: number;
               /** @description Input tokens the provider reported (summed over tool rounds). */
               inputTokens: number;
               /** @description Request to reply complete, of completed replies. Milliseconds, from a fixed-bucket histogram: the value reported is the upper bound of the bucket that holds the percentile (bounds 5, 10, 15, 25, 40, 60, 100, 150, 250, 400, 600, 1000, 1500, 2500, 4000, 6000, 10000, 15000, 25000, 40000, 60000, 100000, 150000, 300000 ms), so it is never below the true value and at most one bucket (about ×1.6) above it; above 300000 ms it reads 300000. Null when there was no sample. */
@@ -6088,8 +6154,13 @@ export interface operations {
             content?:
               | string
               | ({
+                  image_url?: {
+                    url: string;
+                  } & {
+                    [key: string]: unknown;
+                  };
                   text?: string;
-                  /** @description Only `text` parts are understood; any other part is a 400. */
+                  /** @description `text` parts, and in the last user message `image_url` parts (at most 4: a `data:` URL or a public http(s) URL, sent to the agent as `attachments`); any other part is a 400. */
                   type: string;
                 } & {
                   [key: string]: unknown;
@@ -6132,7 +6203,24 @@ export interface operations {
               index: number;
               logprobs: null;
               message: {
-                content: string;
+                /** @description The reply text; when the reply produced images (a tool such as generate_image made them), content parts instead: the text, then one `image_url` part per image. */
+                content:
+                  | string
+                  | (
+                      | {
+                          text: string;
+                          /** @enum {string} */
+                          type: 'text';
+                        }
+                      | {
+                          image_url: {
+                            /** @description The image at /v1/files/{fileId} (needs the key). */
+                            url: string;
+                          };
+                          /** @enum {string} */
+                          type: 'image_url';
+                        }
+                    )[];
                 refusal: null;
                 /** @enum {string} */
                 role: 'assistant';
@@ -6305,6 +6393,92 @@ export interface operations {
               type: string;
             };
           };
+        };
+      };
+    };
+  };
+  getFile: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        fileId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The file. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'image/gif': string;
+          'image/jpeg': string;
+          'image/png': string;
+          'image/webp': string;
+        };
+      };
+      /** @description Not modified: the ETag matched. */
+      304: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid JSON or a request that does not match the schema (`invalid_json`, `validation_failed`). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key lacks the scope this operation needs (`insufficient_scope`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this account (`not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The database cannot be reached (`service_unavailable`), or for messages the agent or its model provider cannot answer now (`agent_unavailable`, `provider_unavailable`); see Retry-After. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
         };
       };
     };
@@ -7403,6 +7577,10 @@ export interface operations {
                 provider_rejected?: number;
                 timeout?: number;
               };
+              /** @description Images sent with messages (`attachments`) that reached the agent. */
+              imagesIn: number;
+              /** @description Images replies produced (made by a tool such as generate_image). */
+              imagesOut: number;
               /** @description Input tokens the provider reported (summed over tool rounds). */
               inputTokens: number;
               /** @description Request to reply complete, of completed replies. Milliseconds, from a fixed-bucket histogram: the value reported is the upper bound of the bucket that holds the percentile (bounds 5, 10, 15, 25, 40, 60, 100, 150, 250, 400, 600, 1000, 1500, 2500, 4000, 6000, 10000, 15000, 25000, 40000, 60000, 100000, 150000, 300000 ms), so it is never below the true value and at most one bucket (about ×1.6) above it; above 300000 ms it reads 300000. Null when there was no sample. */
@@ -7470,6 +7648,10 @@ export interface operations {
                 provider_rejected?: number;
                 timeout?: number;
               };
+              /** @description Images sent with messages (`attachments`) that reached the agent. */
+              imagesIn: number;
+              /** @description Images replies produced (made by a tool such as generate_image). */
+              imagesOut: number;
               /** @description Input tokens the provider reported (summed over tool rounds). */
               inputTokens: number;
               /** @description Request to reply complete, of completed replies. Milliseconds, from a fixed-bucket histogram: the value reported is the upper bound of the bucket that holds the percentile (bounds 5, 10, 15, 25, 40, 60, 100, 150, 250, 400, 600, 1000, 1500, 2500, 4000, 6000, 10000, 15000, 25000, 40000, 60000, 100000, 150000, 300000 ms), so it is never below the true value and at most one bucket (about ×1.6) above it; above 300000 ms it reads 300000. Null when there was no sample. */

@@ -1,3 +1,4 @@
+import type { AttachmentView } from '../schemas/files.js';
 import { estimateMessageTokens } from './tokens.js';
 
 /** A tool the agent ran while answering, as stored with the conversation. */
@@ -9,6 +10,8 @@ export interface StoredToolCall {
   output?: unknown;
   /** What the model was told went wrong, when it did not. */
   error?: string;
+  /** Images the tool made, stored as files. */
+  attachments?: AttachmentView[];
   durationMs: number;
   /** For a tool that waited for a person: their decision (it ran only when approved). */
   approval?: { approvalId: string; status: 'approved' | 'denied' | 'expired'; reason: string | null };

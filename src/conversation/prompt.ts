@@ -48,8 +48,16 @@ export interface PromptToolResult {
   denied?: boolean;
 }
 
+/** An image sent with the message, as models are shown it (an image part after the text). */
+export interface PromptImage {
+  mediaType: string;
+  bytes: Uint8Array;
+  width: number | null;
+  height: number | null;
+}
+
 export type PromptMessage =
-  | { role: 'user'; content: string }
+  | { role: 'user'; content: string; images?: PromptImage[] }
   | { role: 'assistant'; content: string; toolCalls?: PromptToolCall[] }
   | { role: 'tool'; results: PromptToolResult[] };
 
@@ -61,7 +69,7 @@ export interface AssembledPrompt {
   context: Record<string, unknown> | null;
   /** The history that made it into the prompt, oldest first. */
   history: HistoryTurn[];
-  message: { text: string; userId: string | null };
+  message: { text: string; userId: string | null; images?: PromptImage[] };
   /** A room: several speakers, each user turn labelled with its userId. */
   shared: boolean;
   estimatedInputTokens: number;
@@ -227,6 +235,23 @@ export function assemblePrompt(input: PromptInput): AssembledPrompt {
     shared: input.shared,
     estimatedInputTokens,
     ...(memory ? { memory: { summary: memory.summary, facts: memory.facts, recalled } } : {}),
+  };
+}
+
+/** What one image costs a vision model, roughly (a 1024×1024 image at high detail), for estimates only. */
+const estimatedImageTokens = 800;
+
+/** The prompt with the message's images: image parts of its last user message (the message itself). */
+export function withImages(prompt: AssembledPrompt, images: PromptImage[]): AssembledPrompt {
+  if (images.length === 0) return prompt;
+  const messages = [...prompt.messages];
+  const last = messages.at(-1);
+  if (last?.role === 'user') messages[messages.length - 1] = { ...last, images };
+  return {
+    ...prompt,
+    messages,
+    message: { ...prompt.message, images },
+    estimatedInputTokens: prompt.estimatedInputTokens + images.length * estimatedImageTokens,
   };
 }
 

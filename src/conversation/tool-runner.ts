@@ -3,6 +3,7 @@ import type { Tool } from '../plugins/plugin.js';
 import { ToolError } from '../plugins/plugin.js';
 import type { Toolbox } from '../plugins/toolsets.js';
 import type { ToolCallPart } from '../providers/model-adapter.js';
+import type { AttachmentView } from '../schemas/files.js';
 import type { StoredToolCall } from './history-window.js';
 import { ToolInputValidators } from './tool-input-validators.js';
 
@@ -68,9 +69,11 @@ export async function runToolCall(
     name: call.toolName,
     input: 'value' in parsed ? parsed.value : call.input,
   };
+  const attachments: AttachmentView[] = [];
   const finish = (outcome: { output: unknown } | { error: string }): StoredToolCall => ({
     ...base,
     ...outcome,
+    ...(attachments.length > 0 ? { attachments } : {}),
     durationMs: Math.round(performance.now() - started),
   });
 
@@ -100,7 +103,15 @@ export async function runToolCall(
   stopped.catch(() => undefined);
   try {
     // A tool that ignores its signal is not waited for: the race ends the call at the time-out or abort.
-    const output = await Promise.race([tool.execute(parsed.value, { abortSignal: signal }), stopped]);
+    const output = await Promise.race([
+      tool.execute(parsed.value, {
+        abortSignal: signal,
+        attach: (produced) => {
+          attachments.push(...produced);
+        },
+      }),
+      stopped,
+    ]);
     return finish({ output: capped(output, limits.outputBytes) });
   } catch (error) {
     if (clientSignal.aborted) throw new ToolCallAborted(finish({ error: 'The reply was aborted while the tool ran.' }));

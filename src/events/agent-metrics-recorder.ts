@@ -12,6 +12,9 @@ export interface MessageOutcome {
   /** Null when the reply completed (or the client went away); else why it failed. */
   failure: FailureType | null;
   toolCalls: number;
+  /** Images sent with the message, and images the reply produced. */
+  imagesIn: number;
+  imagesOut: number;
   inputTokens: number;
   outputTokens: number;
   /** Request to reply complete, for completed replies; null otherwise. */
@@ -152,6 +155,8 @@ export class RollupRecorder implements AgentMetricsRecorder {
       counts.failures[outcome.failure] += 1;
     }
     counts.toolCalls += outcome.toolCalls;
+    counts.imagesIn += outcome.imagesIn;
+    counts.imagesOut += outcome.imagesOut;
     counts.inputTokens += outcome.inputTokens;
     counts.outputTokens += outcome.outputTokens;
     if (outcome.latencyMs !== null) (counts.latency[histogramBucketOf(outcome.latencyMs)] as number) += 1;

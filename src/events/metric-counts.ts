@@ -75,6 +75,9 @@ export interface MetricCounts {
   concurrencyRejected: number;
   /** Long-term memory updates (summary or facts changed, in the background or through the API). */
   memoryUpdates: number;
+  /** Images sent with messages (attachments), and images replies produced (a tool made them). */
+  imagesIn: number;
+  imagesOut: number;
   /** Counts per bucket of `latencyBoundsMs` (request to reply complete, completed replies). */
   latency: number[];
   /** The same for the time to the first text of streamed replies. */
@@ -94,6 +97,8 @@ export function emptyCounts(): MetricCounts {
     rateLimited: 0,
     concurrencyRejected: 0,
     memoryUpdates: 0,
+    imagesIn: 0,
+    imagesOut: 0,
     latency: new Array<number>(histogramSize).fill(0),
     timeToFirstToken: new Array<number>(histogramSize).fill(0),
   };
@@ -112,6 +117,8 @@ export function addCounts(target: MetricCounts, source: MetricCounts): void {
   target.rateLimited += source.rateLimited;
   target.concurrencyRejected += source.concurrencyRejected;
   target.memoryUpdates += source.memoryUpdates;
+  target.imagesIn += source.imagesIn;
+  target.imagesOut += source.imagesOut;
   for (let bucket = 0; bucket < histogramSize; bucket += 1) {
     (target.latency[bucket] as number) += source.latency[bucket] as number;
     (target.timeToFirstToken[bucket] as number) += source.timeToFirstToken[bucket] as number;

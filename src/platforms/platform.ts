@@ -2,6 +2,7 @@ import type { Static, TObject, TSchema } from '@sinclair/typebox';
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import type { FetchFunction } from '../plugins/plugin.js';
+import type { AttachmentView } from '../schemas/files.js';
 
 /**
  * What a platform connector is to agentd's core: a named type whose `settings`
@@ -17,6 +18,8 @@ export interface InboundMessage {
   /** Set for group conversations (a group chat, a channel, a thread), prefixed like `userId`. */
   roomId?: string;
   content: string;
+  /** Images the platform user sent (a photo), as downloaded from the platform: checked by the core like any. */
+  images?: Uint8Array[];
 }
 
 /** What the core answered to an inbound message. */
@@ -24,6 +27,8 @@ export interface InboundReply {
   text: string;
   /** True when the message was refused by the agent's limits and `text` is the short polite answer. */
   limited: boolean;
+  /** Images the reply produced (a tool made them), to send after the text; read their bytes with `readFile`. */
+  attachments?: AttachmentView[];
 }
 
 /** What a connector may use of the service, for the agent it serves. */
@@ -86,6 +91,8 @@ export interface PlatformContext {
    * connector with backoff. Connectors that retry on their own need not call it.
    */
   reportFailure(error: unknown): void;
+  /** The bytes of a file of the agent's account (an image a reply produced), or null when it is gone. */
+  readFile(fileId: string): Promise<{ bytes: Uint8Array; mediaType: string } | null>;
 }
 
 /** A started connector. */

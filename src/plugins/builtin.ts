@@ -2,6 +2,7 @@ import { a2aPlugin } from './a2a/index.js';
 import { clockPlugin } from './clock/clock-plugin.js';
 import { evmPlugin } from './evm/evm-plugin.js';
 import { httpPlugin } from './http/http-plugin.js';
+import { imagesPlugin } from './images/images-plugin.js';
 import { knowledgePlugin } from './knowledge/knowledge-plugin.js';
 import { mathPlugin } from './math/math-plugin.js';
 import { mcpPlugin } from './mcp/index.js';
@@ -18,4 +19,5 @@ export const builtinPlugins: readonly AnyPluginDefinition[] = [
   openApiPlugin,
   evmPlugin,
   a2aPlugin,
+  imagesPlugin,
 ];

@@ -1,7 +1,9 @@
 import type { Static, TObject, TSchema } from '@sinclair/typebox';
 import type { Logger } from 'pino';
+import type { ImageModel } from 'ai';
 import type { Clock } from '../clock.js';
 import type { agentEventTypes } from '../schemas/events.js';
+import type { AttachmentView } from '../schemas/files.js';
 
 /**
  * What a plugin is to agentd's core: a named factory that turns an agent's
@@ -69,12 +71,37 @@ export interface PluginContext {
    * recorded as done by the service. Never give it a secret.
    */
   recordEvent(type: PluginEventType, data: Record<string, unknown>): Promise<void>;
+  /** Image generation and storage, for plugins that make pictures (the service always gives it). */
+  images?: PluginImages;
+}
+
+/** The image models a plugin may call (OpenAI and OpenAI-compatible), as the AI SDK's image generation takes them. */
+export type ImageModelProvider = 'openai' | 'openai-compatible';
+
+export interface PluginImages {
+  /**
+   * The AI SDK image model (for `generateImage`), with the operator's provider
+   * settings unless the agent gives its own `baseUrl` (called through the
+   * SSRF-safe client) or `apiKey`. Throws a readable error when the provider
+   * is not enabled here and no `baseUrl` is given.
+   */
+  model(provider: ImageModelProvider, modelName: string, options: { apiKey?: string; baseUrl?: string }): ImageModel;
+  /**
+   * Checks images the agent made (type by magic bytes, size cap) and stores
+   * them as files of the agent's account; a refused image throws a ToolError.
+   */
+  save(images: Uint8Array[]): Promise<AttachmentView[]>;
 }
 
 /** What a running tool call may use. */
 export interface ToolCallContext {
   /** Aborted when the client goes away, the reply is cut, or the tool's time-out passes. */
   abortSignal: AbortSignal;
+  /**
+   * Names stored images the call produced: they become attachments of the
+   * reply (and of its `message.completed` event), sent on by platforms.
+   */
+  attach?(attachments: AttachmentView[]): void;
 }
 
 /**

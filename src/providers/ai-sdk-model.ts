@@ -37,7 +37,13 @@ function toolOutputOf(output: unknown, isError: boolean): SdkToolOutput {
 }
 
 function messageOf(message: PromptMessage): SdkMessage {
-  if (message.role === 'user') return { role: 'user', content: [{ type: 'text', text: message.content }] };
+  if (message.role === 'user') {
+    const content: Extract<SdkMessage, { role: 'user' }>['content'] = [{ type: 'text', text: message.content }];
+    // Image parts as the SDK's providers carry them: OpenAI's `image_url` (a data URL), Anthropic's base64 `image`.
+    for (const image of message.images ?? [])
+      content.push({ type: 'file', mediaType: image.mediaType, data: image.bytes });
+    return { role: 'user', content };
+  }
   if (message.role === 'assistant') {
     const content: Extract<SdkMessage, { role: 'assistant' }>['content'] = [];
     if (message.content !== '') content.push({ type: 'text', text: message.content });

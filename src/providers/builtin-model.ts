@@ -1,4 +1,4 @@
-import type { AssembledPrompt, PromptToolResult } from '../conversation/prompt.js';
+import type { AssembledPrompt, PromptImage, PromptToolResult } from '../conversation/prompt.js';
 import { estimateTokens } from '../conversation/tokens.js';
 import type { ModelAdapter, ModelCall, ModelStreamPart } from './model-adapter.js';
 import { ProviderError } from './provider-error.js';
@@ -21,6 +21,18 @@ function sentence(text: string): string {
   return /[.!?…]$/.test(trimmed) ? trimmed : `${trimmed}.`;
 }
 
+/** What can be known of images offline: their type and pixel size, from their headers. */
+export function describeImages(images: readonly PromptImage[]): string {
+  const described = images.map((image) => {
+    const type = image.mediaType.replace(/^image\//, '').toUpperCase();
+    const size =
+      image.width !== null && image.height !== null ? `${image.width}×${image.height} pixels` : 'unknown size';
+    return `a ${type} image of ${size}`;
+  });
+  const list = described.length === 1 ? described[0] : `${described.slice(0, -1).join(', ')} and ${described.at(-1)}`;
+  return `You sent ${list}; offline I can tell ${images.length === 1 ? 'its' : 'their'} type and size, not what ${images.length === 1 ? 'it shows' : 'they show'}.`;
+}
+
 /** The reply, as a pure function of the prompt. */
 export function composeBuiltinReply(prompt: AssembledPrompt): string {
   const { character, knowledge, history, message, shared } = prompt;
@@ -31,6 +43,8 @@ export function composeBuiltinReply(prompt: AssembledPrompt): string {
   if (bio) parts.push(sentence(bio));
   if (character.personality.tone) parts.push(`(Tone: ${character.personality.tone}.)`);
   parts.push(`You said: ${quote(message.text)}.`);
+  const images = message.images ?? [];
+  if (images.length > 0) parts.push(describeImages(images));
 
   if (knowledge.length > 0) {
     const [first, ...others] = knowledge;

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { PendingApproval } from './approvals.js';
 import { IdString, NullableInResponse, StringEnum, Timestamp } from './common.js';
+import { Attachment, AttachmentInput, maxAttachmentsPerMessage } from './files.js';
 import { CitationView } from './knowledge-bases.js';
 
 /**
@@ -32,6 +33,17 @@ export const SendMessageBody = Type.Object(
     context: Type.Optional(
       Type.Record(Type.String(), Type.Unknown(), {
         description: 'A JSON object given to the model with this message only (at most 16 KiB as JSON); not stored.',
+      }),
+    ),
+    attachments: Type.Optional(
+      Type.Array(AttachmentInput, {
+        maxItems: maxAttachmentsPerMessage,
+        description:
+          'Images sent with the message (at most 4, each at most 5 MiB by default: AGENTD_MAX_IMAGE_BYTES), png, jpeg, ' +
+          'webp or gif as their bytes say. A vision model sees them as image parts; the builtin model says what it ' +
+          'can tell offline (type and pixel size). Stored with the turn (when the message belongs to a conversation) ' +
+          'and served at /v1/files/{fileId}. Bad bytes, an unsupported type or a refused URL → 400; too large → 413; ' +
+          'nothing is stored then.',
       }),
     ),
     stream: Type.Optional(Type.Boolean({ description: 'Answer as a text/event-stream (default false).' })),
@@ -76,6 +88,9 @@ export const ToolCallView = Type.Object(
       Type.Unknown({ description: 'What the tool returned, as given to the model (capped, with a marker when cut).' }),
     ),
     error: Type.Optional(Type.String({ description: 'What went wrong, as the model was told; no output then.' })),
+    attachments: Type.Optional(
+      Type.Array(Type.Ref(Attachment), { description: 'Images the tool made (stored files), when it made any.' }),
+    ),
     durationMs: Type.Integer(),
     approval: Type.Optional(
       Type.Object(
@@ -115,6 +130,11 @@ export const MessageReply = Type.Object(
     toolCalls: Type.Array(Type.Ref(ToolCallView), {
       description: 'The tools the agent ran for this reply, in order (empty when none).',
     }),
+    attachments: Type.Array(Type.Ref(Attachment), {
+      description:
+        'Images this reply produced (made by its tools, e.g. generate_image), stored and served at their `url` ' +
+        '(empty when none).',
+    }),
     citations: Type.Array(CitationView, {
       description:
         "The chunks of the agent's knowledge bases its prompt held for this reply, best first (empty when none).",
@@ -150,6 +170,11 @@ export const ConversationTurn = Type.Object({
   text: Type.String({ description: 'Empty on tool turns.' }),
   finishReason: Type.Optional(FinishReason),
   tool: Type.Optional(Type.Ref(ToolCallView)),
+  attachments: Type.Optional(
+    Type.Array(Type.Ref(Attachment), {
+      description: 'Images of the turn: those sent with a message, or those an answer produced.',
+    }),
+  ),
   createdAt: Timestamp,
 });
 export type ConversationTurnView = Static<typeof ConversationTurn>;

@@ -65,6 +65,8 @@ const MetricFields = {
       'Long-term memory updates: a summary or facts changed (in the background after exchanges, through the ' +
       'memory API, or by forgetting a conversation); each is a `memory.updated` event.',
   }),
+  imagesIn: Type.Integer({ description: 'Images sent with messages (`attachments`) that reached the agent.' }),
+  imagesOut: Type.Integer({ description: 'Images replies produced (made by a tool such as generate_image).' }),
 };
 
 export const MetricTotals = Type.Object(MetricFields, { title: 'MetricTotals' });

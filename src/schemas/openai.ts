@@ -11,11 +11,26 @@ import { messageLimits } from './messages.js';
 
 const TextPart = Type.Object(
   {
-    type: Type.String({ description: 'Only `text` parts are understood; any other part is a 400.' }),
+    type: Type.String({
+      description:
+        '`text` parts, and in the last user message `image_url` parts (at most 4: a `data:` URL or a public http(s) ' +
+        'URL, sent to the agent as `attachments`); any other part is a 400.',
+    }),
     text: Type.Optional(Type.String()),
+    image_url: Type.Optional(Type.Object({ url: Type.String({ minLength: 1 }) }, { additionalProperties: true })),
   },
   { additionalProperties: true },
 );
+
+/** A part of an answer's content: its text, then the images the reply produced. */
+export const ChatContentPart = Type.Union([
+  Type.Object({ type: Type.Literal('text'), text: Type.String() }),
+  Type.Object({
+    type: Type.Literal('image_url'),
+    image_url: Type.Object({ url: Type.String({ description: 'The image at /v1/files/{fileId} (needs the key).' }) }),
+  }),
+]);
+export type ChatContentPart = Static<typeof ChatContentPart>;
 
 export const chatRoles = ['system', 'developer', 'user', 'assistant', 'tool'] as const;
 
@@ -94,7 +109,11 @@ export const ChatCompletion = Type.Object(
         index: Type.Integer(),
         message: Type.Object({
           role: Type.Literal('assistant'),
-          content: Type.String(),
+          content: Type.Union([Type.String(), Type.Array(ChatContentPart)], {
+            description:
+              'The reply text; when the reply produced images (a tool such as generate_image made them), content ' +
+              'parts instead: the text, then one `image_url` part per image.',
+          }),
           refusal: Type.Null(),
         }),
         finish_reason: StringEnum(openAiFinishReasons),

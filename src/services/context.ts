@@ -9,6 +9,7 @@ import type { PlatformCatalog } from '../platforms/catalog.js';
 import type { KnowledgeRetrieval } from '../conversation/knowledge-retrieval.js';
 import type { RecallSource } from '../conversation/memory/recall.js';
 import type { FetchFunction } from '../plugins/plugin.js';
+import type { FileStore } from '../files/file-store.js';
 import type { PluginCatalog } from '../plugins/catalog.js';
 import type { AgentToolsets } from '../plugins/toolsets.js';
 import type { ProviderCatalog } from '../providers/catalog.js';
@@ -67,6 +68,8 @@ export interface ServiceDeps {
     fetch: FetchFunction;
     maxDocumentBytes: number;
   };
+  /** Stored images (sent with messages, made by tools) and the SSRF-safe fetch for images given by URL. */
+  files: { store: FileStore; fetch: FetchFunction };
   /** The background queue that keeps conversations' long-term memory up to date. */
   memory: MemoryWorker;
   /** Where prompts find earlier turns: full text, and nearest vectors with an embedding model. */

@@ -15,6 +15,7 @@ import { tasksMigration } from './migrations/0012-tasks.js';
 import { approvalsMigration } from './migrations/0013-approvals.js';
 import { evmTransfersMigration } from './migrations/0014-evm-transfers.js';
 import { socialMigration } from './migrations/0016-social.js';
+import { filesMigration } from './migrations/0015-files.js';
 import { doorTriggersMigration } from './migrations/0017-door-triggers.js';
 import type { Dialect } from './schema.js';
 
@@ -35,6 +36,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0012-tasks': tasksMigration(dialect),
     '0013-approvals': approvalsMigration(dialect),
     '0014-evm-transfers': evmTransfersMigration(),
+    '0015-files': filesMigration(dialect),
     '0016-social': socialMigration(dialect),
     '0017-door-triggers': doorTriggersMigration(),
   };

@@ -82,6 +82,8 @@ export interface MessagesTable {
   latency_ms: number | null;
   /** JSON: the call and its result, on tool turns. */
   tool: string | null;
+  /** JSON: the images of the turn (Attachment[]: those sent with a message, those an answer produced), or null. */
+  attachments?: string | null;
   created_at: string;
 }
 
@@ -402,6 +404,22 @@ export interface ApprovalsTable {
   created_at: string;
 }
 
+/** One stored file (migration 0015): an image sent with a message or made by a tool, owned by an account and agent. */
+export interface FilesTable {
+  id: string;
+  account_id: string;
+  agent_id: string;
+  /** Checked from the bytes, never taken from the sender: image/png, image/jpeg, image/webp or image/gif. */
+  media_type: string;
+  size_bytes: number;
+  width: number | null;
+  height: number | null;
+  /** Where it came from: `message` (sent with one) or `tool` (made by one). */
+  origin: string;
+  body: Uint8Array;
+  created_at: string;
+}
+
 export interface Database {
   service_state: ServiceStateTable;
   accounts: AccountsTable;
@@ -432,6 +450,7 @@ export interface Database {
   evm_transfer_totals: EvmTransferTotalsTable;
   paused_runs: PausedRunsTable;
   approvals: ApprovalsTable;
+  files: FilesTable;
 }
 
 export type Executor = Kysely<Database> | Transaction<Database>;

@@ -31,6 +31,8 @@ const zeroBucket = {
   rateLimited: 0,
   concurrencyRejected: 0,
   memoryUpdates: 0,
+  imagesIn: 0,
+  imagesOut: 0,
 };
 
 /** A bucket's counts without its percentiles (which depend on how fast the machine is). */
@@ -167,6 +169,8 @@ for (const backend of backends) {
         rateLimited: 0,
         concurrencyRejected: 0,
         memoryUpdates: 0,
+        imagesIn: 0,
+        imagesOut: 0,
       });
       // Three completed replies, two streams that sent text (one completed, one broke off after it).
       for (const value of Object.values(first.latencyMs)) assert.ok(Number.isInteger(value), JSON.stringify(first));
@@ -183,6 +187,8 @@ for (const backend of backends) {
         rateLimited: 2,
         concurrencyRejected: 1,
         memoryUpdates: 0,
+        imagesIn: 0,
+        imagesOut: 0,
       });
       // The slow stream paced three words 100 ms apart: its latency is at least 200 ms, its first token sooner.
       assert.ok(second.latencyMs.p99 >= 200, JSON.stringify(second.latencyMs));
@@ -200,6 +206,8 @@ for (const backend of backends) {
         rateLimited: 2,
         concurrencyRejected: 1,
         memoryUpdates: 0,
+        imagesIn: 0,
+        imagesOut: 0,
       });
     });
 

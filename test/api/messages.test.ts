@@ -26,6 +26,7 @@ for (const backend of backends) {
       assert.match(reply.runId, /^run_[0-9A-HJKMNP-TV-Z]{26}$/);
       assert.deepEqual(Object.keys(reply).sort(), [
         'agentId',
+        'attachments',
         'citations',
         'createdAt',
         'finishReason',

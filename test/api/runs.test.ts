@@ -22,7 +22,8 @@ for (const backend of backends) {
           AGENTD_OPENAI_COMPATIBLE_BASE_URL: fake.baseUrl,
           AGENTD_DEFAULT_MODEL: 'openai-compatible/test-model',
           // One message in flight per agent: the tests of waiting runs fill it.
-          AGENTD_RATE_LIMITS: 'sendMessage=1000,readRuns=1000,cancelRuns=1000,sendMessageConcurrency=1',
+          AGENTD_RATE_LIMITS:
+            'createAgent=1000,sendMessage=1000,readRuns=1000,cancelRuns=1000,sendMessageConcurrency=1',
           AGENTD_SSE_KEEPALIVE_MS: '50',
           AGENTD_RUN_FLUSH_MS: '20',
         },

@@ -4,6 +4,7 @@ import type { Scope } from '../../src/services/context.js';
 import { newId } from '../../src/ids.js';
 import { scopes } from '../../src/services/context.js';
 import { startFakeX, type FakeX } from '../helpers/fake-x-server.js';
+import { tinyPng } from '../helpers/images.js';
 import { securityCasesOf, type SecurityCase } from '../helpers/security-cases.js';
 import { backends, createTestApp, type TestAccount, type TestApp } from '../helpers/test-app.js';
 
@@ -56,6 +57,7 @@ const knownOperations: Array<[label: string, scope: Scope | null]> = [
   ['GET /v1/agents/{agentId}/approvals', 'agents:read'],
   ['GET /v1/agents/{agentId}/approvals/{approvalId}', 'agents:read'],
   ['POST /v1/agents/{agentId}/approvals/{approvalId}', 'approvals:write'],
+  ['GET /v1/files/{fileId}', 'agents:read'],
 ];
 
 /** Path parameters the suite can fill, by name; a route with another one fails until it is added here. */
@@ -72,6 +74,7 @@ const fillableParameters = [
   'runId',
   'type',
   'approvalId',
+  'fileId',
 ];
 
 /** The X account the suite's own agents post with (a fake X API on loopback). */
@@ -109,6 +112,26 @@ for (const backend of backends) {
     let victimTaskId: string;
     let victimRunId: string;
     let victimApprovalId: string;
+    let victimFileId: string;
+
+    /** A file of `as`: an image sent with a message of one of its agents, as its history lists it. */
+    async function newFile(agentId: string, as: TestAccount = t.owner): Promise<string> {
+      const sent = await t.inject({
+        method: 'POST',
+        url: `/v1/agents/${agentId}/messages`,
+        payload: {
+          text: 'a picture',
+          userId: 'probe',
+          attachments: [{ type: 'image', data: tinyPng().toString('base64') }],
+        },
+        as,
+      });
+      assert.equal(sent.statusCode, 200, sent.body);
+      const history = await t.inject({ method: 'GET', url: `/v1/agents/${agentId}/messages?userId=probe`, as });
+      const fileId = history.json().data.find((turn: any) => turn.attachments)?.attachments[0].fileId;
+      assert.ok(fileId, history.body);
+      return fileId;
+    }
     let revokedKey: string;
     let victimDelivery: { webhookId: string; deliveryId: string };
     let x: FakeX;
@@ -170,6 +193,7 @@ for (const backend of backends) {
       revokedKey = doomed.key;
       await t.inject({ method: 'POST', url: '/v1/agents', payload: { name: 'Probe target' } });
       victimDelivery = await newDelivery(victim);
+      victimFileId = await newFile(victimAgentId, victim);
       victimRunId = (
         await t.inject({
           method: 'POST',
@@ -330,6 +354,15 @@ for (const backend of backends) {
             });
             assert.equal(patched.statusCode, 200, patched.body);
           }
+        } else if (name === 'fileId') {
+          value =
+            whose === 'foreign'
+              ? victimFileId
+              : whose === 'missing'
+                ? 'file_01ARZ3NDEKTSV4RRFFQ69G5FAV'
+                : await newFile(
+                    (await t.inject({ method: 'POST', url: '/v1/agents', payload: { name: 'Own' } })).json().id,
+                  );
         } else {
           throw new Error(`${route.label}: no resource is known for the path parameter ${name}`);
         }

@@ -140,6 +140,17 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
       ownTasks.push(await newTask(agentId));
       ownApprovals.push(await newApproval(agentId));
     }
+    // An image of the first own agent, stored with its turn: what GET /v1/files/{fileId} serves.
+    const onePixelPng = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC';
+    await call(baseUrl, owner, 'POST', `/v1/agents/${ownAgents[0]}/messages`, {
+      text: 'Fuzz image',
+      userId: 'fuzz-files',
+      attachments: [{ type: 'image', data: onePixelPng }],
+    });
+    const turns = await call(baseUrl, owner, 'GET', `/v1/agents/${ownAgents[0]}/messages?userId=fuzz-files`);
+    const ownFiles = (turns.data as Array<{ attachments?: Array<{ fileId: string }> }>).flatMap(
+      (turn) => turn.attachments?.map((attachment) => attachment.fileId) ?? [],
+    );
 
     const pools: Record<IdPool, string[]> = {
       ownAgent: ownAgents,
@@ -157,6 +168,7 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
       ownRun: ownRuns,
       ownTask: ownTasks,
       ownApproval: ownApprovals,
+      ownFile: ownFiles,
     };
     return {
       server,

@@ -26,7 +26,8 @@ export type IdPool =
   | 'otherAccountDocument'
   | 'ownRun'
   | 'ownTask'
-  | 'ownApproval';
+  | 'ownApproval'
+  | 'ownFile';
 
 export type AuthChoice =
   { key: 'owner' | 'otherAccount' | 'readOnly' | 'revoked' } | { header: string | null } | { duplicated: true };
@@ -71,6 +72,8 @@ const idPools: Record<string, IdPool[]> = {
   runId: ['ownRun'],
   taskId: ['ownTask'],
   approvalId: ['ownApproval'],
+  // Images sent with a message of an own agent, stored with its turn.
+  fileId: ['ownFile'],
 };
 
 const literalIds = fc.oneof(

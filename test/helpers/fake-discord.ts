@@ -30,6 +30,8 @@ export interface DiscordUser {
 export interface SentDiscordMessage {
   channelId: string;
   content: string;
+  /** Files uploaded with the message (multipart `files[n]` parts): their names and bytes. */
+  files?: Array<{ name: string; bytes: Buffer }>;
   /** The message this one replies to. */
   replyTo?: string;
   allowedMentions?: unknown;
@@ -176,7 +178,21 @@ export async function startFakeDiscord(options: {
     });
   });
 
-  const rest = await startLoopbackHttpServer((request: ReceivedRequest, response) => {
+  /** A message with uploads, as discord.js sends it: `payload_json` and `files[n]` parts. */
+  async function multipartMessage(request: ReceivedRequest) {
+    const form = await new Response(request.bytes, {
+      headers: { 'content-type': String(request.headers['content-type']) },
+    }).formData();
+    const files: Array<{ name: string; bytes: Buffer }> = [];
+    for (const [name, value] of form.entries()) {
+      if (name.startsWith('files[') && typeof value !== 'string') {
+        files.push({ name: value.name, bytes: Buffer.from(await value.arrayBuffer()) });
+      }
+    }
+    return { payload: JSON.parse(String(form.get('payload_json') ?? '{}')) as unknown, files };
+  }
+
+  const rest = await startLoopbackHttpServer(async (request: ReceivedRequest, response) => {
     const json = (status: number, body?: unknown) => {
       response.writeHead(status, body === undefined ? {} : { 'content-type': 'application/json' });
       response.end(body === undefined ? undefined : JSON.stringify(body));
@@ -200,7 +216,11 @@ export async function startFakeDiscord(options: {
     }
     const messageMatch = /^\/channels\/(\d+)\/messages$/.exec(path);
     if (request.method === 'POST' && messageMatch) {
-      const body = JSON.parse(request.body) as {
+      const multipart = request.headers['content-type']?.startsWith('multipart/form-data') === true;
+      const { payload, files } = multipart
+        ? await multipartMessage(request)
+        : { payload: JSON.parse(request.body), files: [] };
+      const body = payload as {
         content: string;
         message_reference?: { message_id: string };
         allowed_mentions?: unknown;
@@ -208,7 +228,8 @@ export async function startFakeDiscord(options: {
       const channelId = messageMatch[1]!;
       sent.push({
         channelId,
-        content: body.content,
+        content: body.content ?? '',
+        ...(files.length > 0 ? { files } : {}),
         ...(body.message_reference ? { replyTo: body.message_reference.message_id } : {}),
         allowedMentions: body.allowed_mentions,
       });

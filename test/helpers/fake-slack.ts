@@ -17,10 +17,21 @@ export interface PostedSlackMessage {
   token: string | undefined;
 }
 
+/** A file uploaded through files.getUploadURLExternal, the upload URL and files.completeUploadExternal. */
+export interface UploadedSlackFile {
+  fileId: string;
+  filename: string;
+  bytes: Buffer;
+  /** Set once files.completeUploadExternal shared it. */
+  channel?: string;
+  thread_ts?: string;
+}
+
 export interface FakeSlack {
   /** The Web API base to configure (`AGENTD_SLACK_API_URL`), ending in `/api/`. */
   apiUrl: string;
   posted: PostedSlackMessage[];
+  uploads: UploadedSlackFile[];
   /** How many times auth.test was called. */
   authTests(): number;
   server: LoopbackHttpServer;
@@ -37,8 +48,9 @@ function parameters(contentType: string | undefined, body: string): Record<strin
 
 export async function startFakeSlack(options: { botToken: string }): Promise<FakeSlack> {
   const posted: PostedSlackMessage[] = [];
+  const uploads: UploadedSlackFile[] = [];
   let authTests = 0;
-  const server = await startLoopbackHttpServer((request, response) => {
+  const server = await startLoopbackHttpServer(async (request, response) => {
     const token = request.headers.authorization?.replace(/^Bearer /, '');
     const respond = (body: Record<string, unknown>) => {
       response.writeHead(200, { 'content-type': 'application/json' });
@@ -46,6 +58,40 @@ export async function startFakeSlack(options: { botToken: string }): Promise<Fak
     };
     const method = request.path.replace(/^\/api\//, '').split('?')[0];
     if (token !== options.botToken) return respond({ ok: false, error: 'invalid_auth' });
+    const upload = /^\/upload\/(F[0-9]+)$/.exec(request.path);
+    if (upload !== null) {
+      const file = uploads.find((each) => each.fileId === upload[1]);
+      if (file === undefined) return respond({ ok: false, error: 'not_found' });
+      // Slack's upload URL takes the bytes raw or as a multipart part; the Web API client sends a part.
+      if (request.headers['content-type']?.startsWith('multipart/form-data')) {
+        const form = await new Response(request.bytes, {
+          headers: { 'content-type': String(request.headers['content-type']) },
+        }).formData();
+        const part = [...form.values()].find((value) => typeof value !== 'string');
+        file.bytes = part && typeof part !== 'string' ? Buffer.from(await part.arrayBuffer()) : Buffer.alloc(0);
+      } else {
+        file.bytes = request.bytes;
+      }
+      response.writeHead(200, { 'content-type': 'text/plain' });
+      return response.end(`OK - ${file.bytes.length}`);
+    }
+    if (method === 'files.getUploadURLExternal') {
+      const params = parameters(request.headers['content-type'], request.body);
+      const fileId = `F${String(uploads.length + 1).padStart(8, '0')}`;
+      uploads.push({ fileId, filename: params.filename ?? '', bytes: Buffer.alloc(0) });
+      return respond({ ok: true, upload_url: `${server.origin}/upload/${fileId}`, file_id: fileId });
+    }
+    if (method === 'files.completeUploadExternal') {
+      const params = parameters(request.headers['content-type'], request.body);
+      const files = JSON.parse(params.files ?? '[]') as Array<{ id: string }>;
+      for (const { id } of files) {
+        const file = uploads.find((each) => each.fileId === id);
+        if (file === undefined) return respond({ ok: false, error: 'file_not_found' });
+        file.channel = params.channel_id;
+        if (params.thread_ts) file.thread_ts = params.thread_ts;
+      }
+      return respond({ ok: true, files: files.map(({ id }) => ({ id })) });
+    }
     if (method === 'auth.test') {
       authTests += 1;
       return respond({ ok: true, team_id: fakeSlackTeam, user_id: fakeSlackBotUserId, bot_id: 'B0BOT01' });
@@ -65,6 +111,7 @@ export async function startFakeSlack(options: { botToken: string }): Promise<Fak
   return {
     apiUrl: `${server.origin}/api/`,
     posted,
+    uploads,
     authTests: () => authTests,
     server,
     close: () => server.close(),

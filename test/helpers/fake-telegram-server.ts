@@ -6,8 +6,50 @@ import type { AddressInfo } from 'node:net';
 export interface TelegramCall {
   token: string;
   method: string;
+  /** The JSON body, or the fields of a multipart one (an uploaded file as its bytes, under `<field>`). */
   body: Record<string, any>;
   at: number;
+}
+
+/**
+ * The parts of a multipart/form-data body (RFC 7578), read as leniently as
+ * the Bot API reads them: grammY writes `content-disposition:form-data;name="x"`
+ * without spaces and file names unquoted, which stricter parsers refuse.
+ * A file part is its bytes; a text part its string.
+ */
+function multipartFields(raw: Buffer, contentType: string): Record<string, string | Buffer> {
+  const boundary = /boundary=("?)([^";]+)\1/.exec(contentType)?.[2];
+  if (boundary === undefined) return {};
+  const delimiter = Buffer.from(`--${boundary}`);
+  const fields: Record<string, string | Buffer> = {};
+  let start = raw.indexOf(delimiter);
+  while (start !== -1) {
+    const next = raw.indexOf(delimiter, start + delimiter.length);
+    if (next === -1) break;
+    const part = raw.subarray(start + delimiter.length + 2, next - 2);
+    const headerEnd = part.indexOf('\r\n\r\n');
+    const headers = part.subarray(0, headerEnd).toString('utf8');
+    const name = /name="?([^";\r\n]+)"?/i.exec(headers)?.[1];
+    const content = part.subarray(headerEnd + 4);
+    if (name !== undefined) fields[name] = /filename=/i.test(headers) ? Buffer.from(content) : content.toString('utf8');
+    start = next;
+  }
+  // Uploaded files are named in their field by `attach://<part name>`.
+  for (const [name, value] of Object.entries(fields)) {
+    if (typeof value === 'string' && value.startsWith('attach://')) fields[name] = fields[value.slice(9)] ?? value;
+  }
+  return fields;
+}
+
+/** A Bot API request body: JSON, or multipart/form-data (uploads) with files read as bytes. */
+async function bodyOf(raw: Buffer, contentType: string | undefined): Promise<Record<string, any>> {
+  if (raw.length === 0) return {};
+  if (contentType?.startsWith('multipart/form-data')) return multipartFields(raw, contentType);
+  try {
+    return JSON.parse(raw.toString('utf8')) as Record<string, any>;
+  } catch {
+    return {};
+  }
 }
 
 export interface FakeTelegram {
@@ -20,6 +62,16 @@ export interface FakeTelegram {
   addBot(token: string, username?: string): void;
   /** Queues an update for the bot; returns its update_id. */
   injectMessage(token: string, message: { chatId: number; fromId: number; text: string; chatType?: string }): number;
+  /**
+   * Queues a photo message (two sizes, as Telegram sends them; the larger one is `photo`), kept in the fake's
+   * file storage for getFile and /file/bot<token>/<path>; returns its update_id.
+   */
+  injectPhoto(
+    token: string,
+    message: { chatId: number; fromId: number; photo: Buffer; caption?: string; chatType?: string },
+  ): number;
+  /** Photos sent with sendPhoto to a chat: the uploaded bytes, in order. */
+  photosSentTo(token: string, chatId: number): Buffer[];
   /** getUpdates calls that overlapped another one for the same bot (two pollers): Telegram answers them 409. */
   conflicts: number;
   /** Answers the next `count` calls of `method` with `status` (a Bot API outage). */
@@ -59,21 +111,24 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
   let conflicts = 0;
   let messageId = 1000;
   const failures = new Map<string, { count: number; status: number }>();
+  /** Files of the fake's storage by path, with the bot they belong to. */
+  const files = new Map<string, { token: string; bytes: Buffer; fileId: string }>();
 
   const server = http.createServer((request, response) => {
-    let raw = '';
-    request.setEncoding('utf8');
-    request.on('data', (chunk: string) => (raw += chunk));
-    request.on('end', () => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', async () => {
+      const download = /^\/file\/bot([^/]+)\/(.+)$/.exec(request.url ?? '');
+      if (download !== null) {
+        const file = files.get(download[2]!);
+        if (file === undefined || file.token !== download[1]) return answer(response, 404, { ok: false });
+        response.writeHead(200, { 'content-type': 'application/octet-stream' }).end(file.bytes);
+        return;
+      }
       const match = /^\/bot([^/]+)\/([A-Za-z]+)$/.exec(request.url ?? '');
       if (match === null) return answer(response, 404, { ok: false, error_code: 404, description: 'Not Found' });
       const [, token = '', method = ''] = match;
-      let body: Record<string, any> = {};
-      try {
-        body = raw ? (JSON.parse(raw) as Record<string, any>) : {};
-      } catch {
-        body = {};
-      }
+      const body = await bodyOf(Buffer.concat(chunks), request.headers['content-type']);
       calls.push({ token, method, body, at: Date.now() });
       const failure = failures.get(method);
       if (failure !== undefined && failure.count > 0) {
@@ -124,6 +179,26 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
             ok: true,
             result: { message_id: messageId, date: 0, chat: { id: body.chat_id, type: 'private' }, text: body.text },
           });
+        case 'sendPhoto':
+          messageId += 1;
+          return answer(response, 200, {
+            ok: true,
+            result: { message_id: messageId, date: 0, chat: { id: Number(body.chat_id), type: 'private' }, photo: [] },
+          });
+        case 'getFile': {
+          const stored = [...files.entries()].find(([, file]) => file.fileId === body.file_id && file.token === token);
+          if (stored === undefined)
+            return answer(response, 400, { ok: false, error_code: 400, description: 'Bad Request: invalid file_id' });
+          return answer(response, 200, {
+            ok: true,
+            result: {
+              file_id: body.file_id,
+              file_unique_id: body.file_id,
+              file_size: stored[1].bytes.length,
+              file_path: stored[0],
+            },
+          });
+        }
         case 'sendChatAction':
         case 'setWebhook':
         case 'deleteWebhook':
@@ -166,6 +241,34 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
       bot.waiting?.respond([update]);
       return update.update_id;
     },
+    injectPhoto(token, { chatId, fromId, photo, caption, chatType }) {
+      const bot = bots.get(token);
+      if (bot === undefined) throw new Error('unknown bot');
+      bot.nextUpdateId += 1;
+      const fileId = `photo-${bot.nextUpdateId}`;
+      files.set(`photos/file_${bot.nextUpdateId}.jpg`, { token, bytes: photo, fileId });
+      const update = {
+        update_id: bot.nextUpdateId,
+        message: {
+          message_id: bot.nextUpdateId,
+          date: Math.floor(Date.now() / 1000),
+          chat: { id: chatId, type: chatType ?? 'private' },
+          from: { id: fromId, is_bot: false, first_name: 'Test' },
+          photo: [
+            { file_id: `${fileId}-thumb`, file_unique_id: 'thumb', width: 90, height: 90, file_size: 1200 },
+            { file_id: fileId, file_unique_id: fileId, width: 800, height: 600, file_size: photo.length },
+          ],
+          ...(caption !== undefined ? { caption } : {}),
+        },
+      };
+      bot.pending.push(update);
+      bot.waiting?.respond([update]);
+      return update.update_id;
+    },
+    photosSentTo: (token, chatId) =>
+      calls
+        .filter((call) => call.method === 'sendPhoto' && call.token === token && Number(call.body.chat_id) === chatId)
+        .map((call) => call.body.photo as Buffer),
     failNext(method, count, status = 502) {
       failures.set(method, { count, status });
     },

@@ -7,6 +7,8 @@ export interface ReceivedRequest {
   path: string;
   headers: http.IncomingHttpHeaders;
   body: string;
+  /** The body as received, for bodies that are not text (uploads). */
+  bytes: Buffer;
 }
 
 export type LoopbackHandler = (request: ReceivedRequest, response: http.ServerResponse) => void;
@@ -35,11 +37,18 @@ export async function startLoopbackHttpServer(
 ): Promise<LoopbackHttpServer> {
   const received: ReceivedRequest[] = [];
   const server = http.createServer((incoming, response) => {
-    let body = '';
-    incoming.setEncoding('utf8');
-    incoming.on('data', (chunk: string) => (body += chunk));
+    const chunks: Buffer[] = [];
+    incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
     incoming.on('end', () => {
-      const request = { method: incoming.method ?? '', path: incoming.url ?? '', headers: incoming.headers, body };
+      const bytes = Buffer.concat(chunks);
+      const body = bytes.toString('utf8');
+      const request = {
+        method: incoming.method ?? '',
+        path: incoming.url ?? '',
+        headers: incoming.headers,
+        body,
+        bytes,
+      };
       received.push(request);
       handler(request, response);
     });

@@ -23,6 +23,8 @@ export function createTestPlatformContext(options: {
   apiBaseUrl?: string;
   answer?: (message: InboundMessage) => InboundReply | Promise<InboundReply>;
   logger?: Logger;
+  /** Files the connector may read (the images a reply produced), by id. */
+  files?: Record<string, { bytes: Uint8Array; mediaType: string }>;
 }): TestPlatformContext {
   const received: InboundMessage[] = [];
   let events = 0;
@@ -67,6 +69,9 @@ export function createTestPlatformContext(options: {
     recordPost: () => undefined,
     reportFailure(error: unknown) {
       failures.push(error);
+    },
+    async readFile(fileId: string) {
+      return options.files?.[fileId] ?? null;
     },
   };
   const context: PlatformContext = fields;

@@ -8,6 +8,7 @@ import {
   type MessageEvent,
   type MessageEventType,
 } from '../../src/client/index.js';
+import { tinyPng } from '../helpers/images.js';
 import { eventually } from '../helpers/wait.js';
 import { backends, createTestApp, type TestAccount, type TestApp } from '../helpers/test-app.js';
 
@@ -101,6 +102,29 @@ for (const backend of backends) {
       assert.equal(error.status, 404);
       assert.equal(error.code, 'not_found');
       assert.ok(error.requestId?.startsWith('req_'));
+    });
+
+    it('sends an image with a message and downloads the stored file', async () => {
+      const agent = await client.agents.create({ name: 'Iris' });
+      const png = tinyPng(2, 2);
+      for await (const event of client.messages.stream(agent.id, {
+        text: 'Look',
+        userId: 'client-images',
+        attachments: [{ type: 'image', data: png.toString('base64') }],
+      })) {
+        if (event.type === 'message.completed') assert.match(event.data.text, /PNG image of 2×2 pixels/);
+      }
+      const history = await t.inject({
+        method: 'GET',
+        url: `/v1/agents/${agent.id}/messages?userId=client-images`,
+        as: account,
+      });
+      const fileId = history.json().data[1].attachments[0].fileId;
+      const file = await client.files.get(fileId);
+      assert.equal(file.mediaType, 'image/png');
+      assert.deepEqual(Buffer.from(file.bytes), png);
+      const missing = await client.files.get('file_01ARZ3NDEKTSV4RRFFQ69G5FAV').catch((thrown: unknown) => thrown);
+      assert.ok(missing instanceof AgentdError && missing.status === 404);
     });
 
     it('throws validation problems with every error and its path', async () => {

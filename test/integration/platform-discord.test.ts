@@ -16,6 +16,7 @@ import {
   type FakeDiscord,
 } from '../helpers/fake-discord.js';
 import { createTestPlatformContext, type TestPlatformContext } from '../helpers/platform-test-context.js';
+import { tinyPng } from '../helpers/images.js';
 import { eventually, waitFor } from '../helpers/wait.js';
 
 /**
@@ -39,6 +40,10 @@ const settings = Value.Default(discordPlatform.settingsSchema, {}) as DiscordSet
 const alice = { id: '800000000000000001', username: 'alice' };
 const otherBot = { id: '800000000000000002', username: 'some-bot', bot: true };
 
+/** An image a reply produced, as the core holds it. */
+const pictureFileId = 'file_01ARZ3NDEKTSV4RRFFQ69G5FAV';
+const picture = tinyPng(4, 3);
+
 let discord: FakeDiscord;
 let test: TestPlatformContext;
 let connection: PlatformConnection;
@@ -49,7 +54,11 @@ let answer: (content: string) => InboundReply | Promise<InboundReply> = (content
 
 before(async () => {
   discord = await startFakeDiscord({ botToken });
-  test = createTestPlatformContext({ apiBaseUrl: discord.apiUrl, answer: (message) => answer(message.content) });
+  test = createTestPlatformContext({
+    apiBaseUrl: discord.apiUrl,
+    answer: (message) => answer(message.content),
+    files: { [pictureFileId]: { bytes: picture, mediaType: 'image/png' } },
+  });
   connection = await discordPlatform.start(settings, { botToken }, test.context);
 });
 after(async () => {
@@ -114,6 +123,34 @@ describe('discord connector', () => {
     assert.ok(discord.typing.slice(typingBefore).includes(fakeDiscordChannelId), 'typing was shown');
     // The reply pings nobody but the person answered, whatever the model wrote.
     assert.deepEqual(sentTo(id)[0]!.allowedMentions, { parse: [], replied_user: true });
+  });
+
+  it('uploads the images a reply produced as attachments after its text', async () => {
+    const previous = answer;
+    answer = () => ({
+      text: 'Here it is.',
+      limited: false,
+      attachments: [
+        {
+          fileId: pictureFileId,
+          type: 'image',
+          mediaType: 'image/png',
+          url: `/v1/files/${pictureFileId}`,
+          sizeBytes: picture.length,
+        },
+      ],
+    });
+    try {
+      const id = discord.dispatchMessage({ author: alice, content: 'draw it', direct: true });
+      await eventually(async () => (sentTo(id).length >= 2 ? true : null), 'the text and the image');
+      assert.equal(sentTo(id)[0]!.content, 'Here it is.');
+      const uploaded = sentTo(id)[1]!.files;
+      assert.equal(uploaded?.length, 1);
+      assert.equal(uploaded![0]!.name, `${pictureFileId}.png`);
+      assert.deepEqual(uploaded![0]!.bytes, picture);
+    } finally {
+      answer = previous;
+    }
   });
 
   it('answers a direct message as a private conversation', async () => {

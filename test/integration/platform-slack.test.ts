@@ -12,6 +12,7 @@ import {
   type FakeSlack,
 } from '../helpers/fake-slack.js';
 import { createTestPlatformContext, type TestPlatformContext } from '../helpers/platform-test-context.js';
+import { tinyPng } from '../helpers/images.js';
 import { eventually, waitFor } from '../helpers/wait.js';
 
 /**
@@ -195,6 +196,42 @@ describe('slack connector', () => {
     await eventually(async () => (postsTo(channel).length > 0 ? true : null), 'the DM reply');
     assert.deepEqual(test.received, [{ userId: `slack:${fakeSlackTeam}:U0BOB`, content: 'hello there' }]);
     assert.deepEqual(postsTo(channel), [{ channel, text: 'echo: hello there', token: botToken }]);
+  });
+
+  it('uploads the images a reply produced into the conversation after its text', async () => {
+    const fileId = 'file_01ARZ3NDEKTSV4RRFFQ69G5FAV';
+    const picture = tinyPng(4, 3);
+    const test = createTestPlatformContext({
+      apiBaseUrl: slack.apiUrl,
+      answer: () => ({
+        text: 'Here it is.',
+        limited: false,
+        attachments: [
+          { fileId, type: 'image', mediaType: 'image/png', url: `/v1/files/${fileId}`, sizeBytes: picture.length },
+        ],
+      }),
+      files: { [fileId]: { bytes: picture, mediaType: 'image/png' } },
+    });
+    const channel = `D${Date.now()}P`;
+    await postEvent(
+      createSlackPlatform(),
+      test,
+      slackEventEnvelope(nextEventId(), {
+        type: 'message',
+        channel_type: 'im',
+        user: 'U0BOB',
+        text: 'draw it',
+        ts: '1700000003.000400',
+        channel,
+      }),
+    );
+    const uploaded = await eventually(
+      async () => slack.uploads.find((upload) => upload.channel === channel) ?? null,
+      'the upload shared in the DM',
+    );
+    assert.equal(postsTo(channel)[0]!.text, 'Here it is.');
+    assert.equal(uploaded.filename, `${fileId}.png`);
+    assert.deepEqual(uploaded.bytes, picture);
   });
 
   it('a message refused by the limits still gets its polite reply', async () => {

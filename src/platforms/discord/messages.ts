@@ -1,6 +1,6 @@
 import type { Client, Message } from 'discord.js';
 import { messageLimits } from '../../schemas/messages.js';
-import type { InboundMessage, PlatformContext } from '../platform.js';
+import type { InboundMessage, InboundReply, PlatformContext } from '../platform.js';
 import { describeDiscordFailure } from './client.js';
 import type { DiscordSettings } from './settings.js';
 import { splitMessage } from './split-message.js';
@@ -46,17 +46,31 @@ function keepTyping(message: Message, context: PlatformContext): () => void {
 
 async function answer(message: Message, inbound: InboundMessage, context: PlatformContext, signal: AbortSignal) {
   const stopTyping = keepTyping(message, context);
-  let text: string;
+  let reply: InboundReply;
   try {
     // A message refused by the limits resolves too, with its short polite text: it is sent like any answer.
-    text = (await context.handleMessage(inbound, { signal })).text;
+    reply = await context.handleMessage(inbound, { signal });
   } finally {
     stopTyping();
   }
-  for (const piece of splitMessage(text)) {
+  for (const piece of splitMessage(reply.text)) {
     if (signal.aborted) return;
     if (piece.trim() === '') continue;
     await message.reply({ content: piece, allowedMentions: { parse: [], repliedUser: true } });
+  }
+  // Images the reply produced, uploaded as attachments of one more reply (Discord takes up to 10 per message).
+  const files = [];
+  for (const attachment of reply.attachments ?? []) {
+    const file = await context.readFile(attachment.fileId);
+    if (file !== null) {
+      files.push({
+        attachment: Buffer.from(file.bytes),
+        name: `${attachment.fileId}.${file.mediaType.replace('image/', '')}`,
+      });
+    }
+  }
+  if (files.length > 0 && !signal.aborted) {
+    await message.reply({ files, allowedMentions: { parse: [], repliedUser: true } });
   }
   context.markEvent();
 }

@@ -39,13 +39,35 @@ async function answer(
 ): Promise<void> {
   // A limited message resolves too, with the short polite text: it is posted like any answer.
   const reply = await context.handleMessage(message, { signal: context.signal });
-  if (context.signal.aborted || reply.text.trim() === '') return;
+  const attachments = reply.attachments ?? [];
+  if (context.signal.aborted || (reply.text.trim() === '' && attachments.length === 0)) return;
   const client = await createSlackWebClient(botToken, context.apiBaseUrl, context.logger);
-  await client.chat.postMessage({
-    channel: target.channel,
-    text: escapeSlackText(reply.text),
-    ...(target.threadTs ? { thread_ts: target.threadTs } : {}),
-  });
+  if (reply.text.trim() !== '') {
+    await client.chat.postMessage({
+      channel: target.channel,
+      text: escapeSlackText(reply.text),
+      ...(target.threadTs ? { thread_ts: target.threadTs } : {}),
+    });
+  }
+  // Images the reply produced: uploaded into the same conversation (files.getUploadURLExternal, the upload,
+  // files.completeUploadExternal; the app needs the files:write scope).
+  const files = [];
+  for (const attachment of attachments) {
+    const file = await context.readFile(attachment.fileId);
+    if (file !== null) {
+      files.push({
+        file: Buffer.from(file.bytes),
+        filename: `${attachment.fileId}.${file.mediaType.replace('image/', '')}`,
+      });
+    }
+  }
+  if (files.length > 0 && !context.signal.aborted) {
+    await client.filesUploadV2({
+      channel_id: target.channel,
+      file_uploads: files,
+      ...(target.threadTs ? { thread_ts: target.threadTs } : {}),
+    } as Parameters<typeof client.filesUploadV2>[0]);
+  }
   context.markEvent();
 }
 

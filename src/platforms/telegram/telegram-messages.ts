@@ -28,29 +28,57 @@ export function splitForTelegram(text: string, limit = telegramMessageLimit): st
   return parts;
 }
 
+/** One size of a photo Telegram holds (a message's `photo` lists them, smallest first). */
+export interface TelegramPhotoSize {
+  file_id: string;
+  width: number;
+  height: number;
+  file_size?: number;
+}
+
 /** The part of a Telegram update the connector reads. */
 export interface TelegramUpdate {
   update_id: number;
   message?: {
     message_id: number;
     text?: string;
+    /** A photo message: its sizes, and its text as `caption`. */
+    photo?: TelegramPhotoSize[];
+    caption?: string;
     chat: { id: number; type: string };
     from?: { id: number; is_bot?: boolean };
   };
 }
 
+/** What a photo sent without a caption says to the agent. */
+export const uncaptionedPhotoText = '(a photo)';
+
+/**
+ * The largest size of a photo within `maxBytes` (Telegram lists its sizes
+ * smallest first; a size without `file_size` is taken as fitting), or null.
+ */
+export function photoToFetch(photo: TelegramPhotoSize[] | undefined, maxBytes: number): TelegramPhotoSize | null {
+  if (photo === undefined) return null;
+  const fitting = photo.filter((size) => size.file_size === undefined || size.file_size <= maxBytes);
+  return fitting.at(-1) ?? null;
+}
+
 /**
  * The agent's conversation keys for a Telegram message: a private chat is the
  * user's own conversation; a group's members share the group's (`roomId`),
- * each turn labelled with its sender. Null for what the agent does not answer
- * (no text, or sent by a bot).
+ * each turn labelled with its sender. A photo's text is its caption (the
+ * photo itself is fetched by the connector). Null for what the agent does
+ * not answer (no text or photo, or sent by a bot).
  */
 export function inboundFromUpdate(update: TelegramUpdate): { chatId: number; message: InboundMessage } | null {
   const message = update.message;
-  if (message === undefined || typeof message.text !== 'string' || message.text.trim() === '') return null;
-  if (message.from?.is_bot) return null;
+  if (message === undefined || message.from?.is_bot) return null;
+  const hasPhoto = message.photo !== undefined && message.photo.length > 0;
+  const text = typeof message.text === 'string' ? message.text : (message.caption ?? '');
+  if (text.trim() === '' && !hasPhoto) return null;
+  const content = text.trim() === '' ? uncaptionedPhotoText : text;
   const sender = message.from?.id ?? message.chat.id;
   const userId = `telegram:${sender}`;
-  if (message.chat.type === 'private') return { chatId: message.chat.id, message: { userId, content: message.text } };
-  return { chatId: message.chat.id, message: { userId, roomId: `telegram:${message.chat.id}`, content: message.text } };
+  if (message.chat.type === 'private') return { chatId: message.chat.id, message: { userId, content } };
+  return { chatId: message.chat.id, message: { userId, roomId: `telegram:${message.chat.id}`, content } };
 }

@@ -1,15 +1,16 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { abortableDelay } from '../../providers/abortable-delay.js';
 import { Type } from '@sinclair/typebox';
-import { Api, GrammyError, HttpError } from 'grammy';
+import { Api, GrammyError, HttpError, InputFile } from 'grammy';
 import {
   PlatformCredentialsRejected,
   type PlatformConnection,
   type PlatformContext,
   type PlatformDefinition,
+  type InboundReply,
   type PlatformInboundResponse,
 } from '../platform.js';
-import { inboundFromUpdate, splitForTelegram, type TelegramUpdate } from './telegram-messages.js';
+import { inboundFromUpdate, photoToFetch, splitForTelegram, type TelegramUpdate } from './telegram-messages.js';
 
 const settingsSchema = Type.Object(
   {
@@ -78,6 +79,40 @@ function apiFor(token: string, context: Pick<PlatformContext, 'apiBaseUrl'>): Ap
   return new Api(token, { apiRoot: context.apiBaseUrl ?? defaultApiRoot });
 }
 
+/** Photos sent to the bot are read up to this size (the core's own cap applies after). */
+const maxPhotoBytes = 20 * 1_048_576;
+
+/**
+ * The bytes of the largest size of a message's photo, downloaded from
+ * Telegram's file storage (getFile, then /file/bot<token>/<path>): the
+ * configured Bot API, not a user-given address.
+ */
+async function downloadPhoto(api: Api, update: TelegramUpdate, token: string, context: PlatformContext) {
+  const size = photoToFetch(update.message?.photo, maxPhotoBytes);
+  if (size === null) return null;
+  const file = await api.getFile(size.file_id, forGrammy(context.signal));
+  if (file.file_path === undefined) return null;
+  const root = context.apiBaseUrl ?? defaultApiRoot;
+  const response = await fetch(`${root}/file/bot${token}/${file.file_path}`, { signal: context.signal });
+  if (!response.ok) throw new Error(`Telegram file download answered ${response.status}`);
+  return new Uint8Array(await response.arrayBuffer());
+}
+
+/** Sends each image the reply produced as a photo (sendPhoto, uploaded: the file route needs a key). */
+async function sendPhotos(
+  api: Api,
+  chatId: number | string,
+  attachments: InboundReply['attachments'],
+  context: PlatformContext,
+) {
+  for (const attachment of attachments ?? []) {
+    const file = await context.readFile(attachment.fileId);
+    if (file === null) continue;
+    const name = `${attachment.fileId}.${file.mediaType.replace('image/', '')}`;
+    await api.sendPhoto(chatId, new InputFile(file.bytes, name), undefined, forGrammy(context.signal));
+  }
+}
+
 /**
  * Answers one update through the agent: the typing indicator while the model
  * works, then the reply, split at Telegram's limit. Failures to send are
@@ -100,11 +135,17 @@ async function answerUpdate(api: Api, update: TelegramUpdate, token: string, con
     }
   })();
   try {
-    const reply = await context.handleMessage(message, { signal: context.signal });
+    const photo = await downloadPhoto(api, update, token, context);
+    const reply = await context.handleMessage(photo === null ? message : { ...message, images: [photo] }, {
+      signal: context.signal,
+    });
     working.abort();
     await typing;
-    for (const part of splitForTelegram(reply.text))
-      await api.sendMessage(chatId, part, undefined, forGrammy(context.signal));
+    if (reply.text !== '' || !reply.attachments?.length) {
+      for (const part of splitForTelegram(reply.text))
+        await api.sendMessage(chatId, part, undefined, forGrammy(context.signal));
+    }
+    await sendPhotos(api, chatId, reply.attachments, context);
   } catch (error) {
     if (context.signal.aborted) return;
     if (rejected(error)) {

@@ -8,6 +8,7 @@ import type { Reply } from '../../services/messages/reply.js';
 import { sendMessage } from '../../services/messages/send-message.js';
 import { AgentIdParams } from '../../schemas/agents.js';
 import { problemResponses } from '../../schemas/common.js';
+import { maxAttachmentsPerMessage } from '../../schemas/files.js';
 import { MessageReply, SendMessageBody } from '../../schemas/messages.js';
 import { Run as RunSchema } from '../../schemas/runs.js';
 import { openRunEvents } from '../../services/runs/follow-run.js';
@@ -19,10 +20,22 @@ async function* replyEvents(answer: Reply): AsyncGenerator<ServerSentEvent, void
   for await (const event of answer.events()) yield { id: event.seq, ...event.wire };
 }
 
-export function registerSendMessage(app: App, options: { keepAliveMs: number; shutdown: GracefulShutdown }): void {
+/**
+ * A message may carry its images as base64 (4 characters per 3 bytes): its
+ * body may hold that many at the size cap, over the server's usual bound.
+ */
+export function messageBodyLimit(bodyLimitBytes: number, maxImageBytes: number): number {
+  return Math.max(bodyLimitBytes, maxAttachmentsPerMessage * Math.ceil(maxImageBytes / 3) * 4 + bodyLimitBytes);
+}
+
+export function registerSendMessage(
+  app: App,
+  options: { keepAliveMs: number; shutdown: GracefulShutdown; bodyLimitBytes: number },
+): void {
   app.post(
     '/v1/agents/:agentId/messages',
     {
+      bodyLimit: options.bodyLimitBytes,
       config: { operation: { scope: 'messages:send', rateLimit: 'sendMessage', rateLimitPer: 'agent' } },
       schema: {
         operationId: 'sendMessage',

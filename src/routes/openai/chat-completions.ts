@@ -23,14 +23,17 @@ import { openAiErrorResponses } from './error-responses.js';
 async function* completionChunks(
   answer: Reply,
   includeUsage: boolean,
+  origin: string,
   log: (error: unknown) => void,
 ): AsyncGenerator<ServerSentEvent, void, undefined> {
-  const chunks = chunkWriter(answer.started);
+  const chunks = chunkWriter(answer.started, origin);
   yield { data: chunks.opening() };
   try {
     for await (const event of answer.events()) {
       if (event.type === 'delta') yield { data: chunks.delta(event.text) };
       else if (event.type === 'completed') {
+        const images = chunks.images(event.reply);
+        if (images !== null) yield { data: images };
         yield { data: chunks.closing(event.reply) };
         if (includeUsage) yield { data: chunks.usage(event.reply) };
       } else if (event.type === 'failed') {
@@ -46,13 +49,20 @@ async function* completionChunks(
   yield { data: '[DONE]', literal: true };
 }
 
+/** The server as this client reached it: image URLs in completions are absolute, as OpenAI clients expect. */
+function originOf(request: { protocol: string; host: string }): string {
+  return `${request.protocol}://${request.host}`;
+}
+
 export function registerChatCompletions(
   app: App,
-  options: { keepAliveMs: number; shutdown: GracefulShutdown; agentRateLimit: AgentRateLimit },
+  options: { keepAliveMs: number; shutdown: GracefulShutdown; agentRateLimit: AgentRateLimit; bodyLimitBytes: number },
 ): void {
   app.post(
     '/v1/chat/completions',
     {
+      // Images may come as data URLs: the same bound as the messages route.
+      bodyLimit: options.bodyLimitBytes,
       config: {
         operation: { scope: 'messages:send', rateLimit: 'sendMessage', rateLimitPer: 'body-agent' },
         errorFormat: 'openai',
@@ -106,14 +116,14 @@ export function registerChatCompletions(
         const log = (error: unknown) =>
           request.log.error({ err: error, requestId: request.id }, 'streamed chat completion failed');
         const includeUsage = request.body.stream_options?.include_usage === true;
-        await streamReplyEvents(reply, completionChunks(answer, includeUsage, log), {
+        await streamReplyEvents(reply, completionChunks(answer, includeUsage, originOf(request), log), {
           controller,
           shutdown: options.shutdown,
           keepAliveMs: options.keepAliveMs,
         });
         return reply;
       }
-      return toChatCompletion(await completedReply(answer));
+      return toChatCompletion(await completedReply(answer), originOf(request));
     },
   );
 }

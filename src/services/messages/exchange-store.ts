@@ -7,6 +7,7 @@ import type { RunTrigger } from '../../schemas/runs.js';
 import type { MessageRow } from '../../storage/repositories/messages.js';
 import type { ServiceContext } from '../context.js';
 import type { RunEnding } from '../runs/run-runtime.js';
+import type { MessageImage } from './message-attachments.js';
 import { messageCompletedEvent } from './message-events.js';
 
 /** One message and the agent's answer to it, as they will be stored and returned. */
@@ -43,6 +44,8 @@ export interface Exchange {
    * with the paused part, so only the tool turns and the answer are.
    */
   continuation?: boolean;
+  /** Images sent with the message, checked; stored with its turn. */
+  attachments?: MessageImage[];
 }
 
 /**
@@ -62,6 +65,8 @@ export async function storeExchange(
 ): Promise<MessageReplyView> {
   const createdAt = isoTime(exchange.startedAt);
   const latencyMs = Math.max(0, Math.round(performance.now() - exchange.startedTick));
+  const produced = outcome.toolCalls.flatMap((call) => call.attachments ?? []);
+  const sent = exchange.attachments ?? [];
   const reply: MessageReplyView = {
     id: exchange.replyId,
     runId: exchange.runId,
@@ -73,6 +78,7 @@ export async function storeExchange(
     usage: outcome.usage,
     model: exchange.model,
     toolCalls: outcome.toolCalls,
+    attachments: produced,
     citations: exchange.citations ?? [],
     latencyMs,
     createdAt,
@@ -121,6 +127,7 @@ export async function storeExchange(
             model: null,
             latency_ms: null,
             tool: null,
+            ...(sent.length > 0 ? { attachments: JSON.stringify(sent.map((image) => image.view)) } : {}),
           },
         ]),
     ...outcome.toolCalls.slice(0, exchange.toolTurnIds.length).map((call, index) => ({
@@ -144,18 +151,30 @@ export async function storeExchange(
       model: JSON.stringify(exchange.model),
       latency_ms: latencyMs,
       tool: null,
+      ...(produced.length > 0 ? { attachments: JSON.stringify(produced) } : {}),
     },
   ];
   const { messages, db } = ctx.deps.repositories;
   let stored: boolean;
-  if (event === null && ending === null) {
+  if (event === null && ending === null && sent.length === 0) {
     stored = await messages.insertForExistingAgent(exchange.agentId, rows);
   } else {
     let written = 0;
     try {
       stored = await db.transaction().execute(async (transaction) => {
         const inserted = await messages.insertForExistingAgent(exchange.agentId, rows, transaction);
-        if (inserted && event !== null) written = await outbox.enqueue(event, transaction);
+        if (inserted) {
+          // The images sent with the message are stored with its turn, or not at all.
+          if (sent.length > 0) {
+            await ctx.deps.files.store.save(
+              { accountId: ctx.actor.accountId, agentId: exchange.agentId },
+              sent.map((image) => image.image),
+              'message',
+              transaction,
+            );
+          }
+          if (event !== null) written = await outbox.enqueue(event, transaction);
+        }
         // A deleted agent's runs are gone with it: the run's end then changes nothing.
         await ending?.write(transaction);
         return inserted;

@@ -4,6 +4,7 @@ import type {
   MessageListView,
   ToolCallViewValue,
 } from '../../schemas/messages.js';
+import type { AttachmentView } from '../../schemas/files.js';
 import type { MessageRow } from '../../storage/repositories/messages.js';
 import { findOwnAgent } from '../agents/get-agent.js';
 import { requireScope, type ServiceContext } from '../context.js';
@@ -23,6 +24,7 @@ function toTurnView(row: MessageRow): ConversationTurnView {
       ? { finishReason: row.finish_reason as ConversationTurnView['finishReason'] }
       : {}),
     ...(row.role === 'tool' && row.tool !== null ? { tool: JSON.parse(row.tool) as ToolCallViewValue } : {}),
+    ...(row.attachments != null ? { attachments: JSON.parse(row.attachments) as AttachmentView[] } : {}),
     createdAt: row.created_at,
   };
 }

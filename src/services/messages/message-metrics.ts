@@ -26,6 +26,8 @@ export interface MessageEnding {
   /** Whether the reply completed: only those count towards the latency percentiles. */
   completed: boolean;
   toolCalls: number;
+  /** Images the reply produced (tools made them). */
+  imagesOut?: number;
   /** Tokens the provider reported for the steps that finished. */
   usage: TokenUsage;
   /** performance.now() when the first text was sent to a streamed reply's client, or null. */
@@ -40,6 +42,8 @@ export function recordMessageMetrics(ctx: ServiceContext, exchange: Exchange, en
     trigger: exchange.trigger,
     failure: ending.failure,
     toolCalls: ending.toolCalls,
+    imagesIn: exchange.attachments?.length ?? 0,
+    imagesOut: ending.imagesOut ?? 0,
     inputTokens: ending.usage.inputTokens,
     outputTokens: ending.usage.outputTokens,
     latencyMs: ending.completed ? now - exchange.startedTick : null,

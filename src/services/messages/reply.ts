@@ -79,6 +79,8 @@ export class Reply {
   readonly started: MessageStartedView;
   #consumed = false;
   #counted = false;
+  /** Images the reply's tools made so far. */
+  #imagesOut = 0;
 
   constructor(
     private readonly ctx: ServiceContext,
@@ -141,7 +143,7 @@ export class Reply {
   #count(ending: MessageEnding): void {
     if (this.#counted) return;
     this.#counted = true;
-    recordMessageMetrics(this.ctx, this.exchange, ending);
+    recordMessageMetrics(this.ctx, this.exchange, { ...ending, imagesOut: this.#imagesOut });
   }
 
   /**
@@ -206,6 +208,7 @@ export class Reply {
     }
     if (decision !== undefined) result = { ...result, approval: decision };
     toolCalls.push(result);
+    this.#imagesOut += result.attachments?.length ?? 0;
     yield { type: 'tool-completed', call: result };
     return result;
   }

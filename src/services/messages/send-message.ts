@@ -1,7 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { isoTime } from '../../clock.js';
 import { buildPrompt } from '../../conversation/build-prompt.js';
-import { withUnavailableTools, type PromptMessage } from '../../conversation/prompt.js';
+import { withImages, withUnavailableTools, type PromptMessage } from '../../conversation/prompt.js';
 import { AppError, problemBody, validationError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { ConcurrencyLease } from '../../limits/concurrency-limiter.js';
@@ -19,6 +19,7 @@ import { failureTypeOf, recordMessageMetrics } from './message-metrics.js';
 import { storeExchange, type Exchange } from './exchange-store.js';
 import { appErrorForFailure } from './provider-failure.js';
 import { Reply, type ToolLoop } from './reply.js';
+import { promptImageOf, readMessageAttachments } from './message-attachments.js';
 import type { RunLog } from '../runs/run-log.js';
 
 export interface ModelSettingsOverride {
@@ -213,6 +214,8 @@ export async function sendMessage({
   checkContextSize(input);
   const agent = await findOwnAgent(ctx, agentId);
   await ensureAnswering(ctx, agent);
+  // Before any slot is taken or anything stored: a refused image leaves no trace.
+  const images = await readMessageAttachments(ctx, input.attachments, signal);
   const runId = queuedRunId ?? newId('run');
   const lease =
     queuedRunId === undefined
@@ -246,6 +249,7 @@ export async function sendMessage({
     runId,
     trigger,
     origin: origin ?? null,
+    ...(images.length > 0 ? { attachments: images } : {}),
   };
   const noUsage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
   let counted = false;
@@ -272,7 +276,8 @@ export async function sendMessage({
       ),
       ctx.deps.plugins.toolsets.toolboxFor(agent),
     ]);
-    const prompt = toolbox?.unavailable.length ? withUnavailableTools(built, toolbox.unavailable) : built;
+    const withTools = toolbox?.unavailable.length ? withUnavailableTools(built, toolbox.unavailable) : built;
+    const prompt = images.length > 0 ? withImages(withTools, images.map(promptImageOf)) : withTools;
     exchange.citations = built.citations ?? [];
     const apiKey = modelKeyOf(ctx, agent);
     const specs = toolbox

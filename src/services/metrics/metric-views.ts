@@ -27,6 +27,8 @@ export function toMetricTotals(counts: MetricCounts): MetricTotalsView {
     rateLimited: counts.rateLimited,
     concurrencyRejected: counts.concurrencyRejected,
     memoryUpdates: counts.memoryUpdates,
+    imagesIn: counts.imagesIn,
+    imagesOut: counts.imagesOut,
   };
 }
 

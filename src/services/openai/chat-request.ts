@@ -1,17 +1,37 @@
 import { validationError } from '../../errors.js';
+import { maxAttachmentsPerMessage, type AttachmentInputValue } from '../../schemas/files.js';
 import { messageLimits, type SendMessageInput } from '../../schemas/messages.js';
 import type { ChatCompletionInput, ChatMessageValue } from '../../schemas/openai.js';
 import type { ModelSettingsOverride } from '../messages/send-message.js';
 
-/** The text of a message: its string, or its text parts joined; other parts (images, audio) are refused. */
-function textOf(message: ChatMessageValue, index: number): string {
+/**
+ * The text of a message: its string, or its text parts joined; other parts
+ * (audio, files) are refused, and images too except in the message the agent
+ * is sent (`images`).
+ */
+function textOf(message: ChatMessageValue, index: number, images?: AttachmentInputValue[]): string {
   const { content } = message;
   if (content === undefined || content === null) return '';
   if (typeof content === 'string') return content;
   return content
     .map((part, partIndex) => {
+      const pointer = `/body/messages/${index}/content/${partIndex}`;
+      if (part.type === 'image_url' && images !== undefined) {
+        const url = part.image_url?.url;
+        if (typeof url !== 'string') throw validationError(`${pointer}/image_url/url`, 'is required');
+        if (images.length >= maxAttachmentsPerMessage) {
+          throw validationError(pointer, `at most ${maxAttachmentsPerMessage} images may be sent with a message`);
+        }
+        images.push(url.startsWith('data:') ? { type: 'image', data: url } : { type: 'image', url });
+        return '';
+      }
       if (part.type !== 'text' || typeof part.text !== 'string') {
-        throw validationError(`/body/messages/${index}/content/${partIndex}`, 'only text content parts are supported');
+        throw validationError(
+          pointer,
+          images !== undefined
+            ? 'only text and image_url content parts are supported'
+            : 'only text content parts are supported',
+        );
       }
       return part.text;
     })
@@ -29,7 +49,8 @@ export function messageInputOf(body: ChatCompletionInput): SendMessageInput {
   const lastIndex = body.messages.length - 1;
   const last = body.messages[lastIndex]!;
   if (last.role !== 'user') throw validationError(`/body/messages/${lastIndex}/role`, 'the last message must be user');
-  const text = textOf(last, lastIndex);
+  const images: AttachmentInputValue[] = [];
+  const text = textOf(last, lastIndex, images);
   if (text.length === 0 || text.length > messageLimits.text) {
     throw validationError(
       `/body/messages/${lastIndex}/content`,
@@ -47,6 +68,7 @@ export function messageInputOf(body: ChatCompletionInput): SendMessageInput {
     text,
     ...(body.user !== undefined ? { userId: body.user } : {}),
     ...(context !== undefined ? { context } : {}),
+    ...(images.length > 0 ? { attachments: images } : {}),
     stream: body.stream === true,
   };
 }

@@ -4,12 +4,16 @@ import { newId } from '../../ids.js';
 import { agentRateKey } from '../../limits/rate-keys.js';
 import type { RateLimiter } from '../../limits/rate-limiter.js';
 import type { InboundMessage, InboundReply } from '../../platforms/platform.js';
+import { maxAttachmentsPerMessage } from '../../schemas/files.js';
 import type { ServiceContext, ServiceDeps } from '../context.js';
 import { sendMessage } from '../messages/send-message.js';
 import type { MessageReplyView } from '../../schemas/messages.js';
 
 /** What a platform user reads when the agent's limits refuse their message: short, polite, not silence. */
 export const limitedReplyText = "I'm getting a lot of messages right now. Please try again in a minute.";
+/** What they read when an image they sent cannot be taken (too large, or not a png, jpeg, webp or gif). */
+export const refusedImageReplyText =
+  "Sorry, I can't read that image: send a png, jpeg, webp or gif of at most a few MiB.";
 /** What they read when the model cannot answer for a while (a transient fault, contract §7). */
 export const unavailableReplyText = "Sorry, I can't answer right now. Please try again in a moment.";
 
@@ -63,19 +67,39 @@ export async function handlePlatformMessage(
     const answer = await sendMessage({
       ctx,
       agentId: agent.id,
-      input: { text: message.content, userId: message.userId, ...(message.roomId ? { roomId: message.roomId } : {}) },
+      input: {
+        text: message.content,
+        userId: message.userId,
+        ...(message.roomId ? { roomId: message.roomId } : {}),
+        ...(message.images?.length
+          ? {
+              attachments: message.images
+                .slice(0, maxAttachmentsPerMessage)
+                .map((bytes) => ({ type: 'image' as const, data: Buffer.from(bytes).toString('base64') })),
+            }
+          : {}),
+      },
       signal,
       trigger: 'platform',
       origin: { platform: type },
     });
     for await (const event of answer.events()) {
-      if (event.type === 'completed') return { text: replyText(event.reply), limited: false };
+      if (event.type === 'completed') {
+        return { text: replyText(event.reply), limited: false, attachments: event.reply.attachments };
+      }
       if (event.type === 'failed') throw event.error;
     }
     throw new AppError('internal', 'The reply ended without an outcome.');
   } catch (error) {
     if (error instanceof AppError && (error.code === 'concurrency_limited' || error.code === 'rate_limited')) {
       return { text: limitedReplyText, limited: true };
+    }
+    if (
+      error instanceof AppError &&
+      (error.code === 'payload_too_large' || error.code === 'validation_failed') &&
+      error.errors?.some((problem) => problem.path.startsWith('/body/attachments'))
+    ) {
+      return { text: refusedImageReplyText, limited: false };
     }
     if (error instanceof AppError && (error.code === 'provider_unavailable' || error.code === 'agent_unavailable')) {
       return { text: unavailableReplyText, limited: false };

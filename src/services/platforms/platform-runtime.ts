@@ -119,6 +119,10 @@ export function createPlatformRuntime(options: PlatformRuntimeOptions): Platform
         });
       },
       reportFailure: reportFailure ?? (() => undefined),
+      readFile: async (fileId) => {
+        const found = await deps.files.store.read(agent.accountId, fileId);
+        return found === null ? null : { bytes: found.bytes, mediaType: found.file.mediaType };
+      },
     };
   };
 

@@ -78,4 +78,6 @@ export const metricColumns: readonly MetricColumn[] = [
       counts.runs[trigger] += value;
     },
   })),
+  { ...scalar('images_in', 'imagesIn'), addedIn: '0015-files' },
+  { ...scalar('images_out', 'imagesOut'), addedIn: '0015-files' },
 ];

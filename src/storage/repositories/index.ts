@@ -6,6 +6,7 @@ import { AgentEventRepository } from './agent-events.js';
 import { AgentMetricsRepository } from './agent-metrics.js';
 import { AgentRepository } from './agents.js';
 import { ApiKeyRepository } from './api-keys.js';
+import { FileRepository } from './files.js';
 import { IdempotencyRepository } from './idempotency.js';
 import { KnowledgeRepository } from './knowledge.js';
 import { KnowledgeBaseRepository, knowledgeVectorLayout } from './knowledge-bases.js';
@@ -46,6 +47,7 @@ export interface Repositories {
   /** Per-day totals of the `evm` plugin's transfers, for its daily limits. */
   transferTotals: TransferTotalRepository;
   approvals: ApprovalRepository;
+  files: FileRepository;
 }
 
 /**
@@ -84,5 +86,6 @@ export function createRepositories(
     tasks: new TaskRepository(db, dialect),
     transferTotals: new TransferTotalRepository(db, dialect),
     approvals: new ApprovalRepository(db),
+    files: new FileRepository(db),
   };
 }

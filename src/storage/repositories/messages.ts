@@ -16,6 +16,7 @@ const messageColumns = [
   'model',
   'latency_ms',
   'tool',
+  'attachments',
   'created_at',
 ] as const satisfies ReadonlyArray<keyof MessageRow>;
 
