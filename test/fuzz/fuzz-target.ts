@@ -215,7 +215,15 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
       },
       async replaceDocument(id) {
         const index = pools.ownDocument.indexOf(id);
-        if (index >= 0) pools.ownDocument[index] = await newDocument(pools.ownKnowledgeBase[0]!);
+        if (index < 0) return;
+        const base = pools.ownKnowledgeBase[0]!;
+        try {
+          pools.ownDocument[index] = await newDocument(base);
+        } catch (error) {
+          // A concurrent request deleted the base itself: its replacement (replaceKnowledgeBase) brings new documents.
+          if (pools.ownKnowledgeBase[0] !== base || String(error).includes('answered 404')) return;
+          throw error;
+        }
       },
       async stop() {
         await server.stop();

@@ -27,6 +27,10 @@ function checkMcpRequest(request: FastifyRequest): void {
   else if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
     throw validationError('/headers/accept', 'must accept both application/json and text/event-stream');
   }
+  // The transport takes `application/json` only; other JSON types the server parses (merge patches) are refused here.
+  if (!(headers['content-type'] ?? '').includes('application/json')) {
+    throw new AppError('unsupported_media_type', 'The MCP endpoint takes a JSON-RPC message as application/json.');
+  }
   const version = headers['mcp-protocol-version'];
   if (version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(String(version))) {
     throw validationError('/headers/mcp-protocol-version', `must be one of ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}`);
