@@ -91,7 +91,7 @@ for (const backend of backends) {
         agent.platforms.map((platform: any) => [platform.type, Object.keys(platform.secrets)]),
         [
           ['discord', []],
-          ['x', ['username', 'password']],
+          ['x', []],
         ],
       );
       assert.equal(agent.bio.length, 3, 'bio and lore');

@@ -26,6 +26,9 @@ function environment(overrides: Partial<ImportEnvironment> = {}): ImportEnvironm
     providerEnabled: (provider) => enabled.includes(provider),
     defaultModel: { provider: 'openai', name: 'gpt-4o-mini' },
     allowAgentModelKeys: true,
+    // As this server's X connector: API credentials only.
+    platformTakesSecret: (type, secret) =>
+      type !== 'x' || ['appKey', 'appSecret', 'accessToken', 'accessSecret', 'userAccessToken'].includes(secret),
     ...overrides,
   };
 }
@@ -101,8 +104,11 @@ describe('character import mapping', () => {
     assert.deepEqual(input.bio, [character.bio, ...(character.lore ?? [])]);
     assert.deepEqual(input.platforms, [
       { type: 'discord', enabled: true },
-      { type: 'x', enabled: true, secrets: { username: 'degenspartan', password: 'twitter-password-secret-31f0' } },
+      { type: 'x', enabled: true },
     ]);
+    // ElizaOS 0.x signed in to X with a password; agentd's connector takes API credentials, so they stay behind.
+    assert.match(reasonFor(report, 'settings.secrets.TWITTER_USERNAME') ?? '', /x connector has no secret username/);
+    assert.match(reasonFor(report, 'settings.secrets.TWITTER_PASSWORD') ?? '', /x connector has no secret password/);
     assert.equal(input.model, undefined, 'the server default model is used');
     assert.match(reasonFor(report, 'modelProvider') ?? '', /anthropic is not enabled/);
     assert.match(reasonFor(report, 'settings.model') ?? '', /default model/);
@@ -114,6 +120,17 @@ describe('character import mapping', () => {
     }
     assert.ok(report.mapped.includes('lore'));
     assert.ok(report.mapped.includes('clients[2]'));
+  });
+
+  it("maps ElizaOS's X API keys to the x connector's secrets, and back", () => {
+    assert.deepEqual(platformSecretOf('TWITTER_API_KEY'), { platform: 'x', secret: 'appKey' });
+    assert.deepEqual(platformSecretOf('TWITTER_API_SECRET_KEY'), { platform: 'x', secret: 'appSecret' });
+    assert.deepEqual(platformSecretOf('TWITTER_ACCESS_TOKEN'), { platform: 'x', secret: 'accessToken' });
+    assert.deepEqual(platformSecretOf('TWITTER_ACCESS_TOKEN_SECRET'), { platform: 'x', secret: 'accessSecret' });
+    for (const secret of ['appKey', 'appSecret', 'accessToken', 'accessSecret']) {
+      const variable = variableOfPlatformSecret('x', secret) as string;
+      assert.deepEqual(platformSecretOf(variable), { platform: 'x', secret });
+    }
   });
 
   it('takes the model of an older character when its provider is enabled', () => {

@@ -20,6 +20,8 @@ export interface ImportEnvironment {
   providerEnabled(provider: string): boolean;
   defaultModel: { provider: string; name: string };
   allowAgentModelKeys: boolean;
+  /** Whether a platform's connector takes a secret of that name (a type this server lacks takes any). */
+  platformTakesSecret(type: string, secret: string): boolean;
 }
 
 export interface CharacterMapping {
@@ -285,10 +287,13 @@ function attachSecrets(input: CreateAgentInput, character: Character, environmen
     const modelProvider = input.model?.provider ?? environment.defaultModel.provider;
     if (target) {
       const platform = input.platforms?.find((entry) => entry.type === target.platform);
-      if (platform) {
+      if (!platform) report.skip(field, `the character connects no ${target.platform} platform to use it`);
+      else if (!environment.platformTakesSecret(target.platform, target.secret)) {
+        report.skip(field, `agentd's ${target.platform} connector has no secret ${target.secret}`);
+      } else {
         platform.secrets = { ...platform.secrets, [target.secret]: value };
         report.map(field);
-      } else report.skip(field, `the character connects no ${target.platform} platform to use it`);
+      }
     } else if (apiKeyVariableOf(modelProvider) === variable) {
       if (environment.allowAgentModelKeys) {
         input.model = { ...(input.model ?? environment.defaultModel), apiKey: value };

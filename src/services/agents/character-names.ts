@@ -29,6 +29,10 @@ const platformSecretPrefixes: Record<string, string> = {
 /** Variables whose agentd name is not the camel-cased rest of the variable name. */
 const renamedSecrets: Record<string, { platform: string; secret: string }> = {
   DISCORD_API_TOKEN: { platform: 'discord', secret: 'botToken' },
+  // ElizaOS's X client names the OAuth 1.0a keys after the developer portal's labels.
+  TWITTER_API_KEY: { platform: 'x', secret: 'appKey' },
+  TWITTER_API_SECRET_KEY: { platform: 'x', secret: 'appSecret' },
+  TWITTER_ACCESS_TOKEN_SECRET: { platform: 'x', secret: 'accessSecret' },
 };
 
 /** agentd provider → the ElizaOS plugin that talks to it, and its API key variable. */

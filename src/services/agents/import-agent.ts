@@ -12,6 +12,12 @@ export function importEnvironmentOf(deps: ServiceDeps): ImportEnvironment {
     providerEnabled: (provider) => deps.providers.isEnabled(provider),
     defaultModel: deps.providers.defaultModel,
     allowAgentModelKeys: deps.allowAgentModelKeys,
+    platformTakesSecret: (type, secret) => {
+      const definition = deps.platforms.catalog.definitionOf(type);
+      if (definition === undefined) return true;
+      const properties = (definition.secretsSchema as { properties?: Record<string, unknown> }).properties;
+      return properties === undefined || Object.hasOwn(properties, secret);
+    },
   };
 }
 
