@@ -1,14 +1,12 @@
 #!/usr/bin/env node
 import type { Logger } from 'pino';
-import { buildApp } from './app.js';
 import { isRemoteCommand, parseCommand, usage, UsageError, type Command, type RemoteCommand } from './cli.js';
 import { describeRemoteError, runRemoteCommand } from './commands/remote.js';
 import { ConfigError, loadConfig, loadRemoteConfig, type Config } from './config.js';
-import { createDependencies, type AppDeps } from './dependencies.js';
+// The server's modules load only for the commands that open the database: remote commands start without them.
+import type { AppDeps } from './dependencies.js';
 import type { App } from './http/app-instance.js';
 import { createLogger } from './logger.js';
-import { createAccount } from './services/accounts.js';
-import { bootstrap, isScope, issueApiKey } from './services/api-keys.js';
 
 function boxed(lines: string[]): string {
   const width = Math.max(...lines.map((line) => line.length));
@@ -18,6 +16,7 @@ function boxed(lines: string[]): string {
 
 /** Bootstraps the first account when the database is new, then listens. */
 async function start(config: Config, deps: AppDeps, logger: Logger): Promise<App> {
+  const [{ bootstrap }, { buildApp }] = await Promise.all([import('./services/api-keys.js'), import('./app.js')]);
   const first = await bootstrap({ deps: deps.services, bootstrapKey: config.bootstrapKey });
   if (first?.printableKey) {
     // Shown once, on purpose, outside the structured log: it is never stored in plaintext.
@@ -46,6 +45,7 @@ async function start(config: Config, deps: AppDeps, logger: Logger): Promise<App
 
 async function serve(config: Config): Promise<void> {
   const logger = createLogger(config.logLevel);
+  const { createDependencies } = await import('./dependencies.js');
   const deps = await createDependencies(config, { logger });
   let app: App;
   try {
@@ -110,6 +110,11 @@ async function runAdministration(
   config: Config,
 ): Promise<void> {
   const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
+  const [{ createDependencies }, { createAccount }, { isScope, issueApiKey }] = await Promise.all([
+    import('./dependencies.js'),
+    import('./services/accounts.js'),
+    import('./services/api-keys.js'),
+  ]);
   const deps = await createDependencies(config, { logger, dispatchWebhooks: false, backgroundWork: false });
   try {
     if (command.name === 'migrate') {
