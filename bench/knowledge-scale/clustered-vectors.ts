@@ -7,21 +7,16 @@
  * each point a centre plus uniform noise of ±0.5 per dimension, normalized (cosine distance is what is searched).
  * Queries are drawn the same way, so each has true neighbours in the data.
  */
+import { SeededRandom } from '../../test/durability/seeded-random.js';
 export const dimensions = 384;
 /** 1,000 clusters; `KNOWLEDGE_SCALE_CLUSTERS` changes it (fewer clusters: more rows per cluster at a size). */
 export const clusters = Number(process.env.KNOWLEDGE_SCALE_CLUSTERS ?? 1000);
 const noise = 0.5;
 
-/** mulberry32: a small, fast, seedable generator; plenty for benchmark data. */
+/** The seeded mulberry32 of the durability tests, as a function. */
 function generator(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
+  const random = new SeededRandom(seed);
+  return () => random.next();
 }
 
 const centres = (() => {

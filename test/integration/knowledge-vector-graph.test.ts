@@ -9,6 +9,7 @@ import { migrateToLatest } from '../../src/storage/migrate.js';
 import { knowledgeVectorLayout } from '../../src/storage/repositories/knowledge-bases.js';
 import type { VectorGraphOptions } from '../../src/storage/repositories/vector-graph.js';
 import { VectorIndex } from '../../src/storage/repositories/vector-index.js';
+import { SeededRandom } from '../durability/seeded-random.js';
 
 /**
  * The approximate index of knowledge vectors on SQLite (an HNSW graph beside the database file): it answers
@@ -18,16 +19,10 @@ import { VectorIndex } from '../../src/storage/repositories/vector-index.js';
  */
 const dimensions = 16;
 
-/** Seeded (mulberry32), so a failure is the same on every run. */
+/** The seeded mulberry32 of the durability tests, as a function. */
 function generator(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
+  const random = new SeededRandom(seed);
+  return () => random.next();
 }
 
 /** Clustered unit vectors (20 centres plus noise): neighbourhoods an approximate index can find. */
