@@ -71,11 +71,23 @@ export async function openBrowser(viewport = { width: 1280, height: 900 }): Prom
   };
 }
 
-/** Saves a full-page screenshot as a test artifact; the path is returned for the test's message. */
-export async function screenshot(page: Page, name: string): Promise<string> {
+/** Where the README's dashboard screenshots live (docs/dashboard, committed). */
+export const documentationScreenshots = path.join(root, 'docs', 'dashboard');
+
+/**
+ * Saves a full-page screenshot as a test artifact; the path is returned for
+ * the test's message. A screenshot the README shows (`documented`) is also
+ * written to docs/dashboard when AGENTD_UPDATE_SCREENSHOTS=1, so the
+ * pictures are made by the same tests that check the views.
+ */
+export async function screenshot(page: Page, name: string, options: { documented?: boolean } = {}): Promise<string> {
   fs.mkdirSync(artifactsDirectory, { recursive: true });
   const file = path.join(artifactsDirectory, `${name}.png`);
   await page.screenshot({ path: file, fullPage: true });
+  if (options.documented && process.env.AGENTD_UPDATE_SCREENSHOTS === '1') {
+    fs.mkdirSync(documentationScreenshots, { recursive: true });
+    await page.screenshot({ path: path.join(documentationScreenshots, `${name}.png`) });
+  }
   return file;
 }
 

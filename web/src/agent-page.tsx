@@ -1,12 +1,19 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, api, type Agent } from './api.js';
-import { AgentForm } from './agent-form.js';
 import { Chat } from './chat.js';
 import { History } from './history.js';
-import { Metrics } from './metrics.js';
 import { agentTabs, hrefOf, navigate, type AgentTab } from './route.js';
+import { AgentEdit, AgentMemory, AgentPlatforms, AgentTasks, Metrics } from './views.js';
 
-const tabLabels: Record<AgentTab, string> = { chat: 'Chat', history: 'History', metrics: 'Metrics', edit: 'Edit' };
+const tabLabels: Record<AgentTab, string> = {
+  chat: 'Chat',
+  history: 'History',
+  memory: 'Memory',
+  tasks: 'Tasks',
+  platforms: 'Platforms',
+  metrics: 'Metrics',
+  edit: 'Edit',
+};
 
 /** One agent: its chat, history, metrics and form, and deleting it. */
 export function AgentPage({ agentId, tab }: { agentId: string; tab: AgentTab }) {
@@ -57,8 +64,11 @@ export function AgentPage({ agentId, tab }: { agentId: string; tab: AgentTab }) 
       </nav>
       {tab === 'chat' && <Chat agent={agent} />}
       {tab === 'history' && <History agentId={agent.id} />}
+      {tab === 'memory' && <AgentMemory agent={agent} />}
+      {tab === 'tasks' && <AgentTasks agent={agent} />}
+      {tab === 'platforms' && <AgentPlatforms agent={agent} onChanged={setAgent} />}
       {tab === 'metrics' && <Metrics agentId={agent.id} />}
-      {tab === 'edit' && <AgentForm agent={agent} onSaved={setAgent} />}
+      {tab === 'edit' && <AgentEdit agent={agent} onSaved={setAgent} />}
     </section>
   );
 }

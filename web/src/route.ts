@@ -5,25 +5,81 @@ import { useEffect, useState } from 'preact/hooks';
  * the server serves one page, and a fragment never reaches it or a log.
  * Only ids go there, never the key.
  */
-export type Route = { name: 'agents' } | { name: 'new' } | { name: 'agent'; agentId: string; tab: AgentTab };
+export type Route =
+  | { name: 'agents' }
+  | { name: 'new' }
+  | { name: 'agent'; agentId: string; tab: AgentTab }
+  | { name: 'knowledge'; knowledgeBaseId?: string }
+  | { name: 'webhooks'; webhookId?: string }
+  | { name: 'keys' }
+  | { name: 'events' }
+  | { name: 'usage' }
+  | { name: 'approvals' }
+  | { name: 'characters' };
 
-export const agentTabs = ['chat', 'history', 'metrics', 'edit'] as const;
+export const agentTabs = ['chat', 'history', 'memory', 'tasks', 'platforms', 'metrics', 'edit'] as const;
 export type AgentTab = (typeof agentTabs)[number];
+
+/** The service-wide views, in the order the navigation shows them. */
+export const sections = [
+  ['agents', 'Agents'],
+  ['knowledge', 'Knowledge'],
+  ['webhooks', 'Webhooks'],
+  ['keys', 'API keys'],
+  ['events', 'Events'],
+  ['usage', 'Usage'],
+  ['approvals', 'Approvals'],
+  ['characters', 'Characters'],
+] as const;
+export type Section = (typeof sections)[number][0];
 
 export function parseRoute(hash: string): Route {
   const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
-  if (parts[0] === 'new') return { name: 'new' };
-  if (parts[0] === 'agents' && parts[1]) {
-    const tab = agentTabs.find((candidate) => candidate === parts[2]) ?? 'chat';
-    return { name: 'agent', agentId: parts[1], tab };
+  const [head, id, tail] = parts;
+  switch (head) {
+    case 'new':
+      return { name: 'new' };
+    case 'agents':
+      if (!id) return { name: 'agents' };
+      return { name: 'agent', agentId: id, tab: agentTabs.find((candidate) => candidate === tail) ?? 'chat' };
+    case 'knowledge':
+      return id ? { name: 'knowledge', knowledgeBaseId: id } : { name: 'knowledge' };
+    case 'webhooks':
+      return id ? { name: 'webhooks', webhookId: id } : { name: 'webhooks' };
+    case 'keys':
+    case 'events':
+    case 'usage':
+    case 'approvals':
+    case 'characters':
+      return { name: head };
+    default:
+      return { name: 'agents' };
   }
-  return { name: 'agents' };
 }
 
 export function hrefOf(route: Route): string {
-  if (route.name === 'new') return '#/new';
-  if (route.name === 'agent') return `#/agents/${encodeURIComponent(route.agentId)}/${route.tab}`;
-  return '#/';
+  const segment = encodeURIComponent;
+  switch (route.name) {
+    case 'agents':
+      return '#/';
+    case 'new':
+      return '#/new';
+    case 'agent':
+      return `#/agents/${segment(route.agentId)}/${route.tab}`;
+    case 'knowledge':
+      return route.knowledgeBaseId ? `#/knowledge/${segment(route.knowledgeBaseId)}` : '#/knowledge';
+    case 'webhooks':
+      return route.webhookId ? `#/webhooks/${segment(route.webhookId)}` : '#/webhooks';
+    default:
+      return `#/${route.name}`;
+  }
+}
+
+/** The navigation entry a route belongs to (an agent's page belongs to Agents). */
+export function sectionOf(route: Route): Section | null {
+  if (route.name === 'agent') return 'agents';
+  if (route.name === 'new') return null;
+  return route.name;
 }
 
 export function navigate(route: Route): void {

@@ -1,0 +1,49 @@
+import type { Agent } from './api.js';
+import { lazyView } from './ui/lazy.js';
+
+/**
+ * Every view but the agents list is a chunk of its own (web/src/views/),
+ * fetched when it is first opened.
+ */
+export const KnowledgeView = lazyView<{ knowledgeBaseId?: string }>(
+  () => import('./views/knowledge.js').then((module) => module.KnowledgeView),
+  'knowledge',
+);
+export const WebhooksView = lazyView<{ webhookId?: string }>(
+  () => import('./views/webhooks.js').then((module) => module.WebhooksView),
+  'webhooks',
+);
+export const KeysView = lazyView<object>(() => import('./views/keys.js').then((module) => module.KeysView), 'API keys');
+export const EventsView = lazyView<object>(
+  () => import('./views/events.js').then((module) => module.EventsView),
+  'events',
+);
+export const UsageView = lazyView<object>(() => import('./views/usage.js').then((module) => module.UsageView), 'usage');
+export const ApprovalsView = lazyView<object>(
+  () => import('./views/approvals.js').then((module) => module.ApprovalsView),
+  'approvals',
+);
+export const CharactersView = lazyView<object>(
+  () => import('./views/characters.js').then((module) => module.CharactersView),
+  'characters',
+);
+export const AgentMemory = lazyView<{ agent: Agent }>(
+  () => import('./views/agent-memory.js').then((module) => module.AgentMemory),
+  'memory',
+);
+export const AgentTasks = lazyView<{ agent: Agent }>(
+  () => import('./views/agent-tasks.js').then((module) => module.AgentTasks),
+  'tasks',
+);
+export const AgentPlatforms = lazyView<{ agent: Agent; onChanged: (agent: Agent) => void }>(
+  () => import('./views/agent-platforms.js').then((module) => module.AgentPlatforms),
+  'platforms',
+);
+export const AgentEdit = lazyView<{ agent: Agent | null; onSaved: (agent: Agent) => void }>(
+  () => import('./agent-form.js').then((module) => module.AgentForm),
+  'the agent form',
+);
+export const Metrics = lazyView<{ agentId: string }>(
+  () => import('./metrics.js').then((module) => module.Metrics),
+  'metrics',
+);
