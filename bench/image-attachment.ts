@@ -5,21 +5,25 @@
  * its magic bytes, reading the pixel size from the header, and storing the
  * file with the turn), measured by one client alternating a message without
  * an attachment and the same message with one 1 MiB PNG, on a keep-alive
- * connection, so that the machine's drift falls on both alike.
+ * connection, so that the machine's drift falls on both alike. The image
+ * goes two ways: base64 in the JSON body, and as the raw bytes of a
+ * multipart/form-data file part (no JSON text to parse, nothing to decode);
+ * the three kinds of message take turns, their order turning each time.
  *
  *   npm run bench:image-attachment
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:image-attachment   # PostgreSQL
  *
  * ROUNDS (default 10) of PER_ROUND (50) pairs after WARMUP (100) pairs;
- * IMAGE_BYTES (1,048,576). Prints the p50 and p90 of each kind, the p50 of
- * the difference per pair, agentd's CPU ms per message of each kind, and per
- * round the p50 difference (the spread the machine gave).
+ * IMAGE_BYTES (1,048,576). Prints the p50 and p90 of each kind, agentd's CPU
+ * ms per message of each kind (and over the plain one), the p50 of each
+ * image kind's difference to the plain message sent next to it, and per round
+ * that p50 (the spread the machine gave).
  */
 import http from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { createFreshDatabase, type FreshDatabase } from '../test/helpers/postgres.js';
 import { pngOfAbout } from '../test/helpers/images.js';
-import { percentile, post } from './message-overhead/client.js';
+import { percentile, post, postBytes } from './message-overhead/client.js';
 import { cpuMs, createBenchAgent, startAgentd } from './message-overhead/processes.js';
 
 const rounds = Number(process.env.ROUNDS ?? 10);
@@ -48,66 +52,95 @@ try {
   const headers = { authorization: `Bearer ${agentd.key}` };
   const connection = new http.Agent({ keepAlive: true, maxSockets: 1 });
   let user = 0;
-  const plain = () => post(connection, url, { text: 'What is this?', userId: `u${(user += 1)}` }, headers, '"text"');
-  const withImage = () =>
-    post(
-      connection,
-      url,
-      { text: 'What is this?', userId: `u${(user += 1)}`, attachments: [{ type: 'image', data }] },
-      headers,
-      '"text"',
-    );
-  for (let index = 0; index < warmup; index += 1) {
-    await plain();
-    await withImage();
-  }
+  const text = 'What is this?';
+  /** The multipart body of a message with the image as a file part (its boundary fixed, the userId varying). */
+  const boundary = 'agentdbenchboundary7d1c';
+  const multipartOf = (userId: string) =>
+    Buffer.concat([
+      Buffer.from(
+        `--${boundary}\r\ncontent-disposition: form-data; name="text"\r\n\r\n${text}\r\n` +
+          `--${boundary}\r\ncontent-disposition: form-data; name="userId"\r\n\r\n${userId}\r\n` +
+          `--${boundary}\r\ncontent-disposition: form-data; name="attachments"; filename="image.png"\r\n` +
+          'content-type: image/png\r\n\r\n',
+      ),
+      image,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+  const kinds = {
+    plain: () => post(connection, url, { text, userId: `u${(user += 1)}` }, headers, '"text"'),
+    base64: () =>
+      post(
+        connection,
+        url,
+        { text, userId: `u${(user += 1)}`, attachments: [{ type: 'image', data }] },
+        headers,
+        '"text"',
+      ),
+    multipart: () =>
+      postBytes(
+        connection,
+        url,
+        multipartOf(`u${(user += 1)}`),
+        `multipart/form-data; boundary=${boundary}`,
+        headers,
+        '"text"',
+      ),
+  };
+  type Kind = keyof typeof kinds;
+  const names = Object.keys(kinds) as Kind[];
+  for (let index = 0; index < warmup; index += 1) for (const name of names) await kinds[name]();
 
-  const plainMs: number[] = [];
-  const imageMs: number[] = [];
-  const differences: number[] = [];
-  const roundDifferences: number[] = [];
-  let plainCpu = 0;
-  let imageCpu = 0;
+  const times = Object.fromEntries(names.map((name) => [name, [] as number[]])) as Record<Kind, number[]>;
+  const cpu = Object.fromEntries(names.map((name) => [name, 0])) as Record<Kind, number>;
+  const differences = { base64: [] as number[], multipart: [] as number[] };
+  const roundDifferences = { base64: [] as number[], multipart: [] as number[] };
   for (let round = 0; round < rounds; round += 1) {
-    const roundDifference: number[] = [];
+    const roundDifference = { base64: [] as number[], multipart: [] as number[] };
     for (let index = 0; index < perRound; index += 1) {
-      // Who goes first alternates, so that a busy moment falls on both kinds alike.
-      const imageFirst = index % 2 === 1;
-      const measure = async (send: () => ReturnType<typeof plain>) => {
+      // The order turns from message to message, so that a busy moment falls on every kind alike.
+      const order = names.map((_, offset) => names[(index + offset) % names.length]!);
+      const measured = {} as Record<Kind, number>;
+      for (const name of order) {
         const before = cpuMs(agentd.process.pid!);
-        const timing = await send();
-        if (timing.status !== 200) throw new Error(`answered ${timing.status}`);
-        return { ms: timing.totalMs, cpu: cpuMs(agentd.process.pid!) - before };
-      };
-      const first = await measure(imageFirst ? withImage : plain);
-      const second = await measure(imageFirst ? plain : withImage);
-      const [withAttachment, without] = imageFirst ? [first, second] : [second, first];
-      plainMs.push(without.ms);
-      imageMs.push(withAttachment.ms);
-      plainCpu += without.cpu;
-      imageCpu += withAttachment.cpu;
-      differences.push(withAttachment.ms - without.ms);
-      roundDifference.push(withAttachment.ms - without.ms);
+        const timing = await kinds[name]();
+        if (timing.status !== 200) throw new Error(`${name} answered ${timing.status}`);
+        cpu[name] += cpuMs(agentd.process.pid!) - before;
+        times[name].push(timing.totalMs);
+        measured[name] = timing.totalMs;
+      }
+      for (const name of ['base64', 'multipart'] as const) {
+        differences[name].push(measured[name] - measured.plain);
+        roundDifference[name].push(measured[name] - measured.plain);
+      }
     }
-    roundDifferences.push(percentile(roundDifference, 0.5));
+    for (const name of ['base64', 'multipart'] as const)
+      roundDifferences[name].push(percentile(roundDifference[name], 0.5));
   }
   const count = rounds * perRound;
   const format = (value: number) => value.toFixed(2);
   console.log(
-    `image-attachment on ${database ? 'PostgreSQL' : 'SQLite'}, builtin model, ${count} pairs ` +
+    `image-attachment on ${database ? 'PostgreSQL' : 'SQLite'}, builtin model, ${count} triples ` +
       `(${rounds} rounds of ${perRound}, warm-up ${warmup}), image ${image.length} bytes (${data.length} base64 characters)`,
   );
-  console.log(
-    `  without attachment  p50 ${format(percentile(plainMs, 0.5))} ms  p90 ${format(percentile(plainMs, 0.9))} ms  cpu ${format(plainCpu / count)} ms/message`,
-  );
-  console.log(
-    `  with one image      p50 ${format(percentile(imageMs, 0.5))} ms  p90 ${format(percentile(imageMs, 0.9))} ms  cpu ${format(imageCpu / count)} ms/message`,
-  );
-  console.log(
-    `  added by the image  p50 ${format(percentile(differences, 0.5))} ms (per pair)  ` +
-      `p50 difference ${format(percentile(imageMs, 0.5) - percentile(plainMs, 0.5))} ms  ` +
-      `rounds: median ${format(percentile(roundDifferences, 0.5))} ms, range ${format(Math.min(...roundDifferences))}–${format(Math.max(...roundDifferences))} ms`,
-  );
+  const labels: Record<Kind, string> = {
+    plain: 'without attachment ',
+    base64: 'image as base64 JSON',
+    multipart: 'image as multipart ',
+  };
+  for (const name of names) {
+    console.log(
+      `  ${labels[name]}  p50 ${format(percentile(times[name], 0.5))} ms  p90 ${format(percentile(times[name], 0.9))} ms  ` +
+        `cpu ${format(cpu[name] / count)} ms/message` +
+        (name === 'plain' ? '' : ` (+${format((cpu[name] - cpu.plain) / count)})`),
+    );
+  }
+  for (const name of ['base64', 'multipart'] as const) {
+    console.log(
+      `  added by the ${name.padEnd(9)} image  p50 ${format(percentile(differences[name], 0.5))} ms (per message)  ` +
+        `rounds: median ${format(percentile(roundDifferences[name], 0.5))} ms, ` +
+        `range ${format(Math.min(...roundDifferences[name]))}–${format(Math.max(...roundDifferences[name]))} ms`,
+    );
+  }
   connection.destroy();
 } finally {
   await agentd.stop();

@@ -259,10 +259,11 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
   registerImportAgent(app);
   registerExportAgent(app);
   const messageBodyBytes = messageBodyLimit(config.bodyLimitBytes, config.files.maxImageBytes);
-  registerSendMessage(app, {
+  await registerSendMessage(app, {
     keepAliveMs: config.sseKeepAliveMs,
     shutdown: deps.shutdown,
     bodyLimitBytes: messageBodyBytes,
+    maxImageBytes: config.files.maxImageBytes,
   });
   registerGetFile(app);
   registerListRuns(app);

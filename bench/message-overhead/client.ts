@@ -20,13 +20,24 @@ export function post(
   headers: Record<string, string>,
   firstTextMarker: string,
 ): Promise<Timing> {
-  const payload = JSON.stringify(body);
+  return postBytes(agent, url, Buffer.from(JSON.stringify(body)), 'application/json', headers, firstTextMarker);
+}
+
+/** POSTs a body already encoded (JSON, or a multipart/form-data body with its boundary in `contentType`). */
+export function postBytes(
+  agent: http.Agent,
+  url: string,
+  payload: Buffer,
+  contentType: string,
+  headers: Record<string, string>,
+  firstTextMarker: string,
+): Promise<Timing> {
   const start = performance.now();
   return new Promise((resolve, reject) => {
     const request = http.request(url, {
       method: 'POST',
       agent,
-      headers: { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) },
+      headers: { ...headers, 'content-type': contentType, 'content-length': String(payload.byteLength) },
     });
     request.on('error', reject);
     request.on('response', (response) => {

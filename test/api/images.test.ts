@@ -3,6 +3,7 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import { startFakeOpenAiImagesServer, type FakeOpenAiImagesServer } from '../helpers/fake-openai-images-server.js';
 import { bmpHeader, pngOfAbout, tinyPng } from '../helpers/images.js';
 import { backends, createTestApp, type TestAccount, type TestApp } from '../helpers/test-app.js';
+import { waitFor } from '../helpers/wait.js';
 
 /**
  * Pictures in and out: the `images` plugin's generate_image against a fake of
@@ -207,6 +208,92 @@ for (const backend of backends) {
       await t.deps.services.agentMetrics.flush();
       const metrics = (await t.inject({ method: 'GET', url: `/v1/agents/${agent.id}/metrics` })).json();
       assert.equal(metrics.totals.imagesIn, 1, JSON.stringify(metrics.totals));
+    });
+
+    /** A multipart/form-data message: fields as form fields, images as file parts named `attachments`. */
+    const sendForm = async (
+      agentId: string,
+      fields: Record<string, string>,
+      files: Buffer[] = [],
+      name = 'attachments',
+    ) => {
+      const form = new FormData();
+      for (const [field, value] of Object.entries(fields)) form.append(field, value);
+      files.forEach((bytes, index) => form.append(name, new Blob([bytes]), `image-${index}.png`));
+      const encoded = new Request('http://localhost/', { method: 'POST', body: form });
+      return t.inject({
+        method: 'POST',
+        url: `/v1/agents/${agentId}/messages`,
+        headers: { 'content-type': encoded.headers.get('content-type')! },
+        payload: Buffer.from(await encoded.arrayBuffer()),
+      });
+    };
+
+    describe('messages sent as multipart/form-data', () => {
+      it('shows an uploaded image to the model and stores it with the turn, as a base64 one', async () => {
+        const agent = await t.newAgent();
+        const png = tinyPng(5, 4);
+        const response = await sendForm(agent.id, { text: 'What is this?', userId: 'u5', context: '{"a":1}' }, [png]);
+        assert.equal(response.statusCode, 200, response.body);
+        assert.match(response.json().text, /You sent a PNG image of 5×4 pixels/);
+        const [, user] = await history(agent.id, 'u5');
+        assert.equal(user.text, 'What is this?');
+        assert.equal(user.attachments.length, 1);
+        assert.equal(user.attachments[0].sizeBytes, png.length);
+        const served = await t.inject({ method: 'GET', url: user.attachments[0].url });
+        assert.deepEqual(served.rawPayload, png);
+      });
+
+      it('streams when the stream field is true, and answers in the background when asked', async () => {
+        const agent = await t.newAgent();
+        const streamed = await sendForm(agent.id, { text: 'look', stream: 'true' }, [tinyPng(2, 2)]);
+        assert.equal(streamed.statusCode, 200, streamed.body);
+        assert.match(String(streamed.headers['content-type']), /^text\/event-stream/);
+        assert.match(streamed.body, /event: message\.completed/);
+        assert.match(streamed.body, /PNG image of 2×2 pixels/);
+
+        const queued = await sendForm(agent.id, { text: 'look', background: 'true', userId: 'u6' }, [tinyPng(7, 1)]);
+        assert.equal(queued.statusCode, 202, queued.body);
+        const runUrl = `/v1/agents/${agent.id}/runs/${queued.json().id}`;
+        let run: any = null;
+        const completed = await waitFor(async () => {
+          run = (await t.inject({ method: 'GET', url: runUrl })).json();
+          return run.status === 'completed';
+        }, 10_000);
+        assert.notEqual(completed, null, `the background run completed: ${JSON.stringify(run)}`);
+        assert.match(run.reply.text, /PNG image of 7×1 pixels/, 'the background run saw the image');
+      });
+
+      const refusals: Array<[string, Record<string, string>, Buffer[], number, string, string?]> = [
+        ['bytes that are no image', { text: 'look' }, [Buffer.from('just text')], 400, '/body/attachments/0'],
+        [
+          'an image over the size cap',
+          { text: 'look' },
+          [tinyPng(), pngOfAbout(100 * 1024)],
+          413,
+          '/body/attachments/1',
+        ],
+        ['a fifth image', { text: 'look' }, Array.from({ length: 5 }, () => tinyPng()), 400, '/body/attachments'],
+        ['no text', { userId: 'u7' }, [tinyPng()], 400, '/body/text'],
+        ['an unknown field', { text: 'look', colour: 'red' }, [], 400, '/body/colour'],
+        ['a context that is not JSON', { text: 'look', context: '{nope' }, [], 400, '/body/context'],
+        ['stream that is not a boolean', { text: 'look', stream: 'yes' }, [], 400, '/body/stream'],
+        ['an image part under another name', { text: 'look' }, [tinyPng()], 400, '/body/picture', 'picture'],
+      ];
+      for (const [label, fields, files, status, pointer, partName] of refusals) {
+        it(`answers ${status} for ${label}, with a pointer, and stores nothing`, async () => {
+          const agent = await t.newAgent();
+          const response = await sendForm(agent.id, { userId: 'u8', ...fields }, files, partName);
+          assert.equal(response.statusCode, status, response.body);
+          assert.match(String(response.headers['content-type']), /^application\/problem\+json/);
+          assert.deepEqual(
+            response.json().errors.map((error: any) => error.path),
+            [pointer],
+          );
+          assert.deepEqual(await history(agent.id, 'u8'), []);
+          assert.equal(await countFiles(agent.id), 0);
+        });
+      }
     });
 
     describe('refused attachments', () => {

@@ -1,15 +1,17 @@
+import multipart from '@fastify/multipart';
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../http/app-instance.js';
 import type { GracefulShutdown } from '../../http/graceful-shutdown.js';
+import { messageFromMultipart } from '../../http/multipart-message.js';
 import { contextOf } from '../../http/operation.js';
 import { clientAbortController, completedReply, streamReplyEvents, streamRunEvents } from '../../http/reply-stream.js';
 import type { ServerSentEvent } from '../../http/sse.js';
 import type { Reply } from '../../services/messages/reply.js';
-import { sendMessage } from '../../services/messages/send-message.js';
+import { sendMessage, type SendMessageRequest } from '../../services/messages/send-message.js';
 import { AgentIdParams } from '../../schemas/agents.js';
 import { problemResponses } from '../../schemas/common.js';
 import { maxAttachmentsPerMessage } from '../../schemas/files.js';
-import { MessageReply, SendMessageBody } from '../../schemas/messages.js';
+import { MessageReply, SendMessageBody, type SendMessageInput } from '../../schemas/messages.js';
 import { Run as RunSchema } from '../../schemas/runs.js';
 import { openRunEvents } from '../../services/runs/follow-run.js';
 import { startBackgroundRun } from '../../services/runs/start-background-run.js';
@@ -28,9 +30,20 @@ export function messageBodyLimit(bodyLimitBytes: number, maxImageBytes: number):
   return Math.max(bodyLimitBytes, maxAttachmentsPerMessage * Math.ceil(maxImageBytes / 3) * 4 + bodyLimitBytes);
 }
 
-export function registerSendMessage(
+export async function registerSendMessage(
   app: App,
-  options: { keepAliveMs: number; shutdown: GracefulShutdown; bodyLimitBytes: number },
+  options: { keepAliveMs: number; shutdown: GracefulShutdown; bodyLimitBytes: number; maxImageBytes: number },
+): Promise<void> {
+  // Its own scope: multipart/form-data is accepted here and on document uploads only.
+  await app.register(async (scope) => {
+    await scope.register(multipart);
+    registerRoute(scope as unknown as App, options);
+  });
+}
+
+function registerRoute(
+  app: App,
+  options: { keepAliveMs: number; shutdown: GracefulShutdown; bodyLimitBytes: number; maxImageBytes: number },
 ): void {
   app.post(
     '/v1/agents/:agentId/messages',
@@ -55,9 +68,13 @@ export function registerSendMessage(
           'streamed replies open at once per account over all its agents (`AGENTD_MAX_OPEN_STREAMS_PER_ACCOUNT`): over ' +
           'either, 429 `concurrency_limited` with Retry-After. An agent that is ' +
           '`inactive` or in `error` answers 503 `agent_unavailable`; a provider that times out, fails or whose circuit is ' +
-          'open, 503 `provider_unavailable` with Retry-After. Scope: `messages:send`.',
+          'open, 503 `provider_unavailable` with Retry-After. Scope: `messages:send`.\n\n' +
+          'Images may be sent as raw bytes instead of base64: a `multipart/form-data` body with the fields above as ' +
+          'form fields (`text`, `userId`, `roomId`, `stream` and `background` as `true`/`false`, `context` as JSON) ' +
+          'and each image a file part named `attachments` (`curl -F text=… -F attachments=@photo.png`). The same ' +
+          'checks and errors apply, with the same pointers (`/body/attachments/0`).',
         params: AgentIdParams,
-        body: SendMessageBody,
+        body: { content: { 'application/json': { schema: SendMessageBody } } },
         response: {
           200: {
             description: 'The reply (JSON), or with `stream: true` an event stream.',
@@ -82,10 +99,13 @@ export function registerSendMessage(
       },
     },
     async (request, reply) => {
-      if (request.body.background === true) {
+      const input: SendMessageRequest = request.isMultipart()
+        ? await messageFromMultipart(request, options.maxImageBytes)
+        : (request.body as SendMessageInput);
+      if (input.background === true) {
         const ctx = contextOf(request);
-        const run = await startBackgroundRun({ ctx, agentId: request.params.agentId, input: request.body });
-        if (request.body.stream !== true) {
+        const run = await startBackgroundRun({ ctx, agentId: request.params.agentId, input });
+        if (input.stream !== true) {
           return reply.status(202).header('location', `/v1/agents/${run.agentId}/runs/${run.id}`).send(run);
         }
         // The run's events on this connection; leaving stops the reading only, not the run.
@@ -109,10 +129,10 @@ export function registerSendMessage(
       const answer = await sendMessage({
         ctx: contextOf(request),
         agentId: request.params.agentId,
-        input: request.body,
+        input,
         signal: controller.signal,
       });
-      if (request.body.stream === true) {
+      if (input.stream === true) {
         await streamReplyEvents(reply, replyEvents(answer), {
           controller,
           shutdown: options.shutdown,

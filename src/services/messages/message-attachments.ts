@@ -14,6 +14,19 @@ import type { ServiceContext } from '../context.js';
  * size) naming the attachment by its JSON pointer.
  */
 
+/**
+ * An image sent as its raw bytes (a part of a multipart/form-data message),
+ * not as base64 text or a URL: no JSON text of it to parse, nothing to
+ * decode.
+ */
+export interface UploadedImage {
+  type: 'image';
+  bytes: Uint8Array;
+}
+
+/** An image as a message may carry it: base64 `data`, a `url`, or uploaded bytes. */
+export type MessageAttachmentInput = AttachmentInputValue | UploadedImage;
+
 /** An image of a message, checked, with how it is shown to clients. */
 export interface MessageImage {
   image: CheckedImage;
@@ -91,11 +104,16 @@ async function fetchImage(ctx: ServiceContext, url: string, pointer: string, sig
 
 async function readAttachment(
   ctx: ServiceContext,
-  input: AttachmentInputValue,
+  input: MessageAttachmentInput,
   pointer: string,
   signal: AbortSignal,
 ): Promise<MessageImage> {
   const { store } = ctx.deps.files;
+  if ('bytes' in input) {
+    const checked = store.check(input.bytes);
+    if (isRefusal(checked)) throw refused(pointer, checked);
+    return { image: checked, view: attachmentOf(checked) };
+  }
   let bytes: Uint8Array;
   let where: string;
   if (input.data !== undefined) {
@@ -126,7 +144,7 @@ async function readAttachment(
 /** The message's images, checked (in parallel, so several URLs cost the slowest), or none. */
 export async function readMessageAttachments(
   ctx: ServiceContext,
-  attachments: readonly AttachmentInputValue[] | undefined,
+  attachments: readonly MessageAttachmentInput[] | undefined,
   signal: AbortSignal,
 ): Promise<MessageImage[]> {
   if (attachments === undefined || attachments.length === 0) return [];

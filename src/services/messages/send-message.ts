@@ -19,7 +19,7 @@ import { failureTypeOf, recordMessageMetrics } from './message-metrics.js';
 import { storeExchange, type Exchange } from './exchange-store.js';
 import { appErrorForFailure } from './provider-failure.js';
 import { Reply, type ToolLoop } from './reply.js';
-import { promptImageOf, readMessageAttachments } from './message-attachments.js';
+import { promptImageOf, readMessageAttachments, type MessageAttachmentInput } from './message-attachments.js';
 import type { RunLog } from '../runs/run-log.js';
 
 export interface ModelSettingsOverride {
@@ -166,6 +166,11 @@ export function modelKeyOf(ctx: ServiceContext, agent: AgentRecord): string | un
 }
 
 /** The `context` of a message is bounded as JSON, which its schema cannot say. */
+/** A message as the service takes it: the API's body, whose images may also be uploaded bytes (multipart). */
+export type SendMessageRequest = Omit<SendMessageInput, 'attachments'> & {
+  attachments?: readonly MessageAttachmentInput[];
+};
+
 export function checkContextSize(input: Pick<SendMessageInput, 'context'>): void {
   if (
     input.context !== undefined &&
@@ -193,7 +198,7 @@ export async function sendMessage({
 }: {
   ctx: ServiceContext;
   agentId: string;
-  input: SendMessageInput;
+  input: SendMessageRequest;
   signal: AbortSignal;
   /** Model settings for this reply only, over the agent's own (the OpenAI-compatible door's `max_tokens`). */
   settings?: ModelSettingsOverride;

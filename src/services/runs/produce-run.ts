@@ -1,7 +1,8 @@
 import { isoTime } from '../../clock.js';
 import { AppError, problemBody } from '../../errors.js';
 import { newId } from '../../ids.js';
-import type { MessageReplyView, SendMessageInput } from '../../schemas/messages.js';
+import type { MessageReplyView } from '../../schemas/messages.js';
+import type { SendMessageRequest } from '../messages/send-message.js';
 import type { RunTrigger } from '../../schemas/runs.js';
 import type { ServiceContext, ServiceDeps } from '../context.js';
 import { recordAgentEvent } from '../../events/agent-events.js';
@@ -22,7 +23,7 @@ export interface QueuedRun {
   trigger: RunTrigger;
   /** The task whose due time this run is. */
   taskId?: string | null;
-  input: Pick<SendMessageInput, 'text' | 'userId' | 'roomId' | 'context'>;
+  input: Pick<SendMessageRequest, 'text' | 'userId' | 'roomId' | 'context' | 'attachments'>;
   /** The run goes on with the reply of this paused run (trigger `approval`), instead of answering `input`. */
   resume?: { pausedRunId: string };
 }

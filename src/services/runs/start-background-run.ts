@@ -1,6 +1,7 @@
 import { isoTime } from '../../clock.js';
 import { newId } from '../../ids.js';
-import type { SendMessageInput } from '../../schemas/messages.js';
+import { readMessageAttachments } from '../messages/message-attachments.js';
+import type { SendMessageRequest } from '../messages/send-message.js';
 import type { RunView } from '../../schemas/runs.js';
 import type { RunRow } from '../../storage/repositories/runs.js';
 import { findOwnAgent } from '../agents/get-agent.js';
@@ -24,12 +25,14 @@ export async function startBackgroundRun({
 }: {
   ctx: ServiceContext;
   agentId: string;
-  input: SendMessageInput;
+  input: SendMessageRequest;
 }): Promise<RunView> {
   requireScope(ctx, 'messages:send');
   checkContextSize(input);
   const agent = await findOwnAgent(ctx, agentId);
   await ensureAnswering(ctx, agent);
+  // Read and checked now, so a bad image is a 400 here and the run gets the bytes (a URL is fetched once).
+  const images = await readMessageAttachments(ctx, input.attachments, AbortSignal.timeout(30_000));
   const { repositories } = ctx.deps;
   const id = newId('run');
   const now = isoTime(ctx.deps.clock.now());
@@ -70,6 +73,9 @@ export async function startBackgroundRun({
       ...(input.userId !== undefined ? { userId: input.userId } : {}),
       ...(input.roomId !== undefined ? { roomId: input.roomId } : {}),
       ...(input.context !== undefined ? { context: input.context } : {}),
+      ...(images.length > 0
+        ? { attachments: images.map(({ image }) => ({ type: 'image' as const, bytes: image.bytes })) }
+        : {}),
     },
   });
   return runView(ctx, row);
