@@ -55,7 +55,8 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
     LOG_LEVEL: 'warn',
     PORT: String(await unusedPort()),
   };
-  const server = await startServer(env);
+  // Two minutes to start: a machine busy with other work has taken over 30 s.
+  const server = await startServer(env, 120_000);
   const baseUrl = server.url;
   try {
     const account = await runAgentd(['accounts', 'create', '--name', 'Other', '--json'], env);
