@@ -136,7 +136,7 @@ describe('the web dashboard', { skip: chromiumMissing ?? false }, () => {
     await status.filter({ hasText: '7 agents, page 2 of 2' }).waitFor();
     assert.deepEqual(await names(), ['foxtrot', 'Golf']);
     assert.equal(await page.getByRole('button', { name: 'Next page' }).isDisabled(), true);
-    await screenshot(page, 'agents-list-page-2');
+    await screenshot(page, 'agents-list-page-2', { documented: true });
     await page.getByRole('button', { name: 'Previous page' }).click();
     await status.filter({ hasText: 'page 1 of 2' }).waitFor();
 
@@ -286,7 +286,7 @@ describe('the web dashboard', { skip: chromiumMissing ?? false }, () => {
     assert.equal(reply.trim(), stored.text.trim());
     // The transcript is a live region, so the streamed words are announced.
     assert.equal(await page.getByRole('log', { name: 'Conversation' }).getAttribute('aria-live'), 'polite');
-    await screenshot(page, 'chat-tool-call');
+    await screenshot(page, 'chat-tool-call', { documented: true });
     assertNoConsoleErrors(browser.consoleErrors);
   });
 
@@ -389,7 +389,7 @@ describe('the web dashboard', { skip: chromiumMissing ?? false }, () => {
     ]);
     assert.match(await page.locator('.totals').innerText(), /Messages\s+17/);
     assert.match(await page.locator('.totals').innerText(), /provider_error: 2/);
-    await screenshot(page, 'metrics-charts');
+    await screenshot(page, 'metrics-charts', { documented: true });
     assertNoConsoleErrors(browser.consoleErrors);
   });
 

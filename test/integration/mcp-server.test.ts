@@ -72,6 +72,10 @@ describe('the MCP server', () => {
     assert.ok(other.endsWith(second.id.slice(-8).toLowerCase()));
     assert.ok(!names.some((name) => name.includes('hidden')), 'agents not exposed have no tool');
     assert.ok(first.mcp.exposed);
+    // Each ask tool names its agent, so a client can match tools to agents whatever their names.
+    assert.equal(ask._meta?.['agentd/agentId'], first.id);
+    assert.equal(tools.find((tool) => tool.name === other)?._meta?.['agentd/agentId'], second.id);
+    assert.equal(tools.find((tool) => tool.name === 'list_agents')?._meta, undefined);
   });
 
   it('answers send_message with the reply, streaming it as progress notifications, as a run with trigger mcp', async () => {

@@ -3,7 +3,7 @@ import { ApiError, api, type Agent } from './api.js';
 import { Chat } from './chat.js';
 import { History } from './history.js';
 import { agentTabs, hrefOf, navigate, type AgentTab } from './route.js';
-import { AgentEdit, AgentMemory, AgentPlatforms, AgentTasks, Metrics } from './views.js';
+import { AgentConnect, AgentEdit, AgentMemory, AgentPlatforms, AgentTasks, Metrics } from './views.js';
 
 const tabLabels: Record<AgentTab, string> = {
   chat: 'Chat',
@@ -12,6 +12,7 @@ const tabLabels: Record<AgentTab, string> = {
   tasks: 'Tasks',
   platforms: 'Platforms',
   metrics: 'Metrics',
+  connect: 'Connect',
   edit: 'Edit',
 };
 
@@ -68,6 +69,7 @@ export function AgentPage({ agentId, tab }: { agentId: string; tab: AgentTab }) 
       {tab === 'tasks' && <AgentTasks agent={agent} />}
       {tab === 'platforms' && <AgentPlatforms agent={agent} onChanged={setAgent} />}
       {tab === 'metrics' && <Metrics agentId={agent.id} />}
+      {tab === 'connect' && <AgentConnect agent={agent} />}
       {tab === 'edit' && <AgentEdit agent={agent} onSaved={setAgent} />}
     </section>
   );

@@ -47,3 +47,7 @@ export const Metrics = lazyView<{ agentId: string }>(
   () => import('./metrics.js').then((module) => module.Metrics),
   'metrics',
 );
+export const AgentConnect = lazyView<{ agent: Agent }>(
+  () => import('./views/agent-connect.js').then((module) => module.AgentConnect),
+  'connections',
+);

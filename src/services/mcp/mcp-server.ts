@@ -58,8 +58,17 @@ export class McpCallRegistry {
   }
 }
 
-function toolOf(spec: McpToolSpec) {
-  return { name: spec.name, title: spec.title, description: spec.description, inputSchema: spec.inputSchema as never };
+/** Where an `ask_<agent>` tool says which agent it asks, so a client (the dashboard) can match tools to agents. */
+export const toolAgentIdMeta = 'agentd/agentId';
+
+function toolOf(spec: McpToolSpec & { agentId?: string }) {
+  return {
+    name: spec.name,
+    title: spec.title,
+    description: spec.description,
+    inputSchema: spec.inputSchema as never,
+    ...(spec.agentId !== undefined ? { _meta: { [toolAgentIdMeta]: spec.agentId } } : {}),
+  };
 }
 
 function errorResult(error: AppError): CallToolResult {
