@@ -893,7 +893,7 @@ export interface paths {
     put?: never;
     /**
      * Inbound requests from a platform (the generic webhook)
-     * @description For platforms, not API clients: `POST /v1/platforms/webhook/{agentId}` signed per Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature with the entry’s `secrets.signingSecret`), body `{userId, roomId?, content}` → `{reply, limited}`, or 202 when the entry has a `callbackUrl` and the reply takes longer than `replyWaitMs`. A wrong, old (over 5 minutes) or replayed signature is 401.
+     * @description For platforms, not API clients: `POST /v1/platforms/webhook/{agentId}` signed per Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature with the entry’s `secrets.signingSecret`), body `{userId, roomId?, text}` → `{text, limited}`, or 202 when the entry has a `callbackUrl` and the reply takes longer than `replyWaitMs`. A wrong, old (over 5 minutes) or replayed signature is 401. Deprecated: `content`, the former name of `text`, is still read (sent with a different `text`: 400 naming `/body/content`), and the answer still carries `reply`, a copy of `text`.
      */
     post: operations['platformInbound'];
     delete?: never;
@@ -8071,7 +8071,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description The connector's answer (the generic webhook: `{reply, limited}`). */
+      /** @description The connector's answer (the generic webhook: `{text, limited}`, and `reply`, a deprecated copy of `text`). */
       200: {
         headers: {
           [name: string]: unknown;
@@ -8166,7 +8166,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description The connector's answer (the generic webhook: `{reply, limited}`). */
+      /** @description The connector's answer (the generic webhook: `{text, limited}`, and `reply`, a deprecated copy of `text`). */
       200: {
         headers: {
           [name: string]: unknown;
