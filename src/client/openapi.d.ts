@@ -497,7 +497,7 @@ export interface paths {
     };
     /**
      * Get a task
-     * @description The task, its next due time, and its last run: when it ended, its status, why it failed, the failures in a row and, when the service paused it, `pausedReason`. Its runs: GET /v1/agents/{agentId}/runs?task={taskId}. Scope: `agents:read`.
+     * @description The task, its next due time, and its last run: when it ended, its status, why it failed, the failures in a row and, when the service paused it, `pausedReason`. Its runs: GET /v1/agents/{agentId}/runs?taskId={taskId}. Scope: `agents:read`.
      */
     get: operations['getTask'];
     put?: never;
@@ -1496,6 +1496,11 @@ export interface webhooks {
               };
               roomId: string | null;
               /** @description How many tool calls the reply made. */
+              toolCallCount: number;
+              /**
+               * @deprecated
+               * @description Deprecated: the former name of `toolCallCount` (in the reply itself `toolCalls` is the list of calls).
+               */
               toolCalls: number;
               usage: {
                 inputTokens: number;
@@ -1625,11 +1630,20 @@ export interface webhooks {
               agentId: string;
               /**
                * Format: date-time
-               * @description RFC 3339 UTC time with milliseconds.
+               * @deprecated
+               * @description Deprecated: the former name of `finishedAt` (the run’s name for the same time).
                */
               completedAt: string;
-              /** @description The due time the run was for; null for a run started now. */
+              /**
+               * Format: date-time
+               * @description The due time the run was for; null for a run started now.
+               */
               dueAt: string | null;
+              /**
+               * Format: date-time
+               * @description RFC 3339 UTC time with milliseconds.
+               */
+              finishedAt: string;
               /** @description The id of the reply. */
               messageId: string;
               /** @description The task's name. */
@@ -1696,6 +1710,10 @@ export interface webhooks {
               agentId: string;
               /** @description Failed runs of the task in a row, this one included. */
               consecutiveFailures: number;
+              /**
+               * Format: date-time
+               * @description RFC 3339 UTC time with milliseconds, or null.
+               */
               dueAt: string | null;
               error: {
                 code: string;
@@ -1908,6 +1926,10 @@ export interface components {
        * @description RFC 3339 UTC time with milliseconds.
        */
       createdAt: string;
+      /**
+       * Format: date-time
+       * @description RFC 3339 UTC time with milliseconds, or null.
+       */
       decidedAt: string | null;
       /**
        * Format: date-time
@@ -2105,18 +2127,29 @@ export interface components {
       approvalId: string | null;
       /** @description Produced by the service, not a connection: a background message or a task. */
       background: boolean;
+      /**
+       * Format: date-time
+       * @description RFC 3339 UTC time with milliseconds, or null.
+       */
       cancelRequestedAt: string | null;
       /**
        * Format: date-time
        * @description RFC 3339 UTC time with milliseconds.
        */
       createdAt: string;
-      /** @description The task's due time this run is for (RFC 3339). */
+      /**
+       * Format: date-time
+       * @description The task's due time this run is for (RFC 3339).
+       */
       dueAt: string | null;
       /** @description Why the run failed or was cancelled, as a problem; null otherwise. */
       error: components['schemas']['Problem'] | null;
       /** @description Events recorded: the `id` of the last one. Exact once the run has ended, and on the instance producing it. */
       eventCount: number;
+      /**
+       * Format: date-time
+       * @description RFC 3339 UTC time with milliseconds, or null.
+       */
       finishedAt: string | null;
       id: string;
       /** @description The message (or the task’s instructions) the run answers. */
@@ -2126,6 +2159,10 @@ export interface components {
       /** @description The reply as POST …/messages returns it, once the run has ended with one (also when cancelled). */
       reply: components['schemas']['MessageReply'] | null;
       roomId: string | null;
+      /**
+       * Format: date-time
+       * @description RFC 3339 UTC time with milliseconds, or null.
+       */
       startedAt: string | null;
       /**
        * @description `queued` (waiting for one of the agent’s in-flight slots), `running`, then `completed`, `failed`, `cancelled` (by POST …/cancel, or its client went away) or, for task due times not run, `skipped`. `waiting`: the reply ended with `approval_required` and waits for a decision on its approvals; it becomes `completed` when they are decided (the reply goes on in a run with trigger `approval`).
@@ -2156,11 +2193,17 @@ export interface components {
       instructions: string;
       /** @description Why the last run failed, or its output could not be delivered; null after a success. */
       lastError: string | null;
-      /** @description When the last run of the task ended. */
+      /**
+       * Format: date-time
+       * @description When the last run of the task ended.
+       */
       lastRunAt: string | null;
       lastRunStatus: ('queued' | 'running' | 'waiting' | 'completed' | 'failed' | 'cancelled' | 'skipped') | null;
       name: string;
-      /** @description The next due time (RFC 3339); null when disabled or a one-off task has run. */
+      /**
+       * Format: date-time
+       * @description The next due time (RFC 3339); null when disabled or a one-off task has run.
+       */
       nextDueAt: string | null;
       /** @description Where the reply goes besides the run: nowhere else, a platform target, or webhooks. */
       output:
@@ -4484,7 +4527,10 @@ export interface operations {
               enabled: boolean;
               /** @description An opaque id of the instance running it, for connectors that run on one instance at a time. */
               instance: string | null;
-              /** @description When the connector last received or handled an event. */
+              /**
+               * Format: date-time
+               * @description When the connector last received or handled an event.
+               */
               lastEventAt: string | null;
               /** @description Why it is stopped or failing; never a secret. */
               reason: string | null;
@@ -4660,8 +4706,10 @@ export interface operations {
         /** @description Runs per page, 1–100 (default 20). */
         limit?: number;
         status?: 'queued' | 'running' | 'waiting' | 'completed' | 'failed' | 'cancelled' | 'skipped';
-        /** @description Only the runs of this task. */
+        /** @description Deprecated: the former name of `taskId`, still read. Sent with `taskId`, it must be equal. */
         task?: string;
+        /** @description Only the runs of this task (the `taskId` of a run). */
+        taskId?: string;
         trigger?: 'message' | 'task' | 'platform' | 'door' | 'mcp' | 'a2a' | 'approval';
       };
       header?: never;
@@ -8891,7 +8939,10 @@ export interface operations {
                 /** @description The receiver's HTTP status; null when it did not answer. */
                 statusCode: number | null;
               } | null;
-              /** @description When the next attempt is due, if pending. */
+              /**
+               * Format: date-time
+               * @description When the next attempt is due, if pending.
+               */
               nextAttemptAt: string | null;
               /**
                * @description `pending` until an attempt succeeds (2xx), attempts run out (`failed`), or the webhook is disabled or deleted (`cancelled`).
@@ -9021,7 +9072,10 @@ export interface operations {
               /** @description The receiver's HTTP status; null when it did not answer. */
               statusCode: number | null;
             } | null;
-            /** @description When the next attempt is due, if pending. */
+            /**
+             * Format: date-time
+             * @description When the next attempt is due, if pending.
+             */
             nextAttemptAt: string | null;
             /**
              * @description `pending` until an attempt succeeds (2xx), attempts run out (`failed`), or the webhook is disabled or deleted (`cancelled`).

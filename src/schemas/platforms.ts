@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { NullableInResponse, StringEnum } from './common.js';
+import { NullableInResponse, NullableTimestamp, StringEnum } from './common.js';
 
 /** A platform type the server runs (GET /v1/platforms): what an agent's `platforms[]` entry may name. */
 export const PlatformDescriptionSchema = Type.Object({
@@ -24,9 +24,7 @@ export const AgentPlatformReport = Type.Object(
         '`error`: failing, see `reason`; `unsupported`: a type this server does not run (stored only).',
     }),
     reason: NullableInResponse('string', { description: 'Why it is stopped or failing; never a secret.' }),
-    lastEventAt: NullableInResponse('string', {
-      description: 'When the connector last received or handled an event.',
-    }),
+    lastEventAt: NullableTimestamp('When the connector last received or handled an event.'),
     instance: NullableInResponse('string', {
       description: 'An opaque id of the instance running it, for connectors that run on one instance at a time.',
     }),
