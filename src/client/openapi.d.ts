@@ -4532,13 +4532,24 @@ export interface operations {
                * @description When the connector last received or handled an event.
                */
               lastEventAt: string | null;
-              /** @description Why it is stopped or failing; never a secret. */
+              /**
+               * @deprecated
+               * @description Deprecated: the former name of `statusReason`, with the same value.
+               */
               reason: string | null;
               /**
-               * @description `running`: connected; `stopped`: not running (agent not active, platform disabled, or starting); `error`: failing, see `reason`; `unsupported`: a type this server does not run (stored only).
+               * @deprecated
+               * @description Deprecated: the former name of `status`, with the same value.
                * @enum {string}
                */
               state: 'running' | 'stopped' | 'error' | 'unsupported';
+              /**
+               * @description `running`: connected; `stopped`: not running (agent not active, platform disabled, or starting); `error`: failing, see `statusReason`; `unsupported`: a type this server does not run (stored only).
+               * @enum {string}
+               */
+              status: 'running' | 'stopped' | 'error' | 'unsupported';
+              /** @description Why it is stopped or failing; never a secret. */
+              statusReason: string | null;
               type: string;
             }[];
           };
@@ -8945,10 +8956,16 @@ export interface operations {
                */
               nextAttemptAt: string | null;
               /**
-               * @description `pending` until an attempt succeeds (2xx), attempts run out (`failed`), or the webhook is disabled or deleted (`cancelled`).
+               * @deprecated
+               * @description Deprecated: the former name of `status`, with the same value.
                * @enum {string}
                */
               state: 'pending' | 'succeeded' | 'failed' | 'cancelled';
+              /**
+               * @description `pending` until an attempt succeeds (2xx), attempts run out (`failed`), or the webhook is disabled or deleted (`cancelled`).
+               * @enum {string}
+               */
+              status: 'pending' | 'succeeded' | 'failed' | 'cancelled';
               webhookId: string;
             }[];
             pagination: {
@@ -9078,10 +9095,16 @@ export interface operations {
              */
             nextAttemptAt: string | null;
             /**
-             * @description `pending` until an attempt succeeds (2xx), attempts run out (`failed`), or the webhook is disabled or deleted (`cancelled`).
+             * @deprecated
+             * @description Deprecated: the former name of `status`, with the same value.
              * @enum {string}
              */
             state: 'pending' | 'succeeded' | 'failed' | 'cancelled';
+            /**
+             * @description `pending` until an attempt succeeds (2xx), attempts run out (`failed`), or the webhook is disabled or deleted (`cancelled`).
+             * @enum {string}
+             */
+            status: 'pending' | 'succeeded' | 'failed' | 'cancelled';
             webhookId: string;
           };
         };

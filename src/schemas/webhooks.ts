@@ -117,16 +117,23 @@ const Attempt = Type.Object({
   at: Timestamp,
 });
 
+const deliveryStatuses = ['pending', 'succeeded', 'failed', 'cancelled'] as const;
+
 export const DeliverySchema = Type.Object(
   {
     id: IdString('delivery'),
     webhookId: Type.String(),
     eventId: Type.String({ description: 'The `webhook-id` header: the same on every attempt and redelivery.' }),
     eventType: Type.String(),
-    state: StringEnum(['pending', 'succeeded', 'failed', 'cancelled'] as const, {
+    status: StringEnum(deliveryStatuses, {
       description:
         '`pending` until an attempt succeeds (2xx), attempts run out (`failed`), or the webhook is disabled or ' +
         'deleted (`cancelled`).',
+    }),
+    state: Type.Unsafe<(typeof deliveryStatuses)[number]>({
+      ...StringEnum(deliveryStatuses),
+      deprecated: true,
+      description: 'Deprecated: the former name of `status`, with the same value.',
     }),
     attempts: Type.Integer(),
     nextAttemptAt: NullableTimestamp('When the next attempt is due, if pending.'),

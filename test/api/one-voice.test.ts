@@ -171,6 +171,27 @@ describe('one voice: names and shapes', () => {
     assert.ok(alias?.schema.deprecated ?? alias?.deprecated, 'the alias is marked deprecated');
   });
 
+  it('reports a platform entry with `status` and `statusReason`, as an agent or a document, and the former names alike', async () => {
+    const agent = await t.newAgent({
+      platforms: [
+        { type: 'webhook', enabled: false, secrets: { signingSecret: 'whsec_b25lLXZvaWNlLXBsYXRmb3JtLTAx' } },
+      ],
+    });
+    const response = await t.inject({ method: 'GET', url: `/v1/agents/${agent.id}/platforms` });
+    assert.equal(response.statusCode, 200, response.body);
+    const [entry] = response.json().data;
+    assert.equal(entry.status, 'stopped');
+    assert.equal(entry.statusReason, 'the platform is disabled');
+    assert.equal(entry.state, entry.status, 'the deprecated name, same value');
+    assert.equal(entry.reason, entry.statusReason, 'the deprecated name, same value');
+    const documented =
+      document.paths['/v1/agents/{agentId}/platforms'].get.responses['200'].content['application/json'].schema
+        .properties.data.items.properties;
+    assert.equal(documented.state.deprecated, true);
+    assert.equal(documented.reason.deprecated, true);
+    assert.equal(documented.status.deprecated, undefined);
+  });
+
   describe('webhook payloads', () => {
     let receiver: FakeWebhookReceiver;
     let secret: string;
@@ -225,6 +246,13 @@ describe('one voice: names and shapes', () => {
       assert.equal(started.statusCode, 202, started.body);
       const payload = await received('task.completed', agent.id);
       assert.match(payload.data.finishedAt, rfc3339Milliseconds);
+      const [webhook] = (await t.inject({ method: 'GET', url: '/v1/webhooks' })).json().data;
+      const deliveries = (await t.inject({ method: 'GET', url: `/v1/webhooks/${webhook.id}/deliveries` })).json().data;
+      assert.ok(deliveries.length > 0);
+      for (const delivery of deliveries) {
+        assert.ok(['pending', 'succeeded'].includes(delivery.status), delivery.status);
+        assert.equal(delivery.state, delivery.status, 'the deprecated name of a delivery’s status, same value');
+      }
       assert.equal(payload.data.completedAt, payload.data.finishedAt, 'the deprecated name, same time');
       const run = (await t.inject({ method: 'GET', url: `/v1/agents/${agent.id}/runs/${payload.data.runId}` })).json();
       assert.ok(run.finishedAt <= payload.data.finishedAt, 'no earlier than the run it reports ended');
