@@ -395,7 +395,7 @@ export interface paths {
     };
     /**
      * List an agent's runs
-     * @description Every reply is a run, whoever started it: a message (`trigger: message`), a task (`task`), a platform (`platform`) or the OpenAI-compatible door (`door`). Newest first; filter by `status`, `trigger` or `task`, and follow `nextCursor` for older runs. Scope: `agents:read`.
+     * @description Every reply is a run, whoever started it: a message (`trigger: message`), a task (`task`), a platform (`platform`) or the OpenAI-compatible door (`door`). Newest first; filter by `status`, `trigger` or `taskId` (`task`: its deprecated former name), and follow `nextCursor` for older runs. Scope: `agents:read`.
      */
     get: operations['listRuns'];
     put?: never;
@@ -499,7 +499,7 @@ export interface paths {
     };
     /**
      * Get a task
-     * @description The task, its next due time, and its last run: when it ended, its status, why it failed, the failures in a row and, when the service paused it, `pausedReason`. Its runs: GET /v1/agents/{agentId}/runs?task={taskId}. Scope: `agents:read`.
+     * @description The task, its next due time, and its last run: when it ended, its status, why it failed, the failures in a row and, when the service paused it, `pausedReason`. Its runs: GET /v1/agents/{agentId}/runs?taskId={taskId}. Scope: `agents:read`.
      */
     get: operations['getTask'];
     put?: never;
@@ -895,7 +895,7 @@ export interface paths {
     put?: never;
     /**
      * Inbound requests from a platform (the generic webhook)
-     * @description For platforms, not API clients: `POST /v1/platforms/webhook/{agentId}` signed per Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature with the entry’s `secrets.signingSecret`), body `{userId, roomId?, content}` → `{reply, limited}`, or 202 when the entry has a `callbackUrl` and the reply takes longer than `replyWaitMs`. A wrong, old (over 5 minutes) or replayed signature is 401.
+     * @description For platforms, not API clients: `POST /v1/platforms/webhook/{agentId}` signed per Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature with the entry’s `secrets.signingSecret`), body `{userId, roomId?, text}` → `{text, limited}`, or 202 when the entry has a `callbackUrl` and the reply takes longer than `replyWaitMs`. A wrong, old (over 5 minutes) or replayed signature is 401. Deprecated: `content`, the former name of `text`, is still read (sent with a different `text`: 400 naming `/body/content`), and the answer still carries `reply`, a copy of `text`.
      */
     post: operations['platformInbound'];
     delete?: never;
@@ -1498,6 +1498,11 @@ export interface webhooks {
               };
               roomId: string | null;
               /** @description How many tool calls the reply made. */
+              toolCallCount: number;
+              /**
+               * @deprecated
+               * @description Deprecated: the former name of `toolCallCount` (in the reply itself `toolCalls` is the list of calls).
+               */
               toolCalls: number;
               usage: {
                 inputTokens: number;
@@ -1627,11 +1632,20 @@ export interface webhooks {
               agentId: string;
               /**
                * Format: date-time
-               * @description RFC 3339 UTC time with milliseconds.
+               * @deprecated
+               * @description Deprecated: the former name of `finishedAt` (the run’s name for the same time).
                */
               completedAt: string;
-              /** @description The due time the run was for; null for a run started now. */
+              /**
+               * Format: date-time
+               * @description The due time the run was for; null for a run started now.
+               */
               dueAt: string | null;
+              /**
+               * Format: date-time
+               * @description RFC 3339 UTC time with milliseconds.
+               */
+              finishedAt: string;
               /** @description The id of the reply. */
               messageId: string;
               /** @description The task's name. */
@@ -1698,6 +1712,10 @@ export interface webhooks {
               agentId: string;
               /** @description Failed runs of the task in a row, this one included. */
               consecutiveFailures: number;
+              /**
+               * Format: date-time
+               * @description RFC 3339 UTC time with milliseconds, or null.
+               */
               dueAt: string | null;
               error: {
                 code: string;
@@ -1910,6 +1928,10 @@ export interface components {
        * @description RFC 3339 UTC time with milliseconds.
        */
       createdAt: string;
+      /**
+       * Format: date-time
+       * @description RFC 3339 UTC time with milliseconds, or null.
+       */
       decidedAt: string | null;
       /**
        * Format: date-time
@@ -2107,18 +2129,29 @@ export interface components {
       approvalId: string | null;
       /** @description Produced by the service, not a connection: a background message or a task. */
       background: boolean;
+      /**
+       * Format: date-time
+       * @description RFC 3339 UTC time with milliseconds, or null.
+       */
       cancelRequestedAt: string | null;
       /**
        * Format: date-time
        * @description RFC 3339 UTC time with milliseconds.
        */
       createdAt: string;
-      /** @description The task's due time this run is for (RFC 3339). */
+      /**
+       * Format: date-time
+       * @description The task's due time this run is for (RFC 3339).
+       */
       dueAt: string | null;
       /** @description Why the run failed or was cancelled, as a problem; null otherwise. */
       error: components['schemas']['Problem'] | null;
       /** @description Events recorded: the `id` of the last one. Exact once the run has ended, and on the instance producing it. */
       eventCount: number;
+      /**
+       * Format: date-time
+       * @description RFC 3339 UTC time with milliseconds, or null.
+       */
       finishedAt: string | null;
       id: string;
       /** @description The message (or the task’s instructions) the run answers. */
@@ -2128,6 +2161,10 @@ export interface components {
       /** @description The reply as POST …/messages returns it, once the run has ended with one (also when cancelled). */
       reply: components['schemas']['MessageReply'] | null;
       roomId: string | null;
+      /**
+       * Format: date-time
+       * @description RFC 3339 UTC time with milliseconds, or null.
+       */
       startedAt: string | null;
       /**
        * @description `queued` (waiting for one of the agent’s in-flight slots), `running`, then `completed`, `failed`, `cancelled` (by POST …/cancel, or its client went away) or, for task due times not run, `skipped`. `waiting`: the reply ended with `approval_required` and waits for a decision on its approvals; it becomes `completed` when they are decided (the reply goes on in a run with trigger `approval`).
@@ -2158,11 +2195,17 @@ export interface components {
       instructions: string;
       /** @description Why the last run failed, or its output could not be delivered; null after a success. */
       lastError: string | null;
-      /** @description When the last run of the task ended. */
+      /**
+       * Format: date-time
+       * @description When the last run of the task ended.
+       */
       lastRunAt: string | null;
       lastRunStatus: ('queued' | 'running' | 'waiting' | 'completed' | 'failed' | 'cancelled' | 'skipped') | null;
       name: string;
-      /** @description The next due time (RFC 3339); null when disabled or a one-off task has run. */
+      /**
+       * Format: date-time
+       * @description The next due time (RFC 3339); null when disabled or a one-off task has run.
+       */
       nextDueAt: string | null;
       /** @description Where the reply goes besides the run: nowhere else, a platform target, or webhooks. */
       output:
@@ -4486,15 +4529,29 @@ export interface operations {
               enabled: boolean;
               /** @description An opaque id of the instance running it, for connectors that run on one instance at a time. */
               instance: string | null;
-              /** @description When the connector last received or handled an event. */
+              /**
+               * Format: date-time
+               * @description When the connector last received or handled an event.
+               */
               lastEventAt: string | null;
-              /** @description Why it is stopped or failing; never a secret. */
+              /**
+               * @deprecated
+               * @description Deprecated: the former name of `statusReason`, with the same value.
+               */
               reason: string | null;
               /**
-               * @description `running`: connected; `stopped`: not running (agent not active, platform disabled, or starting); `error`: failing, see `reason`; `unsupported`: a type this server does not run (stored only).
+               * @deprecated
+               * @description Deprecated: the former name of `status`, with the same value.
                * @enum {string}
                */
               state: 'running' | 'stopped' | 'error' | 'unsupported';
+              /**
+               * @description `running`: connected; `stopped`: not running (agent not active, platform disabled, or starting); `error`: failing, see `statusReason`; `unsupported`: a type this server does not run (stored only).
+               * @enum {string}
+               */
+              status: 'running' | 'stopped' | 'error' | 'unsupported';
+              /** @description Why it is stopped or failing; never a secret. */
+              statusReason: string | null;
               type: string;
             }[];
           };
@@ -4662,8 +4719,10 @@ export interface operations {
         /** @description Runs per page, 1–100 (default 20). */
         limit?: number;
         status?: 'queued' | 'running' | 'waiting' | 'completed' | 'failed' | 'cancelled' | 'skipped';
-        /** @description Only the runs of this task. */
+        /** @description Deprecated: the former name of `taskId`, still read. Sent with `taskId`, it must be equal. */
         task?: string;
+        /** @description Only the runs of this task (the `taskId` of a run). */
+        taskId?: string;
         trigger?: 'message' | 'task' | 'platform' | 'door' | 'mcp' | 'a2a' | 'approval';
       };
       header?: never;
@@ -8073,7 +8132,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description The connector's answer (the generic webhook: `{reply, limited}`). */
+      /** @description The connector's answer (the generic webhook: `{text, limited}`, and `reply`, a deprecated copy of `text`). */
       200: {
         headers: {
           [name: string]: unknown;
@@ -8168,7 +8227,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description The connector's answer (the generic webhook: `{reply, limited}`). */
+      /** @description The connector's answer (the generic webhook: `{text, limited}`, and `reply`, a deprecated copy of `text`). */
       200: {
         headers: {
           [name: string]: unknown;
@@ -8893,13 +8952,22 @@ export interface operations {
                 /** @description The receiver's HTTP status; null when it did not answer. */
                 statusCode: number | null;
               } | null;
-              /** @description When the next attempt is due, if pending. */
+              /**
+               * Format: date-time
+               * @description When the next attempt is due, if pending.
+               */
               nextAttemptAt: string | null;
+              /**
+               * @deprecated
+               * @description Deprecated: the former name of `status`, with the same value.
+               * @enum {string}
+               */
+              state: 'pending' | 'succeeded' | 'failed' | 'cancelled';
               /**
                * @description `pending` until an attempt succeeds (2xx), attempts run out (`failed`), or the webhook is disabled or deleted (`cancelled`).
                * @enum {string}
                */
-              state: 'pending' | 'succeeded' | 'failed' | 'cancelled';
+              status: 'pending' | 'succeeded' | 'failed' | 'cancelled';
               webhookId: string;
             }[];
             pagination: {
@@ -9023,13 +9091,22 @@ export interface operations {
               /** @description The receiver's HTTP status; null when it did not answer. */
               statusCode: number | null;
             } | null;
-            /** @description When the next attempt is due, if pending. */
+            /**
+             * Format: date-time
+             * @description When the next attempt is due, if pending.
+             */
             nextAttemptAt: string | null;
+            /**
+             * @deprecated
+             * @description Deprecated: the former name of `status`, with the same value.
+             * @enum {string}
+             */
+            state: 'pending' | 'succeeded' | 'failed' | 'cancelled';
             /**
              * @description `pending` until an attempt succeeds (2xx), attempts run out (`failed`), or the webhook is disabled or deleted (`cancelled`).
              * @enum {string}
              */
-            state: 'pending' | 'succeeded' | 'failed' | 'cancelled';
+            status: 'pending' | 'succeeded' | 'failed' | 'cancelled';
             webhookId: string;
           };
         };

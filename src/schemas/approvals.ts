@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { IdString, NullableInResponse, StringEnum, Timestamp } from './common.js';
+import { IdString, NullableInResponse, NullableTimestamp, StringEnum, Timestamp } from './common.js';
 
 /**
  * Approvals: a call of a tool that its plugin entry marks `approval` waits
@@ -34,7 +34,7 @@ export const Approval = Type.Object(
     userId: NullableInResponse('string'),
     roomId: NullableInResponse('string'),
     expiresAt: Timestamp,
-    decidedAt: NullableInResponse('string'),
+    decidedAt: NullableTimestamp(),
     resumedRunId: NullableInResponse('string', {
       description:
         'The run (trigger `approval`) that goes on with the reply once every pending call of the paused run is ' +

@@ -80,3 +80,16 @@ export function IdString(kind: IdKind, description?: string) {
 }
 
 export const Timestamp = Type.String({ format: 'date-time', description: 'RFC 3339 UTC time with milliseconds.' });
+
+/**
+ * A time that may not have happened yet (null until then), in the same format
+ * and documented the same way as `Timestamp`: every `…At` field of the API is
+ * one of the two, so a client parses them all alike.
+ */
+export function NullableTimestamp(description?: string): TUnsafe<string | null> {
+  return Type.Unsafe<string | null>({
+    type: ['string', 'null'],
+    format: 'date-time',
+    description: description ?? 'RFC 3339 UTC time with milliseconds, or null.',
+  });
+}

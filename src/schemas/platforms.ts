@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { NullableInResponse, StringEnum } from './common.js';
+import { NullableInResponse, NullableTimestamp, StringEnum } from './common.js';
 
 /** A platform type the server runs (GET /v1/platforms): what an agent's `platforms[]` entry may name. */
 export const PlatformDescriptionSchema = Type.Object({
@@ -18,15 +18,23 @@ export const AgentPlatformReport = Type.Object(
   {
     type: Type.String(),
     enabled: Type.Boolean(),
-    state: StringEnum(platformStates, {
+    status: StringEnum(platformStates, {
       description:
         '`running`: connected; `stopped`: not running (agent not active, platform disabled, or starting); ' +
-        '`error`: failing, see `reason`; `unsupported`: a type this server does not run (stored only).',
+        '`error`: failing, see `statusReason`; `unsupported`: a type this server does not run (stored only).',
     }),
-    reason: NullableInResponse('string', { description: 'Why it is stopped or failing; never a secret.' }),
-    lastEventAt: NullableInResponse('string', {
-      description: 'When the connector last received or handled an event.',
+    statusReason: NullableInResponse('string', { description: 'Why it is stopped or failing; never a secret.' }),
+    state: Type.Unsafe<(typeof platformStates)[number]>({
+      ...StringEnum(platformStates),
+      deprecated: true,
+      description: 'Deprecated: the former name of `status`, with the same value.',
     }),
+    reason: Type.Unsafe<string | null>({
+      ...NullableInResponse('string'),
+      deprecated: true,
+      description: 'Deprecated: the former name of `statusReason`, with the same value.',
+    }),
+    lastEventAt: NullableTimestamp('When the connector last received or handled an event.'),
     instance: NullableInResponse('string', {
       description: 'An opaque id of the instance running it, for connectors that run on one instance at a time.',
     }),

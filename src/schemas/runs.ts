@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { IdString, NullableInResponse, ProblemSchema, StringEnum, Timestamp } from './common.js';
+import { IdString, NullableInResponse, NullableTimestamp, ProblemSchema, StringEnum, Timestamp } from './common.js';
 import { MessageReply } from './messages.js';
 
 /**
@@ -51,7 +51,7 @@ export const Run = Type.Object(
     approvalId: NullableInResponse('string', {
       description: 'For `approval` runs: the decision that resumed the reply (GET …/approvals/{approvalId}).',
     }),
-    dueAt: NullableInResponse('string', { description: "The task's due time this run is for (RFC 3339)." }),
+    dueAt: NullableTimestamp("The task's due time this run is for (RFC 3339)."),
     status: StringEnum(runStatuses, {
       description:
         '`queued` (waiting for one of the agent’s in-flight slots), `running`, then `completed`, `failed`, ' +
@@ -76,10 +76,10 @@ export const Run = Type.Object(
       description:
         'Events recorded: the `id` of the last one. Exact once the run has ended, and on the instance producing it.',
     }),
-    cancelRequestedAt: NullableInResponse('string'),
+    cancelRequestedAt: NullableTimestamp(),
     createdAt: Timestamp,
-    startedAt: NullableInResponse('string'),
-    finishedAt: NullableInResponse('string'),
+    startedAt: NullableTimestamp(),
+    finishedAt: NullableTimestamp(),
   },
   { $id: 'Run', title: 'Run' },
 );
@@ -89,7 +89,16 @@ export const ListRunsQuery = Type.Object(
   {
     status: Type.Optional(StringEnum(runStatuses)),
     trigger: Type.Optional(StringEnum(runTriggers)),
-    task: Type.Optional(IdString('task', 'Only the runs of this task.')),
+    taskId: Type.Optional(IdString('task', 'Only the runs of this task (the `taskId` of a run).')),
+    task: Type.Optional(
+      Type.Unsafe<string>({
+        ...IdString(
+          'task',
+          'Deprecated: the former name of `taskId`, still read. Sent with `taskId`, it must be equal.',
+        ),
+        deprecated: true,
+      }),
+    ),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'Runs per page, 1–100 (default 20).' })),
     cursor: Type.Optional(
       Type.String({ minLength: 1, maxLength: 1000, description: 'The `nextCursor` of the previous page.' }),

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { IdString, NullableInResponse, StringEnum, Timestamp } from './common.js';
+import { IdString, NullableInResponse, NullableTimestamp, StringEnum, Timestamp } from './common.js';
 import { runStatuses } from './runs.js';
 
 /**
@@ -167,10 +167,8 @@ export const TaskSchema = Type.Object(
     pausedReason: NullableInResponse('string', {
       description: 'Why the service paused the task (e.g. its last 3 runs failed); null otherwise.',
     }),
-    nextDueAt: NullableInResponse('string', {
-      description: 'The next due time (RFC 3339); null when disabled or a one-off task has run.',
-    }),
-    lastRunAt: NullableInResponse('string', { description: 'When the last run of the task ended.' }),
+    nextDueAt: NullableTimestamp('The next due time (RFC 3339); null when disabled or a one-off task has run.'),
+    lastRunAt: NullableTimestamp('When the last run of the task ended.'),
     lastRunStatus: Type.Union([StringEnum(runStatuses), Type.Null()]),
     lastError: NullableInResponse('string', {
       description: 'Why the last run failed, or its output could not be delivered; null after a success.',

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { IdString, NullableInResponse, StringEnum, Timestamp } from './common.js';
+import { IdString, NullableInResponse, NullableTimestamp, StringEnum, Timestamp } from './common.js';
 
 /** The events a webhook can subscribe to: a closed list. */
 export const webhookEventTypes = [
@@ -117,19 +117,26 @@ const Attempt = Type.Object({
   at: Timestamp,
 });
 
+const deliveryStatuses = ['pending', 'succeeded', 'failed', 'cancelled'] as const;
+
 export const DeliverySchema = Type.Object(
   {
     id: IdString('delivery'),
     webhookId: Type.String(),
     eventId: Type.String({ description: 'The `webhook-id` header: the same on every attempt and redelivery.' }),
     eventType: Type.String(),
-    state: StringEnum(['pending', 'succeeded', 'failed', 'cancelled'] as const, {
+    status: StringEnum(deliveryStatuses, {
       description:
         '`pending` until an attempt succeeds (2xx), attempts run out (`failed`), or the webhook is disabled or ' +
         'deleted (`cancelled`).',
     }),
+    state: Type.Unsafe<(typeof deliveryStatuses)[number]>({
+      ...StringEnum(deliveryStatuses),
+      deprecated: true,
+      description: 'Deprecated: the former name of `status`, with the same value.',
+    }),
     attempts: Type.Integer(),
-    nextAttemptAt: Type.Union([Timestamp, Type.Null()], { description: 'When the next attempt is due, if pending.' }),
+    nextAttemptAt: NullableTimestamp('When the next attempt is due, if pending.'),
     lastAttempt: Type.Union([Attempt, Type.Null()]),
     attemptLog: Type.Array(Attempt),
     createdAt: Timestamp,
@@ -214,7 +221,12 @@ export const webhookPayloads: Record<WebhookEventType, ReturnType<typeof envelop
       finishReason: Type.String(),
       usage: Usage,
       model: Type.Object({ provider: Type.String(), name: Type.String() }),
-      toolCalls: Type.Integer({ description: 'How many tool calls the reply made.' }),
+      toolCallCount: Type.Integer({ description: 'How many tool calls the reply made.' }),
+      toolCalls: Type.Integer({
+        deprecated: true,
+        description:
+          'Deprecated: the former name of `toolCallCount` (in the reply itself `toolCalls` is the list of calls).',
+      }),
       latencyMs: Type.Integer(),
       createdAt: Timestamp,
     }),
@@ -251,10 +263,15 @@ export const webhookPayloads: Record<WebhookEventType, ReturnType<typeof envelop
       taskId: Type.String(),
       name: Type.String({ description: "The task's name." }),
       runId: Type.String(),
-      dueAt: NullableInResponse('string', { description: 'The due time the run was for; null for a run started now.' }),
+      dueAt: NullableTimestamp('The due time the run was for; null for a run started now.'),
       messageId: Type.String({ description: 'The id of the reply.' }),
       text: Type.String({ description: "The agent's reply: the task's output." }),
-      completedAt: Timestamp,
+      finishedAt: Timestamp,
+      completedAt: Type.String({
+        format: 'date-time',
+        deprecated: true,
+        description: 'Deprecated: the former name of `finishedAt` (the run’s name for the same time).',
+      }),
     }),
     'A run of a task whose output is `webhook` completed; the reply is in `text`.',
   ),
@@ -265,7 +282,7 @@ export const webhookPayloads: Record<WebhookEventType, ReturnType<typeof envelop
       taskId: Type.String(),
       name: Type.String(),
       runId: Type.String(),
-      dueAt: NullableInResponse('string'),
+      dueAt: NullableTimestamp(),
       error: Type.Object({ code: Type.String(), status: Type.Integer(), detail: Type.String() }),
       consecutiveFailures: Type.Integer({ description: 'Failed runs of the task in a row, this one included.' }),
     }),

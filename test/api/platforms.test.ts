@@ -372,10 +372,11 @@ describe('platforms: the generic webhook', () => {
     const agent = await t.newAgent({ platforms: [{ type: 'webhook', secrets: { signingSecret } }] });
     assert.deepEqual(agent.platforms[0].secrets, { signingSecret: '••••MDE=' });
     const url = `/v1/platforms/webhook/${agent.id}`;
-    const good = signed({ userId: 'u1', content: 'hello hook' }, { id: 'msg_replayed_once' });
+    const good = signed({ userId: 'u1', text: 'hello hook' }, { id: 'msg_replayed_once' });
     const response = await t.app.inject({ method: 'POST', url, ...good });
     assert.equal(response.statusCode, 200, response.body);
-    assert.match(response.json().reply, /You said: “hello hook”/);
+    assert.match(response.json().text, /You said: “hello hook”/);
+    assert.equal(response.json().reply, response.json().text, 'the deprecated copy of text');
     assert.equal(response.json().limited, false);
 
     const replayed = await t.app.inject({ method: 'POST', url, ...good });
@@ -383,16 +384,16 @@ describe('platforms: the generic webhook', () => {
     const wrong = await t.app.inject({
       method: 'POST',
       url,
-      ...signed({ userId: 'u1', content: 'forged' }, { secret: 'whsec_d3JvbmctYnV0LXdlbGwtZm9ybWVkLXNlY3JldA==' }),
+      ...signed({ userId: 'u1', text: 'forged' }, { secret: 'whsec_d3JvbmctYnV0LXdlbGwtZm9ybWVkLXNlY3JldA==' }),
     });
     assert.equal(wrong.statusCode, 401);
     const old = await t.app.inject({
       method: 'POST',
       url,
-      ...signed({ userId: 'u1', content: 'stale' }, { at: new Date(Date.now() - 6 * 60 * 1000) }),
+      ...signed({ userId: 'u1', text: 'stale' }, { at: new Date(Date.now() - 6 * 60 * 1000) }),
     });
     assert.equal(old.statusCode, 401);
-    const tampered = signed({ userId: 'u1', content: 'original' });
+    const tampered = signed({ userId: 'u1', text: 'original' });
     const changed = await t.app.inject({
       method: 'POST',
       url,
@@ -419,7 +420,7 @@ describe('platforms: the generic webhook', () => {
         },
       ],
     });
-    const request = signed({ userId: 'u2', roomId: 'r1', content: 'call me back' });
+    const request = signed({ userId: 'u2', roomId: 'r1', text: 'call me back' });
     const response = await t.app.inject({ method: 'POST', url: `/v1/platforms/webhook/${agent.id}`, ...request });
     assert.equal(response.statusCode, 202, response.body);
     assert.equal(response.json().requestId, request.headers['webhook-id']);
@@ -430,6 +431,51 @@ describe('platforms: the generic webhook', () => {
     const body = signer.verify(delivered.body, delivered.headers as Record<string, string>) as Record<string, any>;
     assert.equal(body.requestId, request.headers['webhook-id']);
     assert.equal(body.roomId, 'r1');
-    assert.match(body.reply, /call me back/);
+    assert.match(body.text, /call me back/);
+    assert.equal(body.reply, body.text, 'the deprecated copy of text');
+  });
+
+  it('still takes the message in `content`, the deprecated name of `text`', async () => {
+    const agent = await t.newAgent({ platforms: [{ type: 'webhook', secrets: { signingSecret } }] });
+    const url = `/v1/platforms/webhook/${agent.id}`;
+    const alias = await t.app.inject({ method: 'POST', url, ...signed({ userId: 'u3', content: 'old sender' }) });
+    assert.equal(alias.statusCode, 200, alias.body);
+    assert.match(alias.json().text, /You said: “old sender”/);
+    const both = await t.app.inject({
+      method: 'POST',
+      url,
+      ...signed({ userId: 'u3', text: 'same words', content: 'same words' }),
+    });
+    assert.equal(both.statusCode, 200, 'the same message under both names is one message');
+    assert.match(both.json().text, /You said: “same words”/);
+  });
+
+  it('refuses a body whose `text` and `content` differ, or that has neither, naming the field; nothing is processed', async () => {
+    const agent = await t.newAgent({ platforms: [{ type: 'webhook', secrets: { signingSecret } }] });
+    const url = `/v1/platforms/webhook/${agent.id}`;
+    const conflict = await t.app.inject({
+      method: 'POST',
+      url,
+      ...signed({ userId: 'u4', text: 'one thing', content: 'another' }),
+    });
+    assert.equal(conflict.statusCode, 400, conflict.body);
+    assert.match(conflict.headers['content-type'] as string, /application\/problem\+json/);
+    const problem = conflict.json();
+    assert.equal(problem.code, 'validation_failed');
+    assert.deepEqual(
+      problem.errors.map((error: any) => error.path),
+      ['/body/content'],
+    );
+    assert.match(problem.detail, /content differs from text/);
+
+    const missing = await t.app.inject({ method: 'POST', url, ...signed({ userId: 'u4' }) });
+    assert.equal(missing.statusCode, 400, missing.body);
+    assert.deepEqual(
+      missing.json().errors.map((error: any) => error.path),
+      ['/body/text'],
+    );
+
+    const history = await t.inject({ method: 'GET', url: `/v1/agents/${agent.id}/messages?userId=webhook:u4` });
+    assert.equal(history.json().data.length, 0, 'neither refused body reached the agent');
   });
 });

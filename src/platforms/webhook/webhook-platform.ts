@@ -36,15 +36,46 @@ const secretsSchema = Type.Object(
   { additionalProperties: false },
 );
 
+const maxTextLength = 32_000;
+
+/**
+ * What a sender POSTs. The message is `text`, as in POST /v1/agents/{id}/messages;
+ * `content` is the name it had first, still read so that existing senders keep
+ * working, and checked against `text` when both are sent.
+ */
 const InboundBody = Type.Object(
   {
     userId: Type.String({ minLength: 1, maxLength: 190 }),
     roomId: Type.Optional(Type.String({ minLength: 1, maxLength: 190 })),
-    content: Type.String({ minLength: 1, maxLength: 32_000 }),
+    text: Type.Optional(
+      Type.String({ minLength: 1, maxLength: maxTextLength, description: 'The message, 1–32,000 characters.' }),
+    ),
+    content: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: maxTextLength,
+        deprecated: true,
+        description: 'Deprecated: the former name of `text`, still accepted. Sent with `text`, it must be equal.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
 const inboundBody = TypeCompiler.Compile(InboundBody);
+type InboundBodyValue = Static<typeof InboundBody>;
+
+/** The message of a body that passed the schema, or the problem naming the field that is wrong. */
+function messageText(body: InboundBodyValue): string | { path: string; message: string } {
+  if (body.text !== undefined && body.content !== undefined && body.text !== body.content) {
+    return {
+      path: '/body/content',
+      message: 'differs from text: content is the deprecated name of text, send only text',
+    };
+  }
+  const text = body.text ?? body.content;
+  if (text === undefined) return { path: '/body/text', message: 'is required' };
+  return text;
+}
 
 /** The Standard Webhooks tolerance for timestamps, also how long a message id is remembered against replays. */
 const toleranceMs = 5 * 60 * 1000;
@@ -72,7 +103,7 @@ async function deliver(
   settings: Static<typeof settingsSchema>,
   webhook: Webhook,
   requestId: string,
-  message: Static<typeof InboundBody>,
+  message: InboundBodyValue,
   reply: InboundReply,
   context: PlatformContext,
 ): Promise<void> {
@@ -82,8 +113,7 @@ async function deliver(
     requestId,
     userId: message.userId,
     roomId: message.roomId ?? null,
-    reply: reply.text,
-    limited: reply.limited,
+    ...replyBody(reply),
   });
   const timestamp = new Date(context.clock.now());
   const response = await context.fetch(settings.callbackUrl as string, {
@@ -101,11 +131,17 @@ async function deliver(
   if (!response.ok) throw new Error(`the callback answered ${response.status}`);
 }
 
+/** The reply as senders get it: `text` like a message reply; `reply` is its former name, kept for existing senders. */
+function replyBody(reply: InboundReply): { text: string; reply: string; limited: boolean } {
+  return { text: reply.text, reply: reply.text, limited: reply.limited };
+}
+
 export const webhookPlatform: PlatformDefinition<typeof settingsSchema, typeof secretsSchema> = {
   type: 'webhook',
   description:
     'A generic inbound endpoint, POST /v1/platforms/webhook/{agentId}, signed per Standard Webhooks with ' +
-    '`secrets.signingSecret`; body {userId, roomId?, content}. The reply comes back in the response, or, with a ' +
+    '`secrets.signingSecret`; body {userId, roomId?, text} (`content`: deprecated name of `text`). The reply ' +
+    'comes back in the response as {text, limited} (`reply`: deprecated copy of `text`), or, with a ' +
     '`callbackUrl` and a reply slower than `replyWaitMs`, the response is 202 and the reply is POSTed there, signed.',
   settingsSchema,
   secretsSchema,
@@ -143,15 +179,17 @@ export const webhookPlatform: PlatformDefinition<typeof settingsSchema, typeof s
       return { status: 400, body: { problems } };
     }
     const message = body;
+    const text = messageText(message);
+    if (typeof text !== 'string') return { status: 400, body: { problems: [text] } };
     context.markEvent();
     const replying = context.handleMessage({
       userId: `webhook:${message.userId}`,
       ...(message.roomId ? { roomId: `webhook:${message.roomId}` } : {}),
-      content: message.content,
+      content: text,
     });
     if (settings.callbackUrl === undefined) {
       const reply = await replying;
-      return { status: 200, body: { reply: reply.text, limited: reply.limited } };
+      return { status: 200, body: replyBody(reply) };
     }
     let timer: NodeJS.Timeout | undefined;
     const waited = new Promise<null>((resolve) => {
@@ -160,7 +198,7 @@ export const webhookPlatform: PlatformDefinition<typeof settingsSchema, typeof s
     // A wait of 0 sends every reply to the callback.
     const first = settings.replyWaitMs === 0 ? null : await Promise.race([replying, waited]);
     clearTimeout(timer);
-    if (first !== null) return { status: 200, body: { reply: first.text, limited: first.limited } };
+    if (first !== null) return { status: 200, body: replyBody(first) };
     void replying
       .then((reply) => deliver(settings, webhook, requestId, message, reply, context))
       .catch((error: unknown) => {

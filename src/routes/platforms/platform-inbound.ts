@@ -47,7 +47,10 @@ export function registerPlatformInbound(
       security: [],
       params: PlatformInboundParams,
       response: {
-        200: Type.Unknown({ description: "The connector's answer (the generic webhook: `{reply, limited}`)." }),
+        200: Type.Unknown({
+          description:
+            "The connector's answer (the generic webhook: `{text, limited}`, and `reply`, a deprecated copy of `text`).",
+        }),
         202: Type.Unknown({ description: 'Accepted: the reply will be POSTed to the callback URL (generic webhook).' }),
         ...problemResponses(400, 401, 404, 413, 503),
       },
@@ -62,8 +65,10 @@ export function registerPlatformInbound(
           description:
             'For platforms, not API clients: `POST /v1/platforms/webhook/{agentId}` signed per Standard Webhooks ' +
             '(webhook-id, webhook-timestamp, webhook-signature with the entry’s `secrets.signingSecret`), body ' +
-            '`{userId, roomId?, content}` → `{reply, limited}`, or 202 when the entry has a `callbackUrl` and the reply ' +
-            'takes longer than `replyWaitMs`. A wrong, old (over 5 minutes) or replayed signature is 401.',
+            '`{userId, roomId?, text}` → `{text, limited}`, or 202 when the entry has a `callbackUrl` and the reply ' +
+            'takes longer than `replyWaitMs`. A wrong, old (over 5 minutes) or replayed signature is 401. ' +
+            'Deprecated: `content`, the former name of `text`, is still read (sent with a different `text`: 400 ' +
+            'naming `/body/content`), and the answer still carries `reply`, a copy of `text`.',
         },
       },
       handler,

@@ -17,7 +17,7 @@ export function registerListRuns(app: App): void {
         description:
           'Every reply is a run, whoever started it: a message (`trigger: message`), a task (`task`), a platform ' +
           '(`platform`) or the OpenAI-compatible door (`door`). Newest first; filter by `status`, `trigger` or ' +
-          '`task`, and follow `nextCursor` for older runs. Scope: `agents:read`.',
+          '`taskId` (`task`: its deprecated former name), and follow `nextCursor` for older runs. Scope: `agents:read`.',
         params: AgentIdParams,
         querystring: ListRunsQuery,
         response: { 200: RunList, ...problemResponses(400, 404) },

@@ -16,7 +16,7 @@ export function registerGetTask(app: App): void {
         summary: 'Get a task',
         description:
           'The task, its next due time, and its last run: when it ended, its status, why it failed, the failures ' +
-          'in a row and, when the service paused it, `pausedReason`. Its runs: GET /v1/agents/{agentId}/runs?task=' +
+          'in a row and, when the service paused it, `pausedReason`. Its runs: GET /v1/agents/{agentId}/runs?taskId=' +
           '{taskId}. Scope: `agents:read`.',
         params: TaskIdParams,
         response: { 200: Type.Ref(TaskSchema), ...problemResponses(404) },

@@ -20,6 +20,8 @@ export function messageCompletedEvent(ctx: ServiceContext, reply: MessageReplyVi
       finishReason: reply.finishReason,
       usage: reply.usage,
       model: reply.model,
+      toolCallCount: reply.toolCalls?.length ?? 0,
+      // Deprecated: the same count under the name that is an array in the reply itself.
       toolCalls: reply.toolCalls?.length ?? 0,
       latencyMs: reply.latencyMs,
       createdAt: reply.createdAt,

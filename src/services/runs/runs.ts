@@ -1,5 +1,5 @@
 import { isoTime } from '../../clock.js';
-import { AppError, notFound } from '../../errors.js';
+import { AppError, notFound, validationError } from '../../errors.js';
 import type { MessageReplyView } from '../../schemas/messages.js';
 import type { ListRunsQueryValue, RunListView, RunStatus, RunTrigger, RunView } from '../../schemas/runs.js';
 import type { RunRow } from '../../storage/repositories/runs.js';
@@ -55,6 +55,14 @@ export async function listRuns({
 }): Promise<RunListView> {
   requireScope(ctx, 'agents:read');
   await findOwnAgent(ctx, agentId);
+  // `task` is the name the filter had before it was named like the field it filters on.
+  if (query.task !== undefined && query.taskId !== undefined && query.task !== query.taskId) {
+    throw validationError(
+      '/query/task',
+      'differs from taskId: task is the deprecated name of taskId, send only taskId',
+    );
+  }
+  const taskId = query.taskId ?? query.task;
   const limit = query.limit ?? defaultLimit;
   const beforeId = query.cursor !== undefined ? decodeLastIdCursor('run', query.cursor) : undefined;
   const rows = await ctx.deps.repositories.runs.page({
@@ -63,7 +71,7 @@ export async function listRuns({
     limit: limit + 1,
     ...(query.status !== undefined ? { status: query.status } : {}),
     ...(query.trigger !== undefined ? { trigger: query.trigger } : {}),
-    ...(query.task !== undefined ? { taskId: query.task } : {}),
+    ...(taskId !== undefined ? { taskId } : {}),
     ...(beforeId !== undefined ? { beforeId } : {}),
   });
   const hasMore = rows.length > limit;

@@ -124,7 +124,8 @@ export async function executeTaskRun(
             id: newId('event'),
             accountId: order.accountId,
             type: 'task.completed',
-            data: { ...about, messageId: produced.reply.id, text, completedAt: at },
+            // `completedAt` is the deprecated name of `finishedAt`, the run's own name for this time.
+            data: { ...about, messageId: produced.reply.id, text, finishedAt: at, completedAt: at },
             occurredAt: at,
           },
           transaction,

@@ -30,6 +30,8 @@ export function toDeliveryView(record: DeliveryRecord): DeliveryView {
     webhookId: record.webhookId,
     eventId: record.eventId,
     eventType: record.eventType,
+    status: record.state,
+    // The former name of `status`, still sent for clients written against it.
     state: record.state,
     attempts: record.attempts,
     nextAttemptAt: record.state === 'pending' ? record.nextAttemptAt : null,
