@@ -69,15 +69,16 @@ describe("the dashboard's approvals", { skip: chromiumMissing ?? false }, () => 
       name: 'Auditor',
       plugins: [{ name: 'math', approval: { tools: '*', expiresAfterSeconds: 3600 } }],
     });
+    const elsewhere = await pause(cashier.id, '2+2');
     const approved = await pause(cashier.id, '6*7');
     const denied = await pause(auditor.id, '1/0');
 
     await page.getByRole('button', { name: 'Refresh' }).click();
     const pending = page.getByRole('list', { name: 'Pending approvals' });
-    const cashierItem = pending.getByRole('listitem').filter({ hasText: 'Cashier' });
+    const cashierItem = pending.getByRole('listitem').filter({ hasText: '6*7' });
     const auditorItem = pending.getByRole('listitem').filter({ hasText: 'Auditor' });
     await cashierItem.waitFor();
-    assert.equal(await pending.getByRole('listitem').count(), 2);
+    assert.equal(await pending.getByRole('listitem').count(), 3);
     assert.match(await cashierItem.getByRole('heading').innerText(), /calculate for Cashier/);
     assert.match(await cashierItem.locator('.approval-input').innerText(), /"expression": "6\*7"/);
     assert.match(await cashierItem.innerText(), /by kim/);
@@ -85,6 +86,18 @@ describe("the dashboard's approvals", { skip: chromiumMissing ?? false }, () => 
     assert.match(await auditorItem.locator('time').innerText(), /^5\d min left$/);
     await assertAccessible(page, 'approvals, pending');
     await screenshot(page, 'approvals', { documented: true });
+
+    // Someone decided one meanwhile (another tab, the API): deciding it here says so where it was asked.
+    const elsewhereItem = pending.getByRole('listitem').filter({ hasText: '2+2' });
+    assert.equal(
+      (await server.api('POST', `/v1/agents/${cashier.id}/approvals/${elsewhere}`, { decision: 'approve' })).status,
+      200,
+    );
+    await elsewhereItem.getByRole('button', { name: 'Approve' }).click();
+    await elsewhereItem.getByRole('alert').waitFor();
+    await assertAccessible(page, 'approvals, a refused decision');
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await elsewhereItem.waitFor({ state: 'detached' });
 
     await cashierItem.getByRole('button', { name: 'Approve' }).click();
     const decided = page.getByRole('region', { name: 'Decided here' });

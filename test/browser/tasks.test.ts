@@ -54,10 +54,16 @@ describe("the dashboard's tasks", { skip: chromiumMissing ?? false }, () => {
     await page.getByRole('status').filter({ hasText: 'No tasks yet' }).waitFor();
     await assertAccessible(page, 'tasks, empty');
 
+    // Escape closes the form unchanged and gives focus back to the button that opened it.
     await page.getByRole('button', { name: 'New task' }).click();
     const dialog = page.getByRole('dialog', { name: 'New task' });
     await dialog.waitFor();
     assert.equal(await focusedLabel(page), 'Name', 'focus moves into the dialog');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    assert.equal(await focusedLabel(page), 'New task');
+    await page.keyboard.press('Enter');
+    await dialog.waitFor();
     await dialog.getByLabel('Name').fill('Morning summary');
     await dialog.getByLabel('Instructions').fill('Summarise the night');
     await dialog.getByLabel('Every so often').check();

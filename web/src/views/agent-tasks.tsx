@@ -106,37 +106,39 @@ export function AgentTasks({ agent }: { agent: Agent; onChanged?: (agent: Agent)
                       {task.enabled ? 'yes' : task.pausedReason ? 'paused' : 'no'}
                     </label>
                   </td>
-                  <td class="row-actions">
-                    <button type="button" onClick={() => void runNow(task)} aria-label={`Run now: ${task.name}`}>
-                      Run now
-                    </button>
-                    <button
-                      type="button"
-                      class="secondary"
-                      aria-label={`Runs of ${task.name}`}
-                      aria-pressed={selected?.taskId === task.id}
-                      onClick={() =>
-                        setSelected(selected?.taskId === task.id ? null : { taskId: task.id, runId: null })
-                      }
-                    >
-                      Runs
-                    </button>
-                    <button
-                      type="button"
-                      class="secondary"
-                      aria-label={`Edit ${task.name}`}
-                      onClick={() => setEditing(task)}
-                    >
-                      Edit
-                    </button>
-                    <button
-                      type="button"
-                      class="danger"
-                      aria-label={`Delete ${task.name}`}
-                      onClick={() => setDeleting(task)}
-                    >
-                      Delete
-                    </button>
+                  <td>
+                    <div class="row-actions">
+                      <button type="button" onClick={() => void runNow(task)} aria-label={`Run now: ${task.name}`}>
+                        Run now
+                      </button>
+                      <button
+                        type="button"
+                        class="secondary"
+                        aria-label={`Runs of ${task.name}`}
+                        aria-pressed={selected?.taskId === task.id}
+                        onClick={() =>
+                          setSelected(selected?.taskId === task.id ? null : { taskId: task.id, runId: null })
+                        }
+                      >
+                        Runs
+                      </button>
+                      <button
+                        type="button"
+                        class="secondary"
+                        aria-label={`Edit ${task.name}`}
+                        onClick={() => setEditing(task)}
+                      >
+                        Edit
+                      </button>
+                      <button
+                        type="button"
+                        class="danger"
+                        aria-label={`Delete ${task.name}`}
+                        onClick={() => setDeleting(task)}
+                      >
+                        Delete
+                      </button>
+                    </div>
                   </td>
                 </tr>
               ))}
