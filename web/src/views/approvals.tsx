@@ -1,9 +1,10 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { Loaded, useResource } from '../ui/resource.js';
 import { ApprovalItem } from './approvals/approval-item.js';
 import { listPendingApprovals, namesOf, type Approval } from './approvals/requests.js';
-import { useNow } from './approvals/time-left.js';
 import { RunDetail } from './runs/run-detail.js';
+
+const refreshMs = 30_000;
 
 /**
  * Pending approvals across the account's agents: each tool call that waits
@@ -17,8 +18,11 @@ export function ApprovalsView(_props: object) {
   }, []);
   const [decided, setDecided] = useState<Approval[]>([]);
   const [notice, setNotice] = useState('');
-  // Re-renders the countdowns now and then; each reads the clock when it renders.
-  useNow();
+  // New requests appear without a click, and the countdowns (read at each render) move on.
+  useEffect(() => {
+    const timer = setInterval(reload, refreshMs);
+    return () => clearInterval(timer);
+  }, [reload]);
 
   const onDecided = (approval: Approval) => {
     setDecided((current) => [approval, ...current]);

@@ -1,15 +1,3 @@
-import { useEffect, useState } from 'preact/hooks';
-
-/** Renders again every `everyMs`, for countdowns that should not re-render every second. */
-export function useNow(everyMs = 30_000): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), everyMs);
-    return () => clearInterval(timer);
-  }, [everyMs]);
-  return now;
-}
-
 /** "23 h 59 min left", "4 min left", "expired": how long a decision may still be taken. */
 export function timeLeft(expiresAt: string, now: number): string {
   const milliseconds = Date.parse(expiresAt) - now;

@@ -1,4 +1,4 @@
-import type { Task } from './requests.js';
+import type { Task } from '../../../../src/client/types.js';
 
 /**
  * The schedule as the form holds it: one kind at a time, each with its own
