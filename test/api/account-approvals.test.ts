@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import { createAgentdClient } from '../../src/client/index.js';
 import { backends, createTestApp, type TestAccount, type TestApp } from '../helpers/test-app.js';
 
 /**
@@ -102,6 +104,16 @@ for (const backend of backends) {
         [[older, 'not today']],
       );
       assert.equal((await list('?status=pending', stranger)).data.length, 1, 'the stranger sees only their own');
+
+      // The typed client follows the pages.
+      await t.app.listen({ port: 0, host: '127.0.0.1' });
+      const client = createAgentdClient({
+        baseUrl: `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`,
+        apiKey: t.owner.key,
+      });
+      const listed: string[] = [];
+      for await (const approval of client.approvals.listAll({ limit: 1 })) listed.push(approval.id);
+      assert.deepEqual(listed, [newer, older]);
     });
 
     it('refuses a status it does not know and a cursor it did not give, with a problem', async () => {
