@@ -48,6 +48,7 @@ import { MessageReply, ToolCallView } from './schemas/messages.js';
 import { Run as RunSchema } from './schemas/runs.js';
 import { Approval as ApprovalSchema, PendingApproval } from './schemas/approvals.js';
 import { registerListApprovals } from './routes/approvals/list-approvals.js';
+import { registerListAccountApprovals } from './routes/approvals/list-account-approvals.js';
 import { registerGetApproval } from './routes/approvals/get-approval.js';
 import { registerDecideApproval } from './routes/approvals/decide-approval.js';
 import { messageBodyLimit, registerSendMessage } from './routes/messages/send-message.js';
@@ -269,6 +270,7 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
   registerListRuns(app);
   registerGetRun(app);
   registerCancelRun(app);
+  registerListAccountApprovals(app);
   registerListApprovals(app);
   registerGetApproval(app);
   registerDecideApproval(app);

@@ -103,6 +103,8 @@ export interface AgentdClient {
       query?: Omit<ListApprovalsQuery, 'cursor'>,
       options?: RequestOptions,
     ): AsyncGenerator<Approval, void>;
+    /** The approvals of every agent of the account (`{ status: 'pending' }`: all there is to decide), newest first. */
+    listAll(query?: Omit<ListApprovalsQuery, 'cursor'>, options?: RequestOptions): AsyncGenerator<Approval, void>;
     get(agentId: string, approvalId: string, options?: RequestOptions): Promise<Approval>;
     /**
      * Approves or denies a tool call that waits; once a paused run's calls are all decided, `resumedRunId`
@@ -296,6 +298,19 @@ export function createAgentdClient(options: AgentdClientOptions): AgentdClient {
           const page = unwrap(
             await api.GET('/v1/agents/{agentId}/approvals', {
               params: { path: { agentId }, query: { ...query, ...(cursor ? { cursor } : {}) } },
+              ...signalOf(requestOptions),
+            }),
+          );
+          yield* page.data;
+          cursor = page.pagination.hasMore ? (page.pagination.nextCursor ?? undefined) : undefined;
+        } while (cursor !== undefined);
+      },
+      async *listAll(query = {}, requestOptions) {
+        let cursor: string | undefined;
+        do {
+          const page = unwrap(
+            await api.GET('/v1/approvals', {
+              params: { query: { ...query, ...(cursor ? { cursor } : {}) } },
               ...signalOf(requestOptions),
             }),
           );

@@ -18,6 +18,9 @@ export type DeletedAgent = operations['deleteAgent']['responses'][200]['content'
 export type SendMessageBody = operations['sendMessage']['requestBody']['content']['application/json'];
 export type ListRunsQuery = NonNullable<operations['listRuns']['parameters']['query']>;
 export type ListApprovalsQuery = NonNullable<operations['listApprovals']['parameters']['query']>;
+export type ApprovalList = operations['listApprovals']['responses'][200]['content']['application/json'];
+export type RunList = operations['listRuns']['responses'][200]['content']['application/json'];
+export type TaskList = operations['listTasks']['responses'][200]['content']['application/json'];
 export type DecideApprovalBody = operations['decideApproval']['requestBody']['content']['application/json'];
 
 export type Task = Schemas['Task'];

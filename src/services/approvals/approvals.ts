@@ -111,9 +111,12 @@ async function settleApproval(
  * the run runtime's heartbeat on every instance, and before reads and
  * decisions, so an expired request never shows as pending.
  */
-export async function expireApprovals(deps: ServiceDeps, agentId?: string): Promise<number> {
+export async function expireApprovals(
+  deps: ServiceDeps,
+  owner: { agentId?: string; accountId?: string } = {},
+): Promise<number> {
   const now = isoTime(deps.clock.now());
-  const due = await deps.repositories.approvals.expired(now, expiryBatch, agentId);
+  const due = await deps.repositories.approvals.expired(now, expiryBatch, owner);
   let settled = 0;
   for (const row of due) {
     try {
@@ -144,12 +147,37 @@ export async function listApprovals({
 }): Promise<ApprovalListView> {
   requireScope(ctx, 'agents:read');
   await findOwnAgent(ctx, agentId);
-  await expireApprovals(ctx.deps, agentId);
+  await expireApprovals(ctx.deps, { agentId });
+  return approvalPage(ctx, query, agentId);
+}
+
+/**
+ * The approvals of every agent of the account, newest first, in the same
+ * shape and pages as one agent's: where a person sees everything that waits
+ * for them at once.
+ */
+export async function listAccountApprovals({
+  ctx,
+  query,
+}: {
+  ctx: ServiceContext;
+  query: ListApprovalsQueryValue;
+}): Promise<ApprovalListView> {
+  requireScope(ctx, 'agents:read');
+  await expireApprovals(ctx.deps, { accountId: ctx.actor.accountId });
+  return approvalPage(ctx, query);
+}
+
+async function approvalPage(
+  ctx: ServiceContext,
+  query: ListApprovalsQueryValue,
+  agentId?: string,
+): Promise<ApprovalListView> {
   const limit = query.limit ?? defaultLimit;
   const beforeId = query.cursor !== undefined ? decodeLastIdCursor('approval', query.cursor) : undefined;
   const rows = await ctx.deps.repositories.approvals.page({
     accountId: ctx.actor.accountId,
-    agentId,
+    ...(agentId !== undefined ? { agentId } : {}),
     limit: limit + 1,
     ...(query.status !== undefined ? { status: query.status } : {}),
     ...(beforeId !== undefined ? { beforeId } : {}),
@@ -175,7 +203,7 @@ export async function getApproval({
   requireScope(ctx, 'agents:read');
   let row = await findOwnApproval(ctx, agentId, approvalId);
   if (row.status === 'pending' && row.expires_at <= isoTime(ctx.deps.clock.now())) {
-    await expireApprovals(ctx.deps, agentId);
+    await expireApprovals(ctx.deps, { agentId });
     row = (await ctx.deps.repositories.approvals.findById(approvalId)) ?? row;
   }
   return approvalView(row);

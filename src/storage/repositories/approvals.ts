@@ -6,7 +6,8 @@ export type PausedRunRow = Selectable<Database['paused_runs']>;
 
 export interface ApprovalPageQuery {
   accountId: string;
-  agentId: string;
+  /** One agent's approvals; without it, those of every agent of the account. */
+  agentId?: string;
   status?: string;
   limit: number;
   /** Keyset position: approvals strictly older than this id (newest first). */
@@ -48,11 +49,8 @@ export class ApprovalRepository {
   }
 
   async page(query: ApprovalPageQuery, executor: Executor = this.db): Promise<ApprovalRow[]> {
-    let builder = executor
-      .selectFrom('approvals')
-      .selectAll()
-      .where('agent_id', '=', query.agentId)
-      .where('account_id', '=', query.accountId);
+    let builder = executor.selectFrom('approvals').selectAll().where('account_id', '=', query.accountId);
+    if (query.agentId !== undefined) builder = builder.where('agent_id', '=', query.agentId);
     if (query.status !== undefined) builder = builder.where('status', '=', query.status);
     if (query.beforeId !== undefined) builder = builder.where('id', '<', query.beforeId);
     return builder.orderBy('id', 'desc').limit(query.limit).execute();
@@ -115,14 +113,20 @@ export class ApprovalRepository {
     return executor.selectFrom('approvals').selectAll().where('run_id', '=', runId).orderBy('id').execute();
   }
 
-  /** Pending approvals past their expiry, oldest first. */
-  async expired(now: string, limit: number, agentId?: string, executor: Executor = this.db): Promise<ApprovalRow[]> {
+  /** Pending approvals past their expiry, oldest first: all of them, one agent's or one account's. */
+  async expired(
+    now: string,
+    limit: number,
+    owner: { agentId?: string; accountId?: string } = {},
+    executor: Executor = this.db,
+  ): Promise<ApprovalRow[]> {
     let builder = executor
       .selectFrom('approvals')
       .selectAll()
       .where('status', '=', 'pending')
       .where('expires_at', '<=', now);
-    if (agentId !== undefined) builder = builder.where('agent_id', '=', agentId);
+    if (owner.agentId !== undefined) builder = builder.where('agent_id', '=', owner.agentId);
+    if (owner.accountId !== undefined) builder = builder.where('account_id', '=', owner.accountId);
     return builder.orderBy('expires_at').limit(limit).execute();
   }
 
