@@ -94,6 +94,7 @@ describe('the agent form', { skip: chromiumMissing ?? false }, () => {
       'field-plugins-0-config-allowedHosts-0',
     );
     await assertAccessible(page, 'agent form with errors');
+    await page.locator('#field-plugins-0-config-allowedHosts').scrollIntoViewIfNeeded();
     await screenshot(page, 'agent-form-plugin-error', { documented: true });
     assert.equal((await server.api('GET', '/v1/agents')).body.pagination.total, 0, 'nothing was created');
 
@@ -117,6 +118,8 @@ describe('the agent form', { skip: chromiumMissing ?? false }, () => {
     assert.equal(await stored.inputValue(), '');
     assert.equal(await stored.getAttribute('placeholder'), '••••9b2d');
     assert.ok(!(await page.content()).includes(secret));
+    await page.getByRole('group', { name: 'Plugin 1 (http)' }).scrollIntoViewIfNeeded();
+    await screenshot(page, 'agent-form-edit', { documented: true });
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
     const after = (await server.api('GET', `/v1/agents/${agent.id}`)).body;
