@@ -21,6 +21,10 @@ const focused = (page: Page) =>
     return { id: element?.id ?? '', text: (element?.textContent ?? '').trim(), value: element?.value ?? '' };
   });
 
+/** Focus moved by the page (after its next render) lands on the element with this id. */
+const focusLandsOn = (page: Page, id: string) =>
+  page.waitForFunction((expected) => (globalThis as any).document.activeElement?.id === expected, id);
+
 /** Presses Tab (or Shift+Tab) until the focus is where `reached` says, as a keyboard user would. */
 async function tabTo(
   page: Page,
@@ -89,10 +93,7 @@ describe('the agent form', { skip: chromiumMissing ?? false }, () => {
       /expected string to match/,
     );
     assert.match((await host.getAttribute('aria-describedby')) ?? '', /allowedHosts-0-error/);
-    assert.equal(
-      await page.evaluate(() => (globalThis as any).document.activeElement?.id),
-      'field-plugins-0-config-allowedHosts-0',
-    );
+    await focusLandsOn(page, 'field-plugins-0-config-allowedHosts-0');
     await assertAccessible(page, 'agent form with errors');
     await page.locator('#field-plugins-0-config-allowedHosts').scrollIntoViewIfNeeded();
     await screenshot(page, 'agent-form-plugin-error', { documented: true });
@@ -147,7 +148,7 @@ describe('the agent form', { skip: chromiumMissing ?? false }, () => {
     await tabTo(page, ({ text }) => text === 'Add plugin');
     await page.keyboard.press('Space');
     // Focus moves to the new entry's choice of plugin; arrow keys pick one.
-    assert.equal((await focused(page)).id, 'field-plugins-0-name');
+    await focusLandsOn(page, 'field-plugins-0-name');
     for (let presses = 0; presses < 10 && (await focused(page)).value !== 'clock'; presses += 1) {
       await page.keyboard.press('ArrowDown');
     }
