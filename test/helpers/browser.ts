@@ -83,11 +83,12 @@ export const documentationScreenshots = path.join(root, 'docs', 'dashboard');
 export async function screenshot(page: Page, name: string, options: { documented?: boolean } = {}): Promise<string> {
   fs.mkdirSync(artifactsDirectory, { recursive: true });
   const file = path.join(artifactsDirectory, `${name}.png`);
-  await page.screenshot({ path: file, fullPage: true });
+  // The documented one first: a full-page screenshot leaves the page scrolled elsewhere than the test put it.
   if (options.documented && process.env.AGENTD_UPDATE_SCREENSHOTS === '1') {
     fs.mkdirSync(documentationScreenshots, { recursive: true });
     await page.screenshot({ path: path.join(documentationScreenshots, `${name}.png`) });
   }
+  await page.screenshot({ path: file, fullPage: true });
   return file;
 }
 

@@ -1,4 +1,8 @@
 import type { Agent } from './api.js';
+import { kindIn, type ExtensionCatalog, type ExtensionKind } from './extension-catalog.js';
+import { draftOf, secretRowsOf, secretsOf, valueOf, type Draft, type SecretRow } from './ui/schema-form/index.js';
+
+export type { SecretRow };
 
 /**
  * The agent form's state and the request bodies built from it: a create body
@@ -8,21 +12,27 @@ import type { Agent } from './api.js';
  * stored secret (README, "A walk through the API").
  */
 
-export interface SecretRow {
-  name: string;
-  /** A new value typed in; empty keeps the stored one. */
-  value: string;
-  /** The masked value the server gave, when the secret is stored. */
-  masked: string | null;
-}
-
+/** One plugin or platform entry: the kind chosen from the server's catalog and the drafts of its forms. */
 export interface ExtensionRow {
-  /** The plugin's name or the platform's type. */
+  /** The plugin's name or the platform's type; empty until one is chosen. */
   name: string;
   enabled: boolean;
-  /** `config` of a plugin, `settings` of a platform: JSON text. */
-  json: string;
+  /** `config` of a plugin, `settings` of a platform, as its schema's form edits it. */
+  settings: Draft;
   secrets: SecretRow[];
+  /** A plugin's approval setting, kept as it is (the form does not edit it). */
+  approval?: unknown;
+}
+
+/** A knowledge item: a text, or a text with a title. */
+export interface KnowledgeRow {
+  title: string;
+  content: string;
+}
+
+export interface MetadataRow {
+  key: string;
+  value: string;
 }
 
 export interface AgentFormState {
@@ -36,8 +46,8 @@ export interface AgentFormState {
   expertise: string;
   objectives: string;
   motivations: string;
-  knowledge: string;
-  metadata: string;
+  knowledge: KnowledgeRow[];
+  metadata: MetadataRow[];
   deletionProtection: boolean;
   model: {
     provider: string;
@@ -54,10 +64,31 @@ export interface AgentFormState {
 }
 
 const lines = (list: string[]) => list.join('\n');
-const json = (value: unknown) => JSON.stringify(value, null, 2);
 
-function secretRows(secrets: Record<string, string>): SecretRow[] {
-  return Object.entries(secrets).map(([name, masked]) => ({ name, value: '', masked }));
+/** A new entry of a kind: its settings at the schema's defaults, a field for each secret it names. */
+export function newExtensionRow(kind: ExtensionKind | null): ExtensionRow {
+  return kind
+    ? {
+        name: kind.name,
+        enabled: true,
+        settings: draftOf(kind.settingsSchema, undefined),
+        secrets: secretRowsOf(kind.secretsSchema, {}),
+      }
+    : { name: '', enabled: true, settings: {}, secrets: [] };
+}
+
+function extensionRowOf(
+  kinds: ExtensionKind[],
+  entry: { name: string; enabled: boolean; settings: unknown; secrets: Record<string, string>; approval?: unknown },
+): ExtensionRow {
+  const kind = kindIn(kinds, entry.name);
+  return {
+    name: entry.name,
+    enabled: entry.enabled,
+    settings: draftOf(kind.settingsSchema, entry.settings),
+    secrets: secretRowsOf(kind.secretsSchema, entry.secrets),
+    ...(entry.approval === undefined ? {} : { approval: entry.approval }),
+  };
 }
 
 export function emptyForm(): AgentFormState {
@@ -72,8 +103,8 @@ export function emptyForm(): AgentFormState {
     expertise: '',
     objectives: '',
     motivations: '',
-    knowledge: '[]',
-    metadata: '{}',
+    knowledge: [],
+    metadata: [],
     deletionProtection: false,
     model: {
       provider: '',
@@ -90,7 +121,7 @@ export function emptyForm(): AgentFormState {
   };
 }
 
-export function formOf(agent: Agent): AgentFormState {
+export function formOf(agent: Agent, catalog: ExtensionCatalog): AgentFormState {
   const number = (value: number | undefined) => (value === undefined ? '' : String(value));
   return {
     name: agent.name,
@@ -103,8 +134,10 @@ export function formOf(agent: Agent): AgentFormState {
     expertise: lines(agent.expertise),
     objectives: lines(agent.goals.objectives),
     motivations: lines(agent.goals.motivations),
-    knowledge: json(agent.knowledge),
-    metadata: json(agent.metadata),
+    knowledge: agent.knowledge.map((item) =>
+      typeof item === 'string' ? { title: '', content: item } : { title: item.title ?? '', content: item.content },
+    ),
+    metadata: Object.entries(agent.metadata).map(([key, value]) => ({ key, value: String(value) })),
     deletionProtection: agent.deletionProtection,
     model: {
       provider: agent.model.provider,
@@ -116,18 +149,10 @@ export function formOf(agent: Agent): AgentFormState {
       apiKey: '',
       apiKeyMasked: agent.model.apiKey ?? null,
     },
-    plugins: agent.plugins.map((plugin) => ({
-      name: plugin.name,
-      enabled: plugin.enabled,
-      json: json(plugin.config),
-      secrets: secretRows(plugin.secrets),
-    })),
-    platforms: agent.platforms.map((platform) => ({
-      name: platform.type,
-      enabled: platform.enabled,
-      json: json(platform.settings),
-      secrets: secretRows(platform.secrets),
-    })),
+    plugins: agent.plugins.map((plugin) => extensionRowOf(catalog.plugins, { ...plugin, settings: plugin.config })),
+    platforms: agent.platforms.map((platform) =>
+      extensionRowOf(catalog.platforms, { ...platform, name: platform.type }),
+    ),
   };
 }
 
@@ -163,39 +188,38 @@ function numberOf(text: string, path: string, errors: FieldError[]): number | nu
   return value;
 }
 
-function parsedJson(text: string, path: string, errors: FieldError[], fallback: unknown): unknown {
-  if (text.trim() === '') return fallback;
-  try {
-    return JSON.parse(text);
-  } catch {
-    errors.push({ path, message: 'is not valid JSON' });
-    return fallback;
-  }
+/** Items with no content are left out; an item without a title is sent as its text alone. */
+function knowledgeOf(rows: KnowledgeRow[]): unknown[] {
+  return rows
+    .filter((row) => row.title.trim() !== '' || row.content.trim() !== '')
+    .map((row) => (row.title.trim() ? { title: row.title.trim(), content: row.content } : row.content));
 }
 
-function secretsOf(rows: SecretRow[]): Record<string, string> {
-  const secrets: Record<string, string> = {};
-  for (const row of rows) {
-    const name = row.name.trim();
-    if (!name) continue;
-    const value = row.value !== '' ? row.value : row.masked;
-    if (value) secrets[name] = value;
-  }
-  return secrets;
+/** Rows without a key are left out (an entry being typed); values are sent as typed. */
+function metadataOf(rows: MetadataRow[]): Record<string, string> {
+  return Object.fromEntries(rows.filter((row) => row.key.trim() !== '').map((row) => [row.key.trim(), row.value]));
 }
 
-function extensionsOf(rows: ExtensionRow[], kind: 'plugins' | 'platforms', errors: FieldError[]) {
+function extensionsOf(
+  rows: ExtensionRow[],
+  kind: 'plugins' | 'platforms',
+  catalog: ExtensionCatalog,
+  errors: FieldError[],
+) {
   return rows.map((row, index) => {
-    const settings = parsedJson(
-      row.json,
-      `/${kind}/${index}/${kind === 'plugins' ? 'config' : 'settings'}`,
-      errors,
-      {},
-    );
+    const settingsField = kind === 'plugins' ? 'config' : 'settings';
+    const schema = kindIn(catalog[kind], row.name).settingsSchema;
+    const settings = valueOf(schema, row.settings, `/${kind}/${index}/${settingsField}`, errors) ?? {};
     const secrets = secretsOf(row.secrets);
     return kind === 'plugins'
-      ? { name: row.name.trim(), enabled: row.enabled, config: settings, secrets }
-      : { type: row.name.trim(), enabled: row.enabled, settings, secrets };
+      ? {
+          name: row.name,
+          enabled: row.enabled,
+          config: settings,
+          secrets,
+          ...(row.approval === undefined ? {} : { approval: row.approval }),
+        }
+      : { type: row.name, enabled: row.enabled, settings, secrets };
   });
 }
 
@@ -216,7 +240,7 @@ function modelOf(form: AgentFormState, errors: FieldError[], patch: boolean) {
   return body;
 }
 
-export function createBody(form: AgentFormState): Record<string, unknown> {
+export function createBody(form: AgentFormState, catalog: ExtensionCatalog): Record<string, unknown> {
   const errors: FieldError[] = [];
   const body: Record<string, unknown> = { name: form.name, status: form.status };
   const optionalList = (name: string, text: string) => {
@@ -235,29 +259,25 @@ export function createBody(form: AgentFormState): Record<string, unknown> {
   if (listOf(form.objectives).length) goals.objectives = listOf(form.objectives);
   if (listOf(form.motivations).length) goals.motivations = listOf(form.motivations);
   if (Object.keys(goals).length) body.goals = goals;
-  const knowledge = parsedJson(form.knowledge, '/knowledge', errors, []);
-  if (!Array.isArray(knowledge) || knowledge.length) body.knowledge = knowledge;
-  const metadata = parsedJson(form.metadata, '/metadata', errors, {});
-  if (typeof metadata !== 'object' || metadata === null || Object.keys(metadata).length) body.metadata = metadata;
+  const knowledge = knowledgeOf(form.knowledge);
+  if (knowledge.length) body.knowledge = knowledge;
+  const metadata = metadataOf(form.metadata);
+  if (Object.keys(metadata).length) body.metadata = metadata;
   if (form.deletionProtection) body.deletionProtection = true;
   if (form.model.provider.trim() || form.model.name.trim()) body.model = modelOf(form, errors, false);
-  if (form.plugins.length) body.plugins = extensionsOf(form.plugins, 'plugins', errors);
-  if (form.platforms.length) body.platforms = extensionsOf(form.platforms, 'platforms', errors);
+  if (form.plugins.length) body.plugins = extensionsOf(form.plugins, 'plugins', catalog, errors);
+  if (form.platforms.length) body.platforms = extensionsOf(form.platforms, 'platforms', catalog, errors);
   if (errors.length) throw new FormErrors(errors);
   return body;
 }
 
-export function patchBody(form: AgentFormState, agent: Agent): Record<string, unknown> {
+export function patchBody(form: AgentFormState, agent: Agent, catalog: ExtensionCatalog): Record<string, unknown> {
   const errors: FieldError[] = [];
-  const metadata = parsedJson(form.metadata, '/metadata', errors, {});
   // Keys that were removed are deleted with null (RFC 7396).
-  const metadataPatch =
-    typeof metadata === 'object' && metadata !== null && !Array.isArray(metadata)
-      ? {
-          ...Object.fromEntries(Object.keys(agent.metadata).map((key) => [key, null])),
-          ...(metadata as Record<string, unknown>),
-        }
-      : metadata;
+  const metadataPatch = {
+    ...Object.fromEntries(Object.keys(agent.metadata).map((key) => [key, null])),
+    ...metadataOf(form.metadata),
+  };
   const body: Record<string, unknown> = {
     name: form.name,
     bio: listOf(form.bio),
@@ -269,12 +289,12 @@ export function patchBody(form: AgentFormState, agent: Agent): Record<string, un
     system: form.system.trim() ? form.system : null,
     expertise: listOf(form.expertise),
     goals: { objectives: listOf(form.objectives), motivations: listOf(form.motivations) },
-    knowledge: parsedJson(form.knowledge, '/knowledge', errors, []),
+    knowledge: knowledgeOf(form.knowledge),
     metadata: metadataPatch,
     deletionProtection: form.deletionProtection,
     model: form.model.provider.trim() || form.model.name.trim() ? modelOf(form, errors, true) : null,
-    plugins: extensionsOf(form.plugins, 'plugins', errors),
-    platforms: extensionsOf(form.platforms, 'platforms', errors),
+    plugins: extensionsOf(form.plugins, 'plugins', catalog, errors),
+    platforms: extensionsOf(form.platforms, 'platforms', catalog, errors),
   };
   // `error` is set by the service only: the status is sent when it was changed here.
   if (form.status !== agent.status) body.status = form.status;

@@ -7,27 +7,18 @@ import {
   FormErrors,
   patchBody,
   type AgentFormState,
-  type ExtensionRow,
   type FieldError,
 } from './agent-body.js';
+import { loadCatalog, type ExtensionCatalog } from './extension-catalog.js';
 import { assignErrors, Field, fieldId } from './fields.js';
-import { ExtensionRows } from './extension-rows.js';
+import { extensionPointers, ExtensionRows } from './extension-rows.js';
+import { KnowledgeEditor, knowledgePointers, MetadataEditor, metadataPointers } from './knowledge-metadata.js';
+import { Loaded, useResource } from './ui/resource.js';
 
 const statusOptions = ['active', 'inactive'];
 
 /** Every pointer the form has a field for; errors under other pointers are listed above the form. */
-function pointersOf(form: AgentFormState): string[] {
-  const extensionPointers = (kind: 'plugins' | 'platforms', rows: ExtensionRow[]) =>
-    rows.flatMap((_row, index) => {
-      const base = `/${kind}/${index}`;
-      return [
-        base,
-        `${base}/${kind === 'plugins' ? 'name' : 'type'}`,
-        `${base}/enabled`,
-        `${base}/${kind === 'plugins' ? 'config' : 'settings'}`,
-        `${base}/secrets`,
-      ];
-    });
+function pointersOf(form: AgentFormState, catalog: ExtensionCatalog): string[] {
   return [
     '/name',
     '/status',
@@ -39,8 +30,8 @@ function pointersOf(form: AgentFormState): string[] {
     '/expertise',
     '/goals/objectives',
     '/goals/motivations',
-    '/knowledge',
-    '/metadata',
+    ...knowledgePointers(form.knowledge),
+    ...metadataPointers(form.metadata),
     '/deletionProtection',
     '/model',
     '/model/provider',
@@ -52,22 +43,40 @@ function pointersOf(form: AgentFormState): string[] {
     '/model/apiKey',
     '/plugins',
     '/platforms',
-    ...extensionPointers('plugins', form.plugins),
-    ...extensionPointers('platforms', form.platforms),
+    ...extensionPointers('plugins', form.plugins, catalog.plugins),
+    ...extensionPointers('platforms', form.platforms, catalog.platforms),
   ];
 }
 
-/** Create (agent null) or edit an agent: every field of the contract, secrets write-only. */
-export function AgentForm({ agent, onSaved }: { agent: Agent | null; onSaved: (agent: Agent) => void }) {
-  const [form, setForm] = useState<AgentFormState>(() => (agent ? formOf(agent) : emptyForm()));
+interface Props {
+  agent: Agent | null;
+  onSaved: (agent: Agent) => void;
+}
+
+/**
+ * Create (agent null) or edit an agent: every field of the contract, plugins
+ * and platforms through the forms of the schemas the server publishes,
+ * secrets write-only. The form waits for those schemas.
+ */
+export function AgentForm(props: Props) {
+  const [catalog, reload] = useResource(loadCatalog, []);
+  return (
+    <Loaded resource={catalog} what="plugins and platforms" onRetry={reload}>
+      {(data) => <AgentFormFields {...props} catalog={data} />}
+    </Loaded>
+  );
+}
+
+function AgentFormFields({ agent, onSaved, catalog }: Props & { catalog: ExtensionCatalog }) {
+  const [form, setForm] = useState<AgentFormState>(() => (agent ? formOf(agent, catalog) : emptyForm()));
   const [errors, setErrors] = useState<FieldError[]>([]);
   const [problem, setProblem] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const [saved, setSaved] = useState<string | null>(null);
 
-  useEffect(() => setForm(agent ? formOf(agent) : emptyForm()), [agent]);
+  useEffect(() => setForm(agent ? formOf(agent, catalog) : emptyForm()), [agent]);
 
-  const { byField, unplaced } = assignErrors(errors, pointersOf(form));
+  const { byField, unplaced } = assignErrors(errors, pointersOf(form, catalog));
   const set = (update: Partial<AgentFormState>) => setForm({ ...form, ...update });
   const setModel = (update: Partial<AgentFormState['model']>) =>
     setForm({ ...form, model: { ...form.model, ...update } });
@@ -85,7 +94,7 @@ export function AgentForm({ agent, onSaved }: { agent: Agent | null; onSaved: (a
     setSaved(null);
     let body: Record<string, unknown>;
     try {
-      body = agent ? patchBody(form, agent) : createBody(form);
+      body = agent ? patchBody(form, agent, catalog) : createBody(form, catalog);
     } catch (caught) {
       if (caught instanceof FormErrors) {
         setErrors(caught.errors);
@@ -156,7 +165,16 @@ export function AgentForm({ agent, onSaved }: { agent: Agent | null; onSaved: (a
 
       <fieldset>
         <legend>Identity</legend>
-        {text('/name', 'Name', form.name, (name) => set({ name }))}
+        <Field pointer="/name" label="Name" errors={byField.get('/name')} required>
+          {(props) => (
+            <input
+              {...props}
+              type="text"
+              value={form.name}
+              onInput={(event) => set({ name: event.currentTarget.value })}
+            />
+          )}
+        </Field>
         <Field pointer="/status" label="Status" errors={byField.get('/status')}>
           {(props) => (
             <select {...props} value={form.status} onChange={(event) => set({ status: event.currentTarget.value })}>
@@ -183,20 +201,8 @@ export function AgentForm({ agent, onSaved }: { agent: Agent | null; onSaved: (a
 
       <fieldset>
         <legend>Knowledge and metadata</legend>
-        {area(
-          '/knowledge',
-          'Knowledge (JSON)',
-          form.knowledge,
-          (knowledge) => set({ knowledge }),
-          'A JSON list of texts or {"title", "content"} objects.',
-        )}
-        {area(
-          '/metadata',
-          'Metadata (JSON)',
-          form.metadata,
-          (metadata) => set({ metadata }),
-          'A JSON object of string values.',
-        )}
+        <KnowledgeEditor rows={form.knowledge} errors={byField} onChange={(knowledge) => set({ knowledge })} />
+        <MetadataEditor rows={form.metadata} errors={byField} onChange={(metadata) => set({ metadata })} />
       </fieldset>
 
       <fieldset aria-describedby={byField.get('/model') ? `${fieldId('/model')}-error` : undefined}>
@@ -250,9 +256,16 @@ export function AgentForm({ agent, onSaved }: { agent: Agent | null; onSaved: (a
         </Field>
       </fieldset>
 
-      <ExtensionRows kind="plugins" rows={form.plugins} errors={byField} onChange={(plugins) => set({ plugins })} />
+      <ExtensionRows
+        kind="plugins"
+        kinds={catalog.plugins}
+        rows={form.plugins}
+        errors={byField}
+        onChange={(plugins) => set({ plugins })}
+      />
       <ExtensionRows
         kind="platforms"
+        kinds={catalog.platforms}
         rows={form.platforms}
         errors={byField}
         onChange={(platforms) => set({ platforms })}

@@ -1,56 +1,97 @@
-import type { ExtensionRow, SecretRow } from './agent-body.js';
-import { Field, fieldId } from './fields.js';
+import { useEffect, useRef } from 'preact/hooks';
+import { newExtensionRow, type ExtensionRow } from './agent-body.js';
+import { kindIn, type ExtensionKind } from './extension-catalog.js';
+import { Field, fieldId, GroupErrors } from './fields.js';
+import { pointersOf, SchemaField, SecretFields, type JsonSchema } from './ui/schema-form/index.js';
+
+type Kind = 'plugins' | 'platforms';
+
+const words = (kind: Kind) =>
+  kind === 'plugins'
+    ? { title: 'Plugins', one: 'plugin', nameField: 'name', settingsField: 'config', settingsLabel: 'Config' }
+    : { title: 'Platforms', one: 'platform', nameField: 'type', settingsField: 'settings', settingsLabel: 'Settings' };
+
+/** Every pointer the entries show a control for, so the server's errors find their field. */
+export function extensionPointers(kind: Kind, rows: ExtensionRow[], kinds: ExtensionKind[]): string[] {
+  const { nameField, settingsField } = words(kind);
+  return rows.flatMap((row, index) => {
+    const base = `/${kind}/${index}`;
+    const entryKind = kindIn(kinds, row.name);
+    return [
+      base,
+      `${base}/${nameField}`,
+      `${base}/enabled`,
+      ...pointersOf(entryKind.settingsSchema, row.settings, `${base}/${settingsField}`),
+      `${base}/secrets`,
+      ...row.secrets.map((secret) => `${base}/secrets/${secret.name.trim()}`),
+    ];
+  });
+}
 
 interface Props {
-  kind: 'plugins' | 'platforms';
+  kind: Kind;
+  /** What the server offers (GET /v1/plugins or GET /v1/platforms). */
+  kinds: ExtensionKind[];
   rows: ExtensionRow[];
   errors: Map<string, string[]>;
   onChange: (rows: ExtensionRow[]) => void;
 }
 
 /**
- * The plugins or platforms of an agent: name, enabled, JSON settings and
- * secrets. A stored secret shows only its masked value; typing a new value
- * replaces it, leaving it empty keeps it.
+ * The plugins or platforms of an agent: each entry's kind picked from what
+ * the server offers, its settings edited through the form its JSON Schema
+ * describes (defaults filled in), its secrets write-only.
  */
-export function ExtensionRows({ kind, rows, errors, onChange }: Props) {
-  const singular = kind === 'plugins' ? 'Plugin' : 'Platform';
-  const nameField = kind === 'plugins' ? 'name' : 'type';
-  const jsonField = kind === 'plugins' ? 'config' : 'settings';
-  const update = (index: number, change: Partial<ExtensionRow>) =>
-    onChange(rows.map((row, at) => (at === index ? { ...row, ...change } : row)));
-  const updateSecret = (index: number, secretIndex: number, change: Partial<SecretRow>) =>
-    update(index, {
-      secrets: (rows[index]?.secrets ?? []).map((secret, at) =>
-        at === secretIndex ? { ...secret, ...change } : secret,
-      ),
-    });
+export function ExtensionRows({ kind, kinds, rows, errors, onChange }: Props) {
+  const { title, one, nameField, settingsField, settingsLabel } = words(kind);
+  const added = useRef(false);
+  useEffect(() => {
+    if (!added.current) return;
+    added.current = false;
+    document.getElementById(fieldId(`/${kind}/${rows.length - 1}/${nameField}`))?.focus();
+  }, [rows.length]);
+  const update = (index: number, row: ExtensionRow) => onChange(rows.map((old, at) => (at === index ? row : old)));
 
   return (
-    <fieldset>
-      <legend>{kind === 'plugins' ? 'Plugins' : 'Platforms'}</legend>
-      {errors.get(`/${kind}`) && <p class="field-error">{errors.get(`/${kind}`)?.join('; ')}</p>}
+    <fieldset id={fieldId(`/${kind}`)}>
+      <legend>{title}</legend>
+      <GroupErrors id={fieldId(`/${kind}`)} errors={errors.get(`/${kind}`)} />
       {rows.length === 0 && <p class="hint">None.</p>}
       {rows.map((row, index) => {
         const base = `/${kind}/${index}`;
-        const secretsPointer = `${base}/secrets`;
-        const secretErrors = errors.get(secretsPointer);
+        const entryKind = kindIn(kinds, row.name);
+        const offered = kinds.some((candidate) => candidate.name === row.name);
+        const entryName = `${one.charAt(0).toUpperCase()}${one.slice(1)} ${index + 1}${row.name ? ` (${row.name})` : ''}`;
         return (
-          <div class="extension" role="group" aria-label={`${singular} ${index + 1}`}>
-            {errors.get(base) && <p class="field-error">{errors.get(base)?.join('; ')}</p>}
+          <div class="extension" role="group" aria-label={entryName}>
+            <GroupErrors id={fieldId(base)} errors={errors.get(base)} />
             <Field
               pointer={`${base}/${nameField}`}
-              label={kind === 'plugins' ? 'Plugin name' : 'Platform type'}
+              label={kind === 'plugins' ? 'Plugin' : 'Platform'}
               errors={errors.get(`${base}/${nameField}`)}
-              hint={kind === 'plugins' ? 'e.g. math, clock, http, knowledge, mcp' : 'e.g. telegram, discord, slack'}
+              hint={entryKind.description || undefined}
+              required
             >
               {(props) => (
-                <input
+                <select
                   {...props}
-                  type="text"
                   value={row.name}
-                  onInput={(event) => update(index, { name: event.currentTarget.value })}
-                />
+                  // Another kind takes other settings: the entry starts again from the new kind's defaults.
+                  onChange={(event) =>
+                    update(index, {
+                      ...newExtensionRow(kindIn(kinds, event.currentTarget.value)),
+                      enabled: row.enabled,
+                    })
+                  }
+                >
+                  {row.name === '' && <option value="">Choose a {one}</option>}
+                  {!offered && row.name !== '' && (
+                    <option value={row.name}>{row.name} (not offered by this server)</option>
+                  )}
+                  {kinds.map((candidate) => (
+                    <option value={candidate.name}>{candidate.name}</option>
+                  ))}
+                </select>
               )}
             </Field>
             <div class="check">
@@ -58,95 +99,52 @@ export function ExtensionRows({ kind, rows, errors, onChange }: Props) {
                 id={fieldId(`${base}/enabled`)}
                 type="checkbox"
                 checked={row.enabled}
-                onChange={(event) => update(index, { enabled: event.currentTarget.checked })}
+                onChange={(event) => update(index, { ...row, enabled: event.currentTarget.checked })}
               />
               <label for={fieldId(`${base}/enabled`)}>Enabled</label>
             </div>
-            <Field
-              pointer={`${base}/${jsonField}`}
-              label={kind === 'plugins' ? 'Config (JSON)' : 'Settings (JSON)'}
-              errors={errors.get(`${base}/${jsonField}`)}
-            >
-              {(props) => (
-                <textarea
-                  {...props}
-                  rows={3}
-                  value={row.json}
-                  onInput={(event) => update(index, { json: event.currentTarget.value })}
+            {row.name !== '' && (
+              <>
+                <SchemaField
+                  schema={entryKind.settingsSchema as JsonSchema}
+                  draft={row.settings}
+                  onChange={(settings) => update(index, { ...row, settings })}
+                  pointer={`${base}/${settingsField}`}
+                  label={offered ? settingsLabel : `${settingsLabel} (JSON)`}
+                  errors={errors}
                 />
-              )}
-            </Field>
-            <fieldset
-              class="secrets"
-              aria-invalid={secretErrors ? 'true' : undefined}
-              aria-describedby={secretErrors ? `${fieldId(secretsPointer)}-error` : undefined}
-              tabIndex={secretErrors ? -1 : undefined}
+                <SecretFields
+                  schema={entryKind.secretsSchema}
+                  rows={row.secrets}
+                  onChange={(secrets) => update(index, { ...row, secrets })}
+                  pointer={`${base}/secrets`}
+                  errors={errors}
+                />
+              </>
+            )}
+            <button
+              type="button"
+              class="secondary"
+              onClick={() => {
+                onChange(rows.filter((_row, at) => at !== index));
+                document.getElementById(`add-${one}`)?.focus();
+              }}
             >
-              <legend>Secrets</legend>
-              {secretErrors && (
-                <p id={`${fieldId(secretsPointer)}-error`} class="field-error">
-                  {secretErrors.join('; ')}
-                </p>
-              )}
-              {row.secrets.map((secret, secretIndex) => {
-                const id = `${fieldId(secretsPointer)}-${secretIndex}`;
-                return (
-                  <div class="secret-row">
-                    <div class="field">
-                      <label for={`${id}-name`}>Secret name</label>
-                      <input
-                        id={`${id}-name`}
-                        type="text"
-                        value={secret.name}
-                        readOnly={secret.masked !== null}
-                        onInput={(event) => updateSecret(index, secretIndex, { name: event.currentTarget.value })}
-                      />
-                    </div>
-                    <div class="field">
-                      <label for={`${id}-value`}>
-                        {secret.masked ? `New value (stored: ${secret.masked})` : 'Value'}
-                      </label>
-                      <input
-                        id={`${id}-value`}
-                        type="password"
-                        autoComplete="off"
-                        placeholder={secret.masked ? 'Leave empty to keep' : ''}
-                        value={secret.value}
-                        onInput={(event) => updateSecret(index, secretIndex, { value: event.currentTarget.value })}
-                      />
-                    </div>
-                    <button
-                      type="button"
-                      class="secondary"
-                      onClick={() =>
-                        update(index, { secrets: row.secrets.filter((_secret, at) => at !== secretIndex) })
-                      }
-                    >
-                      Remove secret {secret.name}
-                    </button>
-                  </div>
-                );
-              })}
-              <button
-                type="button"
-                class="secondary"
-                onClick={() => update(index, { secrets: [...row.secrets, { name: '', value: '', masked: null }] })}
-              >
-                Add secret
-              </button>
-            </fieldset>
-            <button type="button" class="secondary" onClick={() => onChange(rows.filter((_row, at) => at !== index))}>
-              Remove {singular.toLowerCase()} {row.name || index + 1}
+              Remove {one} {row.name || index + 1}
             </button>
           </div>
         );
       })}
       <button
+        id={`add-${one}`}
         type="button"
         class="secondary"
-        onClick={() => onChange([...rows, { name: '', enabled: true, json: '{}', secrets: [] }])}
+        onClick={() => {
+          added.current = true;
+          onChange([...rows, newExtensionRow(null)]);
+        }}
       >
-        Add {singular.toLowerCase()}
+        Add {one}
       </button>
     </fieldset>
   );

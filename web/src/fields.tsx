@@ -34,24 +34,44 @@ export function assignErrors(
   return { byField, unplaced };
 }
 
+export interface ControlProps {
+  id: string;
+  'aria-invalid'?: 'true';
+  'aria-describedby'?: string;
+  'aria-required'?: 'true';
+}
+
 interface FieldProps {
   pointer: string;
+  /** When several fields could share a pointer (map entries being typed): an id of their own. */
+  id?: string;
   label: string;
   errors: string[] | undefined;
   hint?: string;
-  children: (props: { id: string; 'aria-invalid'?: 'true'; 'aria-describedby'?: string }) => ComponentChildren;
+  /** Marked with an asterisk (hidden from screen readers, which hear aria-required instead). */
+  required?: boolean;
+  children: (props: ControlProps) => ComponentChildren;
 }
 
-export function Field({ pointer, label, errors, hint, children }: FieldProps) {
-  const id = fieldId(pointer);
+export function Field({ pointer, id: givenId, label, errors, hint, required, children }: FieldProps) {
+  const id = givenId ?? fieldId(pointer);
   const described = [hint ? `${id}-hint` : '', errors?.length ? `${id}-error` : ''].filter(Boolean).join(' ');
   return (
     <div class="field">
-      <label for={id}>{label}</label>
+      {/* The mark is beside the label, not in it: the field's name stays its label alone. */}
+      <span class="label-line">
+        <label for={id}>{label}</label>
+        {required && (
+          <span class="required-mark" aria-hidden="true">
+            *
+          </span>
+        )}
+      </span>
       {children({
         id,
         ...(errors?.length ? { 'aria-invalid': 'true' as const } : {}),
         ...(described ? { 'aria-describedby': described } : {}),
+        ...(required ? { 'aria-required': 'true' as const } : {}),
       })}
       {hint && (
         <p id={`${id}-hint`} class="hint">
@@ -65,4 +85,21 @@ export function Field({ pointer, label, errors, hint, children }: FieldProps) {
       ) : null}
     </div>
   );
+}
+
+/** The errors of a group (an object, a list, a map) shown at its top and tied to it. */
+export function GroupErrors({ id, errors }: { id: string; errors: string[] | undefined }) {
+  if (!errors?.length) return null;
+  return (
+    <p id={`${id}-error`} class="field-error">
+      {errors.join('; ')}
+    </p>
+  );
+}
+
+/** The attributes that make a group in error reachable: focusable, marked invalid, described by its errors. */
+export function groupProps(id: string, errors: string[] | undefined) {
+  return errors?.length
+    ? { 'aria-invalid': 'true' as const, 'aria-describedby': `${id}-error`, tabIndex: -1 }
+    : { 'aria-invalid': undefined, 'aria-describedby': undefined, tabIndex: undefined };
 }
