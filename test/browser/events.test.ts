@@ -77,6 +77,7 @@ describe('the event trail view', { skip: chromiumMissing ?? false }, () => {
     await newest.locator('.event-data').waitFor();
     assert.match(await newest.locator('.event-data').innerText(), /"fields": \[\s*"bio"\s*\]/);
     await assertAccessible(page, 'events filtered, details open');
+    await page.evaluate(() => (globalThis as any).scrollTo(0, 0));
     await screenshot(page, 'events', { documented: true });
 
     // Another kind of the other agent: its status change, with the reason in its summary.

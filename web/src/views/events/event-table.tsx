@@ -20,7 +20,7 @@ export function EventTable({ events, agentNames }: { events: AgentEvent[]; agent
             <td>
               <time dateTime={event.createdAt}>{new Date(event.createdAt).toLocaleString()}</time>
             </td>
-            <td>
+            <td class="event-type">
               <code>{event.type}</code>
             </td>
             <td>{agentNames.get(event.agentId) ?? <code>{event.agentId}</code>}</td>
