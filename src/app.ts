@@ -32,8 +32,10 @@ import { registerCreateApiKey } from './routes/api-keys/create-api-key.js';
 import { registerListApiKeys } from './routes/api-keys/list-api-keys.js';
 import { registerRevokeApiKey } from './routes/api-keys/revoke-api-key.js';
 import { registerListEvents } from './routes/events/list-events.js';
+import { registerListAccountEvents } from './routes/events/list-account-events.js';
 import { registerGetAgentMetrics } from './routes/metrics/get-agent-metrics.js';
 import { registerGetUsage } from './routes/metrics/get-usage.js';
+import { registerGetDailyUsage } from './routes/metrics/get-daily-usage.js';
 import { registerGetMemory } from './routes/memory/get-memory.js';
 import { registerUpdateMemory } from './routes/memory/update-memory.js';
 import { registerListPlugins } from './routes/plugins/list-plugins.js';
@@ -278,6 +280,7 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
   registerListMessages(app);
   registerForgetConversation(app);
   registerListEvents(app);
+  registerListAccountEvents(app);
   registerCreateWebhook(app);
   registerListWebhooks(app);
   registerGetWebhook(app);
@@ -288,6 +291,7 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
   registerRedeliver(app);
   registerGetAgentMetrics(app);
   registerGetUsage(app);
+  registerGetDailyUsage(app);
   registerGetMemory(app);
   registerUpdateMemory(app);
   registerCreateApiKey(app);

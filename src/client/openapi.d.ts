@@ -644,6 +644,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/events': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read the account's event trail
+     * @description The events of every agent of the account, newest first, in the shape and pages of `GET /v1/agents/{agentId}/events`: narrow them to one agent with `agentId` (an id that is not one of the account's agents gives an empty page) and to one kind with `type`. Follow `nextCursor` for older events, with the same filters. Scope: `agents:read`.
+     */
+    get: operations['listEvents'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/files/{fileId}': {
     parameters: {
       query?: never;
@@ -836,6 +856,26 @@ export interface paths {
      * @description The same totals as an agent's metrics, over whole hours from the hour of `from` (default 30 days before `to`) to the hour of `to` (default now) included: for the whole account and per agent in agent id order, `limit` agents a page (follow `nextCursor`). Agents deleted since are listed by id. Only the caller's account is counted. Scope: `agents:read`.
      */
     get: operations['getUsage'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/metrics/usage/daily': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The account's messages and tokens per day and per model
+     * @description The counts of `GET /v1/metrics/usage` (messages, failed messages, tool calls, input and output tokens) per UTC day from the day of `from` (default 30 days before `to`, at most 366 days) to the hour of `to` (default now), and per model: the model each agent is set to now, `null` for agents deleted since. Only days and models with traffic are listed. Only the caller's account is counted. Scope: `agents:read`.
+     */
+    get: operations['getDailyUsage'];
     put?: never;
     post?: never;
     delete?: never;
@@ -6556,6 +6596,140 @@ export interface operations {
       };
     };
   };
+  listEvents: {
+    parameters: {
+      query?: {
+        /** @description Only this agent's events (deleted agents included). */
+        agentId?: string;
+        /** @description The `nextCursor` of the previous page. */
+        cursor?: string;
+        /** @description Events per page, 1–100 (default 20). */
+        limit?: number;
+        /** @description Only events of this type. */
+        type?:
+          | 'agent.created'
+          | 'agent.updated'
+          | 'agent.status_changed'
+          | 'agent.deleted'
+          | 'connector.started'
+          | 'connector.stopped'
+          | 'connector.failed'
+          | 'connector.received'
+          | 'connector.posted'
+          | 'memory.updated'
+          | 'run.completed'
+          | 'run.failed'
+          | 'run.cancelled'
+          | 'run.waiting'
+          | 'task.paused'
+          | 'tool.transfer';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              /** @description The id of the API key that made the change, or `service`. */
+              actor: string;
+              agentId: string;
+              /**
+               * Format: date-time
+               * @description RFC 3339 UTC time with milliseconds.
+               */
+              createdAt: string;
+              /** @description `agent.created`: name, status. `agent.updated`: `fields` changed, with `plugins`/`platforms` entries (`entry`, `change`, `secretsChanged` names) and `model.fields`; never a secret value. `agent.status_changed`: from, to, reason, by (`owner` or `service`). `agent.deleted`: name. `connector.started`, `connector.stopped`, `connector.failed`: platform (its type), reason. `connector.received`: a social connector took a post addressed to the agent (platform, postId, userId). `connector.posted`: it posted (platform, postId, inReplyTo, part and parts of a thread, source: `reply`, `task` or `api`); never the text. `memory.updated`: userId, roomId, `summary` (true when it changed), `facts` ({ added, replaced, removed } counts), `source` (`background` or `api`); never the remembered text. `run.completed`, `run.failed`, `run.cancelled`: a run the service produced (a background message, a task) ended: runId, trigger, taskId, messageId, and for a failed one the problem `code`; `run.waiting`: such a run paused for approvals. `task.paused`: taskId, name, reason, consecutiveFailures. `tool.transfer`: the `evm` plugin sent a transfer: chain, chainId, from, to, asset (`native` or the token's symbol), tokenAddress, amount ({ baseUnits, formatted }), hash; never the key. */
+              data: {
+                [key: string]: unknown;
+              };
+              id: string;
+              /** @description The request that made the change. */
+              requestId: string | null;
+              /**
+               * @description What happened; more types (e.g. `connector.*`) may be added, so ignore those you do not know.
+               * @enum {string}
+               */
+              type:
+                | 'agent.created'
+                | 'agent.updated'
+                | 'agent.status_changed'
+                | 'agent.deleted'
+                | 'connector.started'
+                | 'connector.stopped'
+                | 'connector.failed'
+                | 'connector.received'
+                | 'connector.posted'
+                | 'memory.updated'
+                | 'run.completed'
+                | 'run.failed'
+                | 'run.cancelled'
+                | 'run.waiting'
+                | 'task.paused'
+                | 'tool.transfer';
+            }[];
+            pagination: {
+              hasMore: boolean;
+              limit: number;
+              nextCursor: string | null;
+            };
+          };
+        };
+      };
+      /** @description Invalid JSON or a request that does not match the schema (`invalid_json`, `validation_failed`). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key lacks the scope this operation needs (`insufficient_scope`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The database cannot be reached (`service_unavailable`), or for messages the agent or its model provider cannot answer now (`agent_unavailable`, `provider_unavailable`); see Retry-After. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
   getFile: {
     parameters: {
       query?: never;
@@ -7847,6 +8021,107 @@ export interface operations {
               /** @description Tool calls the replies made. */
               toolCalls: number;
             };
+          };
+        };
+      };
+      /** @description Invalid JSON or a request that does not match the schema (`invalid_json`, `validation_failed`). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key lacks the scope this operation needs (`insufficient_scope`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The database cannot be reached (`service_unavailable`), or for messages the agent or its model provider cannot answer now (`agent_unavailable`, `provider_unavailable`); see Retry-After. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getDailyUsage: {
+    parameters: {
+      query?: {
+        /** @description Start of the range (default: 30 days before `to`), rounded down to the day (UTC); at most 366 days. */
+        from?: string;
+        /** @description End of the range (default: now): the hours that start before it are counted, whole. */
+        to?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            accountId: string;
+            /** @description Day by day, then by model; only days and models with traffic are listed. */
+            data: {
+              /** @description Agents with traffic that day under this model. */
+              agents: number;
+              /** @description The day (UTC), e.g. 2026-11-22. */
+              date: string;
+              /** @description Of `messages`, those that ended with an error. */
+              failedMessages: number;
+              /** @description Input tokens the provider reported (summed over tool rounds). */
+              inputTokens: number;
+              /** @description Messages accepted (past the rate and concurrency limits), streamed or not, whatever their outcome. */
+              messages: number;
+              /** @description The model (`provider/name`) the agents that did this work are set to now; null for agents deleted since. An agent whose model changed counts its whole history under the new one. */
+              model: string | null;
+              /** @description Output tokens the provider reported. */
+              outputTokens: number;
+              /** @description Tool calls the replies made. */
+              toolCalls: number;
+            }[];
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC time with milliseconds.
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC time with milliseconds.
+             */
+            to: string;
           };
         };
       };

@@ -68,6 +68,19 @@ export const ListEventsQuery = Type.Object(
 );
 export type ListEventsQueryValue = Static<typeof ListEventsQuery>;
 
+/** GET /v1/events: the same pages as one agent's trail, over every agent of the account, optionally narrowed. */
+export const ListAccountEventsQuery = Type.Object(
+  {
+    ...ListEventsQuery.properties,
+    agentId: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 100, description: "Only this agent's events (deleted agents included)." }),
+    ),
+    type: Type.Optional(StringEnum(agentEventTypes, { description: 'Only events of this type.' })),
+  },
+  { additionalProperties: false },
+);
+export type ListAccountEventsQueryValue = Static<typeof ListAccountEventsQuery>;
+
 export const EventList = Type.Object({
   data: Type.Array(AgentEvent),
   pagination: Type.Object({ limit: Type.Integer(), hasMore: Type.Boolean(), nextCursor: NullableInResponse('string') }),

@@ -158,3 +158,52 @@ export const Usage = Type.Object(
   { title: 'Usage' },
 );
 export type UsageView = Static<typeof Usage>;
+
+export const DailyUsageQuery = Type.Object(
+  {
+    from: Type.Optional({
+      ...Time,
+      description:
+        'Start of the range (default: 30 days before `to`), rounded down to the day (UTC); at most 366 days.',
+    }),
+    to: Type.Optional({
+      ...Time,
+      description: 'End of the range (default: now): the hours that start before it are counted, whole.',
+    }),
+  },
+  { additionalProperties: false },
+);
+export type DailyUsageQueryValue = Static<typeof DailyUsageQuery>;
+
+export const DailyModelUsage = Type.Object(
+  {
+    date: Type.String({ description: 'The day (UTC), e.g. 2026-11-22.' }),
+    model: Type.Unsafe<string | null>({
+      type: ['string', 'null'],
+      description:
+        'The model (`provider/name`) the agents that did this work are set to now; null for agents deleted since. ' +
+        'An agent whose model changed counts its whole history under the new one.',
+    }),
+    agents: Type.Integer({ description: 'Agents with traffic that day under this model.' }),
+    messages: MetricFields.messages,
+    failedMessages: MetricFields.failedMessages,
+    toolCalls: MetricFields.toolCalls,
+    inputTokens: MetricFields.inputTokens,
+    outputTokens: MetricFields.outputTokens,
+  },
+  { title: 'DailyModelUsage' },
+);
+export type DailyModelUsageView = Static<typeof DailyModelUsage>;
+
+export const DailyUsage = Type.Object(
+  {
+    accountId: Type.String(),
+    from: Timestamp,
+    to: Timestamp,
+    data: Type.Array(DailyModelUsage, {
+      description: 'Day by day, then by model; only days and models with traffic are listed.',
+    }),
+  },
+  { title: 'DailyUsage' },
+);
+export type DailyUsageView = Static<typeof DailyUsage>;

@@ -18,6 +18,7 @@ import { socialMigration } from './migrations/0016-social.js';
 import { filesMigration } from './migrations/0015-files.js';
 import { doorTriggersMigration } from './migrations/0017-door-triggers.js';
 import { accountApprovalsMigration } from './migrations/0018-account-approvals.js';
+import { accountEventIndexesMigration } from './migrations/0019-account-event-indexes.js';
 import type { Dialect } from './schema.js';
 
 /** Every migration, by name, in the order they apply. */
@@ -41,6 +42,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0016-social': socialMigration(dialect),
     '0017-door-triggers': doorTriggersMigration(),
     '0018-account-approvals': accountApprovalsMigration(),
+    '0019-account-event-indexes': accountEventIndexesMigration(),
   };
 }
 

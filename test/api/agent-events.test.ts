@@ -197,6 +197,69 @@ for (const backend of backends) {
       assert.equal(bad.statusCode, 400);
     });
 
+    it("lists the account's events across agents, narrowed by agent and type, in the same pages", async () => {
+      const owner = await t.newAccount();
+      const accountEvents = (query: string, as = owner) => t.inject({ method: 'GET', url: `/v1/events${query}`, as });
+      const create = async (name: string) => {
+        const created = await t.inject({ method: 'POST', url: '/v1/agents', payload: { name }, as: owner });
+        assert.equal(created.statusCode, 201, created.body);
+        return created.json() as { id: string };
+      };
+      const first = await create('First');
+      const second = await create('Second');
+      for (const name of ['First again', 'First once more']) {
+        const renamed = await t.inject({
+          method: 'PATCH',
+          url: `/v1/agents/${first.id}`,
+          payload: { name },
+          as: owner,
+        });
+        assert.equal(renamed.statusCode, 200, renamed.body);
+      }
+
+      const all = (await accountEvents('')).json();
+      assert.deepEqual(
+        all.data.map((event: any) => [event.agentId, event.type]),
+        [
+          [first.id, 'agent.updated'],
+          [first.id, 'agent.updated'],
+          [second.id, 'agent.created'],
+          [first.id, 'agent.created'],
+        ],
+      );
+      // The same shape as one agent's trail.
+      const own = (await events(second.id, '', owner)).json();
+      assert.deepEqual(own.data[0], all.data[2]);
+
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const response = await accountEvents(`?agentId=${first.id}&limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+        assert.equal(response.statusCode, 200, response.body);
+        const body = response.json();
+        for (const event of body.data) seen.push(`${event.agentId === first.id ? 'first' : 'other'} ${event.type}`);
+        cursor = body.pagination.nextCursor;
+      } while (cursor !== null);
+      assert.deepEqual(seen, ['first agent.updated', 'first agent.updated', 'first agent.created']);
+
+      const created = (await accountEvents('?type=agent.created')).json();
+      assert.deepEqual(
+        created.data.map((event: any) => event.agentId),
+        [second.id, first.id],
+      );
+      const both = (await accountEvents(`?type=agent.created&agentId=${second.id}`)).json();
+      assert.deepEqual(
+        both.data.map((event: any) => event.agentId),
+        [second.id],
+      );
+
+      // Another account's events are never listed, whatever the filter says.
+      assert.deepEqual((await accountEvents(`?agentId=${first.id}`, t.owner)).json().data, []);
+      const unknownType = await accountEvents('?type=agent.exploded');
+      assert.equal(unknownType.statusCode, 400);
+      assert.equal(unknownType.json().errors[0].path, '/query/type');
+    });
+
     it("answers 404 for another account's agent and for an unknown one", async () => {
       const agent = await t.newAgent();
       const stranger = await t.newAccount();

@@ -273,6 +273,50 @@ for (const backend of backends) {
       assert.equal(theirs.totals.messages, 0);
     });
 
+    it('gives the usage per day and per model, under the model each agent is set to now', async () => {
+      await t.deps.services.agentMetrics.flush();
+      const renamed = await t.inject({
+        method: 'PATCH',
+        url: `/v1/agents/${otherAgentId}`,
+        payload: { model: { provider: 'openai-compatible', name: 'other-model' } },
+      });
+      assert.equal(renamed.statusCode, 200, renamed.body);
+      const daily = (query: string, as = t.owner) =>
+        t.inject({ method: 'GET', url: `/v1/metrics/usage/daily${query}`, as });
+      const response = await daily('?from=2026-11-20T12:00:00Z&to=2026-11-23T00:00:00Z');
+      assert.equal(response.statusCode, 200, response.body);
+      const body = response.json();
+      assert.equal(body.from, '2026-11-20T00:00:00.000Z', 'the range starts at the day of `from`');
+      assert.deepEqual(body.data, [
+        {
+          date: '2026-11-22',
+          model: 'openai-compatible/other-model',
+          agents: 1,
+          messages: 1,
+          failedMessages: 0,
+          toolCalls: 0,
+          inputTokens: 100,
+          outputTokens: 50,
+        },
+        {
+          date: '2026-11-22',
+          model: 'openai-compatible/test-model',
+          agents: 1,
+          messages: 8,
+          failedMessages: 3,
+          toolCalls: 1,
+          inputTokens: 48,
+          outputTokens: 15,
+        },
+      ]);
+
+      const stranger = await t.newAccount();
+      assert.deepEqual((await daily('?from=2026-11-20T00:00:00Z', stranger)).json().data, []);
+      const tooLong = await daily('?from=2025-01-01T00:00:00Z&to=2026-11-23T00:00:00Z');
+      assert.equal(tooLong.statusCode, 400);
+      assert.equal(tooLong.json().errors[0].path, '/query/from');
+    });
+
     it("answers 404 for another account's agent and an unknown one", async () => {
       const stranger = await t.newAccount();
       const response = await metrics('', agentId, stranger);

@@ -1,6 +1,6 @@
 import { notFound } from '../../errors.js';
 import type { AgentEventView, EventListView, ListEventsQueryValue } from '../../schemas/events.js';
-import type { AgentEventRecord } from '../../storage/repositories/agent-events.js';
+import type { AgentEventRecord, AgentEventType } from '../../storage/repositories/agent-events.js';
 import { requireScope, type ServiceContext } from '../context.js';
 import { retentionCutoff } from './prune-events.js';
 import { decodeLastIdCursor, encodeLastIdCursor } from '../last-id-cursor.js';
@@ -43,12 +43,25 @@ export async function listAgentEvents({
 }): Promise<EventListView> {
   requireScope(ctx, 'agents:read');
   await ensureTrailVisible(ctx, agentId);
+  return pageOfEvents(ctx, { ...query, agentId });
+}
+
+/**
+ * One page of the account's events, newest first, after the cursor's event:
+ * one agent's trail or every agent's, of one type or all. Both routes page
+ * through here, so their cursors and shapes are the same.
+ */
+export async function pageOfEvents(
+  ctx: ServiceContext,
+  query: ListEventsQueryValue & { agentId?: string; type?: AgentEventType },
+): Promise<EventListView> {
   const limit = query.limit ?? defaultLimit;
   const beforeId = query.cursor !== undefined ? decodeLastIdCursor('event', query.cursor) : undefined;
   const events = await ctx.deps.repositories.agentEvents.page({
     accountId: ctx.actor.accountId,
-    agentId,
     limit: limit + 1,
+    ...(query.agentId !== undefined ? { agentId: query.agentId } : {}),
+    ...(query.type !== undefined ? { type: query.type } : {}),
     ...(beforeId !== undefined ? { beforeId } : {}),
   });
   const hasMore = events.length > limit;

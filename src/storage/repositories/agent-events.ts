@@ -32,7 +32,9 @@ function toRecord(row: AgentEventRow): AgentEventRecord {
 
 export interface AgentEventPageQuery {
   accountId: string;
-  agentId: string;
+  /** One agent's trail; absent: every agent of the account. */
+  agentId?: string;
+  type?: AgentEventType;
   limit: number;
   /** Keyset position: events strictly older than this id. */
   beforeId?: string;
@@ -41,7 +43,8 @@ export interface AgentEventPageQuery {
 /**
  * The trail of each agent. Ids are ULIDs, so id order is the order the
  * changes were made and "newest first" is a descending scan of
- * (account, agent, id). Callers pass their transaction to `insert`: an event
+ * (account, agent, id), or of (account, id) and (account, type, id) for the
+ * whole account (0018). Callers pass their transaction to `insert`: an event
  * exists exactly when its change committed.
  */
 export class AgentEventRepository {
@@ -64,11 +67,9 @@ export class AgentEventRepository {
   }
 
   async page(query: AgentEventPageQuery, executor: Executor = this.db): Promise<AgentEventRecord[]> {
-    let builder = executor
-      .selectFrom('agent_events')
-      .selectAll()
-      .where('account_id', '=', query.accountId)
-      .where('agent_id', '=', query.agentId);
+    let builder = executor.selectFrom('agent_events').selectAll().where('account_id', '=', query.accountId);
+    if (query.agentId !== undefined) builder = builder.where('agent_id', '=', query.agentId);
+    if (query.type !== undefined) builder = builder.where('type', '=', query.type);
     if (query.beforeId !== undefined) builder = builder.where('id', '<', query.beforeId);
     const rows = await builder.orderBy('id', 'desc').limit(query.limit).execute();
     return rows.map(toRecord);

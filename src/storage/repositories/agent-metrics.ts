@@ -143,6 +143,21 @@ export class AgentMetricsRepository {
     return result.rows.map((row) => ({ agentId: String(row.agent_id), counts: countsOf(row) }));
   }
 
+  /** The account's counts in the hours that start in [from, to), per day (`2026-11-22`) and agent; pairs without rows are absent. */
+  async dailyByAgent(
+    query: { accountId: string; from: string; to: string },
+    executor: Executor = this.db,
+  ): Promise<Array<{ day: string; agentId: string; counts: MetricCounts }>> {
+    const day = sql`substr(${sql.ref('bucket_start')}, 1, ${sql.lit(bucketPrefixLength.day)})`;
+    const result = await sql<Record<string, unknown>>`
+      select ${day} as day, ${sql.ref('agent_id')}, ${counterSums}
+      from ${sql.table('agent_metrics')}
+      where ${sql.ref('account_id')} = ${query.accountId} and ${sql.ref('period')} = 'hour'
+        and ${rangeOf(query.from, query.to)}
+      group by ${day}, ${sql.ref('agent_id')}`.execute(executor);
+    return result.rows.map((row) => ({ day: String(row.day), agentId: String(row.agent_id), counts: countsOf(row) }));
+  }
+
   /** Removes every minute and hour that starts before `cutoff`; the number of rows removed. */
   async pruneBefore(cutoff: string, executor: Executor = this.db): Promise<number> {
     const result = await executor.deleteFrom('agent_metrics').where('bucket_start', '<', cutoff).executeTakeFirst();

@@ -371,6 +371,33 @@ export class AgentRepository {
   }
 
   /** Agents of the account, optionally with one status: read from the maintained counts, not counted. */
+  /**
+   * The model (`provider/name`) each of these agents of the account is set to
+   * now; agents that no longer exist are absent. Reads the ids in chunks, so
+   * the statement stays within every dialect's parameter limit.
+   */
+  async modelsOf(
+    accountId: string,
+    agentIds: readonly string[],
+    executor: Executor = this.db,
+  ): Promise<Map<string, string>> {
+    const models = new Map<string, string>();
+    const chunkSize = 500;
+    for (let offset = 0; offset < agentIds.length; offset += chunkSize) {
+      const rows = await executor
+        .selectFrom('agents')
+        .select(['id', 'profile'])
+        .where('account_id', '=', accountId)
+        .where('id', 'in', agentIds.slice(offset, offset + chunkSize))
+        .execute();
+      for (const row of rows) {
+        const { model } = JSON.parse(row.profile) as Pick<AgentProfile, 'model'>;
+        models.set(row.id, `${model.provider}/${model.name}`);
+      }
+    }
+    return models;
+  }
+
   async count(accountId: string, status?: AgentStatus, executor: Executor = this.db): Promise<number> {
     const rows = status
       ? await this.#countByStatus.execute(executor, { accountId, status })
