@@ -5,6 +5,7 @@ import { AccountRepository } from './accounts.js';
 import { AgentEventRepository } from './agent-events.js';
 import { AgentMetricsRepository } from './agent-metrics.js';
 import { AgentRepository } from './agents.js';
+import { CompletedReplyRepository } from './completed-replies.js';
 import { ApiKeyRepository } from './api-keys.js';
 import { FileRepository } from './files.js';
 import { IdempotencyRepository } from './idempotency.js';
@@ -48,6 +49,8 @@ export interface Repositories {
   transferTotals: TransferTotalRepository;
   approvals: ApprovalRepository;
   files: FileRepository;
+  /** PostgreSQL only: a completed reply's writes in one statement (completed-replies.ts). */
+  completedReplies: CompletedReplyRepository | null;
 }
 
 /**
@@ -87,5 +90,6 @@ export function createRepositories(
     transferTotals: new TransferTotalRepository(db, dialect),
     approvals: new ApprovalRepository(db),
     files: new FileRepository(db),
+    completedReplies: dialect === 'postgres' ? new CompletedReplyRepository(db) : null,
   };
 }
