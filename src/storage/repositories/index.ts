@@ -20,6 +20,7 @@ import { RunRepository } from './runs.js';
 import { TaskRepository } from './tasks.js';
 import { TransferTotalRepository } from './transfer-totals.js';
 import { ApprovalRepository } from './approvals.js';
+import { ApprovalDecisionRepository } from './approval-decisions.js';
 import { PlatformStateRepository } from './platform-states.js';
 import { ServiceStateRepository } from './service-state.js';
 import { WebhookDeliveryRepository } from './webhook-deliveries.js';
@@ -51,6 +52,8 @@ export interface Repositories {
   files: FileRepository;
   /** PostgreSQL only: a completed reply's writes in one statement (completed-replies.ts). */
   completedReplies: CompletedReplyRepository | null;
+  /** PostgreSQL only: a decision on an approval in one statement (approval-decisions.ts). */
+  approvalDecisions: ApprovalDecisionRepository | null;
 }
 
 /**
@@ -91,5 +94,6 @@ export function createRepositories(
     approvals: new ApprovalRepository(db),
     files: new FileRepository(db),
     completedReplies: dialect === 'postgres' ? new CompletedReplyRepository(db) : null,
+    approvalDecisions: dialect === 'postgres' ? new ApprovalDecisionRepository() : null,
   };
 }

@@ -169,11 +169,17 @@ export class RunRepository {
     return Number(result.numUpdatedRows) === 1;
   }
 
-  /** Marks a queued run as running on `instanceId`; false when it was no longer queued (cancelled meanwhile). */
+  /**
+   * Marks a queued run as running on `instanceId`; false when it was no longer
+   * queued (cancelled meanwhile). Committed as `insertRunning` is, without
+   * waiting for durability: the run's end, written durably later, makes it
+   * durable, and should the server lose it the run is queued on this instance,
+   * which the sweep ends as it would the running one.
+   */
   async start(
     runId: string,
     fields: { instanceId: string; messageId: string; startedAt: string },
-    executor: Executor = this.db,
+    executor: Executor = this.relaxedDb,
   ): Promise<boolean> {
     const result = await executor
       .updateTable('runs')
