@@ -7,7 +7,9 @@
  *
  * In process (app.inject, no sockets), one approval at a time, SQLite by
  * default or PostgreSQL with --postgres (DATABASE_URL, a database of its own is
- * created and dropped). Results: bench/README.md.
+ * created and dropped). On PostgreSQL it also counts the queries sent (each a
+ * round trip) from the decision to the first event, and lists them in the
+ * order of one round: what a loaded machine cannot change. Results: bench/README.md.
  *
  *   npm run bench:approval-resume
  *   npm run bench:approval-resume -- --rounds 300 --postgres
@@ -91,6 +93,23 @@ async function main(): Promise<void> {
   const app = await buildApp({ config, deps });
   const headers = { authorization: `Bearer ${bootstrapKey}` };
 
+  // Every query sent while `window` is open: its SQL's first words and when it was sent and answered.
+  type Sent = { sql: string; sentAt: number; answeredAt: number };
+  let window: Sent[] | null = null;
+  const query = pg.Client.prototype.query as (...parameters: unknown[]) => unknown;
+  pg.Client.prototype.query = function counted(this: pg.Client, ...parameters: unknown[]) {
+    const result = query.apply(this, parameters);
+    const config = parameters[0];
+    const text = typeof config === 'string' ? config : (config as { text?: unknown } | undefined)?.text;
+    if (window !== null && typeof text === 'string' && result instanceof Promise) {
+      const sent: Sent = { sql: text.replace(/\s+/g, ' ').slice(0, 90), sentAt: performance.now(), answeredAt: 0 };
+      window.push(sent);
+      const answered = () => (sent.answeredAt = performance.now());
+      result.then(answered, answered);
+    }
+    return result;
+  } as typeof pg.Client.prototype.query;
+
   // When each run's first event is recorded, by run id.
   const firstEventAt = new Map<string, number>();
   const runtime = deps.services.runs;
@@ -118,6 +137,9 @@ async function main(): Promise<void> {
     const agentId = created.json().id as string;
     const toFirstEvent: number[] = [];
     const toEnd: number[] = [];
+    /** Per round: queries sent before the first event, and the last round's list. */
+    const queriesBefore: number[] = [];
+    let lastRound: Sent[] = [];
     for (let round = 0; round < warmup + rounds; round += 1) {
       const paused = await app.inject({
         method: 'POST',
@@ -128,6 +150,7 @@ async function main(): Promise<void> {
       const reply = paused.json();
       if (reply.finishReason !== 'approval_required') throw new Error(paused.body);
       const approvalId = reply.approvals[0].approvalId as string;
+      window = [];
       const sent = performance.now();
       const decided = await app.inject({
         method: 'POST',
@@ -140,10 +163,19 @@ async function main(): Promise<void> {
       // Its end: the run leaves this instance's live runs once its outcome is stored.
       while (!firstEventAt.has(runId) || runtime.live.has(runId)) await new Promise((resolve) => setImmediate(resolve));
       const ended = performance.now();
+      const first = firstEventAt.get(runId) as number;
       if (round >= warmup) {
-        toFirstEvent.push((firstEventAt.get(runId) as number) - sent);
+        toFirstEvent.push(first - sent);
         toEnd.push(ended - sent);
+        queriesBefore.push(window.filter((query) => query.sentAt < first).length);
+        lastRound = window.map((query) => ({
+          ...query,
+          sentAt: query.sentAt - sent,
+          answeredAt: query.answeredAt - sent,
+        }));
+        lastRound.push({ sql: '(first event of the resumed run)', sentAt: first - sent, answeredAt: first - sent });
       }
+      window = null;
       firstEventAt.delete(runId);
     }
     const summary = (samples: number[]) => {
@@ -155,6 +187,17 @@ async function main(): Promise<void> {
         `  decision sent → first event of the resumed run: ${summary(toFirstEvent)}\n` +
         `  decision sent → resumed run ended (tool + builtin model): ${summary(toEnd)}\n`,
     );
+    if (options.postgres) {
+      const sorted = [...queriesBefore].sort((a, b) => a - b);
+      process.stdout.write(
+        `  queries sent before the first event: median ${percentile(sorted, 0.5)} [${sorted[0]} … ${sorted.at(-1)}]\n` +
+          `  the last round's queries (ms after the decision was sent: sent → answered):\n` +
+          lastRound
+            .sort((a, b) => a.sentAt - b.sentAt)
+            .map((query) => `    ${query.sentAt.toFixed(2)} → ${query.answeredAt.toFixed(2)}  ${query.sql}\n`)
+            .join(''),
+      );
+    }
   } finally {
     await app.close();
     await deps.close();

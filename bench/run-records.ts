@@ -27,7 +27,10 @@
  * ROUNDS (default 20), PER_ROUND (200), WARMUP (1,000 of each kind per build).
  * PROFILE_DIR=dir: where time goes, not how long replies take (the timing itself costs):
  * each build runs with `--cpu-prof` into dir/<label>/ and with sqlite-statement-time.mjs
- * (SQLite only), and the run ends with each SQL statement's time per message, build by build.
+ * (SQLite) or pg-statement-count.mjs (PostgreSQL), and the run ends with each SQL
+ * statement's time and runs per message, build by build. STATEMENTS_DIR=dir: the
+ * statements only, without the CPU profiler. On PostgreSQL the runs per message are the
+ * round trips, which a loaded machine cannot change.
  * On PostgreSQL (DATABASE_URL) every build gets a fresh database on that
  * server, dropped at the end. The agent has long-term memory off (MEMORY=on: on).
  */
@@ -52,6 +55,7 @@ const rounds = Number(process.env.ROUNDS ?? 20);
 const perRound = Number(process.env.PER_ROUND ?? 200);
 const warmup = Number(process.env.WARMUP ?? 1000);
 const profileDirectory = process.env.PROFILE_DIR ? path.resolve(process.env.PROFILE_DIR) : undefined;
+const statementsDirectory = process.env.STATEMENTS_DIR ? path.resolve(process.env.STATEMENTS_DIR) : profileDirectory;
 const postgresUrl = process.env.DATABASE_URL?.startsWith('postgres') ? process.env.DATABASE_URL : undefined;
 
 const kinds = ['plain', 'stream'] as const;
@@ -72,25 +76,25 @@ async function start(build: (typeof builds)[number], port: number) {
     ? await createFreshDatabase(postgresUrl, 'agentd_bench_runs')
     : undefined;
   const profile = profileDirectory ? path.join(profileDirectory, build.label) : undefined;
-  if (profile) fs.mkdirSync(profile, { recursive: true });
+  const statements = statementsDirectory ? path.join(statementsDirectory, build.label) : undefined;
+  if (statements) fs.mkdirSync(statements, { recursive: true });
+  const statementPreload = path.join(
+    path.dirname(fileURLToPath(import.meta.url)),
+    database ? 'pg-statement-count.mjs' : 'sqlite-statement-time.mjs',
+  );
   const agentd = await startAgentd(
     {
       AGENTD_OPENAI_COMPATIBLE_BASE_URL: provider.url,
       AGENTD_DEFAULT_MODEL: 'openai-compatible/bench-model',
       // PostgreSQL requires the key every instance shares (SQLite keeps one in its data directory).
       ...(database ? { DATABASE_URL: database.url, AGENTD_SECRET_KEY: randomBytes(32).toString('hex') } : {}),
-      ...(profile ? { SQL_TIME_FILE: path.join(profile, 'statements.json') } : {}),
+      ...(statements ? { SQL_TIME_FILE: path.join(statements, 'statements.json') } : {}),
     },
     port,
-    profile
-      ? [
-          '--cpu-prof',
-          '--cpu-prof-dir',
-          profile,
-          '--import',
-          path.join(path.dirname(fileURLToPath(import.meta.url)), 'sqlite-statement-time.mjs'),
-        ]
-      : [],
+    [
+      ...(profile ? ['--cpu-prof', '--cpu-prof-dir', profile] : []),
+      ...(statements ? ['--import', statementPreload] : []),
+    ],
     build.main,
   ).catch(async (error: unknown) => {
     await database?.drop();
@@ -210,11 +214,12 @@ try {
   for (const server of servers) await server.stop();
   await provider.stop();
 }
-if (profileDirectory && !postgresUrl) printStatementTimes(profileDirectory);
+if (statementsDirectory) printStatementTimes(statementsDirectory);
 
 /**
- * Each statement's SQLite time per message (all messages sent to the build, warm-up included), build by build:
- * the sum, and the median run times the runs per message, which a busy machine inflates far less.
+ * Each statement's time per message (all messages sent to the build, warm-up included), build by build:
+ * the sum, and the median run times the runs per message, which a busy machine inflates far less. On
+ * SQLite the time is SQLite's own work; on PostgreSQL a run is a round trip, timed from send to answer.
  */
 function printStatementTimes(directory: string) {
   const messages = 2 * (warmup + rounds * perRound);
@@ -226,15 +231,16 @@ function printStatementTimes(directory: string) {
   });
   const statements = [...new Set(perBuild.flatMap((entries) => [...entries.keys()]))]
     .map((sql) => ({ sql, most: Math.max(...perBuild.map((entries) => entries.get(sql)?.ms ?? 0)) }))
-    .filter(({ most }) => (most * 1000) / messages >= 1)
+    // Statements of at least one run in a hundred messages: start-up's migrations are left out.
+    .filter(({ sql }) => perBuild.some((entries) => (entries.get(sql)?.calls ?? 0) * 100 >= messages))
     .sort((a, b) => b.most - a.most);
   const cell = (entry: Entry | undefined) =>
     entry
       ? `${((entry.ms * 1000) / messages).toFixed(1)} / ${((entry.medianMs * 1000 * entry.calls) / messages).toFixed(1)} (${(entry.calls / messages).toFixed(2)})`
       : '—';
   console.log(
-    `\nSQLite time per message in µs: the sum / the median run × runs (runs per message), ${messages} messages per build, ` +
-      `profiles in ${directory}:\n| statement | ${builds.map((build) => build.label).join(' | ')} |\n|---|${builds.map(() => '---').join('|')}|`,
+    `\n${postgresUrl ? 'PostgreSQL round-trip' : 'SQLite'} time per message in µs: the sum / the median run × runs (runs per message), ` +
+      `${messages} messages per build, in ${directory}:\n| statement | ${builds.map((build) => build.label).join(' | ')} |\n|---|${builds.map(() => '---').join('|')}|`,
   );
   for (const { sql } of statements) {
     console.log(`| \`${sql.slice(0, 140)}\` | ${perBuild.map((entries) => cell(entries.get(sql))).join(' | ')} |`);
@@ -245,7 +251,7 @@ function printStatementTimes(directory: string) {
     `| all statements | ${perBuild
       .map(
         (entries) =>
-          `${((sum(entries, (entry) => entry.ms) * 1000) / messages).toFixed(1)} / ${((sum(entries, (entry) => entry.medianMs * entry.calls) * 1000) / messages).toFixed(1)}`,
+          `${((sum(entries, (entry) => entry.ms) * 1000) / messages).toFixed(1)} / ${((sum(entries, (entry) => entry.medianMs * entry.calls) * 1000) / messages).toFixed(1)} (${(sum(entries, (entry) => entry.calls) / messages).toFixed(2)})`,
       )
       .join(' | ')} |`,
   );

@@ -330,5 +330,73 @@ for (const backend of backends) {
       const agent = await bankAgent({ tools: ['transfer'], expiresAfterSeconds: 600 });
       assert.deepEqual(agent.plugins[0].approval, { tools: ['transfer'], expiresAfterSeconds: 600 });
     });
+
+    it('goes on once the last of a run’s approvals is decided, once, even when two decisions come together', async () => {
+      const agent = await bankAgent();
+      const pauseTwice = async () => {
+        fake.enqueue({
+          toolCalls: [
+            { name: 'transfer', input: { amount: 5 } },
+            { name: 'transfer', input: { amount: 7 } },
+          ],
+        });
+        const paused = await send(agent.id, { text: 'Send 5 and 7 to Bo', userId: 'u2' });
+        assert.equal(paused.approvals.length, 2);
+        return paused;
+      };
+      const approvalRuns = async () =>
+        (await t.inject({ method: 'GET', url: `/v1/agents/${agent.id}/runs?trigger=approval` })).json().data;
+
+      // One after the other: the first decision leaves one pending, so nothing goes on yet.
+      const first = await pauseTwice();
+      const [five, seven] = first.approvals;
+      const one = await decide(agent.id, five.approvalId, { decision: 'approve' });
+      assert.equal(one.statusCode, 200, one.body);
+      assert.equal(one.json().resumedRunId, null);
+      assert.equal((await getRun(agent.id, first.runId)).status, 'waiting');
+      assert.deepEqual(await approvalRuns(), []);
+      fake.enqueue({ reply: 'Sent 5; 7 was refused.' });
+      const two = await decide(agent.id, seven.approvalId, { decision: 'deny', reason: 'too much' });
+      assert.equal(two.statusCode, 200, two.body);
+      const resumedRunId = two.json().resumedRunId as string;
+      assert.match(resumedRunId, /^run_/);
+      const resumed = await eventually(async () => {
+        const run = await getRun(agent.id, resumedRunId);
+        return run.status === 'completed' ? run : null;
+      }, 'the resumed run');
+      assert.equal(resumed.input, 'Send 5 and 7 to Bo', 'the resumed run has the paused run’s input');
+      assert.equal(resumed.approvalId, seven.approvalId);
+      assert.deepEqual(transfers, [{ amount: 5 }], 'the approved call ran, the denied one did not');
+      assert.equal((await getRun(agent.id, first.runId)).status, 'completed', 'the paused run is settled');
+      const decided = (
+        await t.inject({ method: 'GET', url: `/v1/agents/${agent.id}/approvals/${five.approvalId}` })
+      ).json();
+      assert.equal(decided.resumedRunId, resumedRunId, 'every approval of the run names the run that went on');
+
+      // Together: whichever is taken last goes on with the reply, and only one run does.
+      transfers.length = 0;
+      const second = await pauseTwice();
+      fake.enqueue({ reply: 'Sent both.' });
+      const both = await Promise.all(
+        second.approvals.map((approval: { approvalId: string }) =>
+          decide(agent.id, approval.approvalId, { decision: 'approve' }),
+        ),
+      );
+      assert.deepEqual(
+        both.map((response) => response.statusCode),
+        [200, 200],
+      );
+      const runs = await eventually(async () => {
+        const each = (await approvalRuns()).filter((run: { id: string }) => run.id !== resumedRunId);
+        return each.length > 0 && each.every((run: { status: string }) => run.status === 'completed') ? each : null;
+      }, 'the second resumed run');
+      assert.equal(runs.length, 1, 'one run goes on with the reply');
+      assert.equal(runs[0].reply.text, 'Sent both.');
+      assert.deepEqual(
+        transfers.map((transfer) => (transfer as { amount: number }).amount).sort(),
+        [5, 7],
+        'each approved call ran once',
+      );
+    });
   });
 }

@@ -64,11 +64,35 @@ async function settleApproval(
   decision: { status: 'approved' | 'denied' | 'expired'; reason: string | null; decidedBy: string | null },
 ): Promise<boolean> {
   const { repositories, clock, runs: runtime } = deps;
-  const { approvals, runs, db } = repositories;
+  const { approvals, approvalDecisions, runs, db } = repositories;
   const now = isoTime(clock.now());
   let order = null as ResumeOrder | null;
   const decided = await db.transaction().execute(async (transaction) => {
     if (!(await approvals.lockPausedRun(row.run_id, transaction))) return false;
+    if (approvalDecisions !== null) {
+      const runId = newId('run');
+      const result = await approvalDecisions.decide(
+        {
+          approvalId: row.id,
+          pausedRunId: row.run_id,
+          ...decision,
+          at: now,
+          resume: {
+            runId,
+            accountId: row.account_id,
+            agentId: row.agent_id,
+            userId: row.user_id,
+            roomId: row.room_id,
+            instanceId: runtime.instanceId,
+          },
+        },
+        transaction,
+      );
+      if (result.resumed) {
+        order = { runId, pausedRunId: row.run_id, accountId: row.account_id, agentId: row.agent_id };
+      }
+      return result.decided;
+    }
     if (!(await approvals.decide(row.id, { ...decision, at: now }, transaction))) return false;
     if ((await approvals.pendingOf(row.run_id, transaction)) > 0) return true;
     const runId = newId('run');
@@ -130,8 +154,11 @@ export async function expireApprovals(
 }
 
 async function findOwnApproval(ctx: ServiceContext, agentId: string, approvalId: string): Promise<ApprovalRow> {
-  await findOwnAgent(ctx, agentId);
-  const row = await ctx.deps.repositories.approvals.find(ctx.actor.accountId, agentId, approvalId);
+  // Together: the approval's read names the agent and the account, so it finds nothing of another's agent.
+  const [, row] = await Promise.all([
+    findOwnAgent(ctx, agentId),
+    ctx.deps.repositories.approvals.find(ctx.actor.accountId, agentId, approvalId),
+  ]);
   if (row === undefined) throw notFound('Approval');
   return row;
 }

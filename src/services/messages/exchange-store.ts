@@ -86,6 +86,27 @@ export async function storeExchange(
   const { outbox } = ctx.deps.webhooks;
   const event = outbox.enabled && outcome.finishReason !== 'error' ? messageCompletedEvent(ctx, reply) : null;
   const ending = endRun ? await endRun(reply) : null;
+  const rows = exchange.conversation === null ? [] : turnRows(exchange, exchange.conversation, outcome, reply);
+  if (ending?.rows && sent.length === 0 && ctx.deps.repositories.completedReplies) {
+    let result;
+    try {
+      result = await ctx.deps.repositories.completedReplies.write({
+        agentId: exchange.agentId,
+        turns: rows,
+        run: ending.rows,
+        event: event === null ? null : { accountId: event.accountId, type: event.type },
+      });
+    } catch (error) {
+      ending.failed();
+      throw error;
+    }
+    // Declined when the account has webhooks for the event: their deliveries are written by the transaction below.
+    if (result.written) {
+      ending.committed();
+      if (result.stored) scheduleMemory(ctx, exchange);
+      return reply;
+    }
+  }
   if (exchange.conversation === null) {
     // Nothing is stored for this exchange: the event and the run's end are the only writes.
     if (ending === null) {
@@ -106,14 +127,68 @@ export async function storeExchange(
     ending.committed();
     return reply;
   }
+  const { messages, db } = ctx.deps.repositories;
+  let stored: boolean;
+  if (event === null && ending === null && sent.length === 0) {
+    stored = await messages.insertForExistingAgent(exchange.agentId, rows);
+  } else {
+    let written = 0;
+    try {
+      stored = await db.transaction().execute(async (transaction) => {
+        const inserted = await messages.insertForExistingAgent(exchange.agentId, rows, transaction);
+        if (inserted) {
+          // The images sent with the message are stored with its turn, or not at all.
+          if (sent.length > 0) {
+            await ctx.deps.files.store.save(
+              { accountId: ctx.actor.accountId, agentId: exchange.agentId },
+              sent.map((image) => image.image),
+              'message',
+              transaction,
+            );
+          }
+          if (event !== null) written = await outbox.enqueue(event, transaction);
+        }
+        // A deleted agent's runs are gone with it: the run's end then changes nothing.
+        await ending?.write(transaction);
+        return inserted;
+      });
+    } catch (error) {
+      ending?.failed();
+      throw error;
+    }
+    outbox.committed(written);
+    ending?.committed();
+  }
+  if (stored) scheduleMemory(ctx, exchange);
+  return reply;
+}
+
+/** Long-term memory catches up in the background, never on the reply's path. */
+function scheduleMemory(ctx: ServiceContext, exchange: Exchange): void {
+  if (exchange.conversation === null) return;
+  ctx.deps.memory.schedule({
+    accountId: ctx.actor.accountId,
+    agentId: exchange.agentId,
+    conversation: exchange.conversation,
+  });
+}
+
+/** The exchange's turns as stored: the message (unless a continuation's), its tool turns, the answer. */
+function turnRows(
+  exchange: Exchange,
+  conversation: string,
+  outcome: { text: string; finishReason: FinishReason; toolCalls: StoredToolCall[] },
+  reply: MessageReplyView,
+): MessageRow[] {
+  const sent = exchange.attachments ?? [];
   const common = {
     agent_id: exchange.agentId,
-    conversation: exchange.conversation,
+    conversation,
     user_id: exchange.userId,
     room_id: exchange.roomId,
-    created_at: createdAt,
+    created_at: reply.createdAt,
   };
-  const rows: MessageRow[] = [
+  return [
     ...(exchange.continuation
       ? []
       : [
@@ -147,52 +222,11 @@ export async function storeExchange(
       role: 'agent',
       text: outcome.text,
       finish_reason: outcome.finishReason,
-      usage: JSON.stringify(outcome.usage),
+      usage: JSON.stringify(reply.usage),
       model: JSON.stringify(exchange.model),
-      latency_ms: latencyMs,
+      latency_ms: reply.latencyMs,
       tool: null,
-      ...(produced.length > 0 ? { attachments: JSON.stringify(produced) } : {}),
+      ...(reply.attachments.length > 0 ? { attachments: JSON.stringify(reply.attachments) } : {}),
     },
   ];
-  const { messages, db } = ctx.deps.repositories;
-  let stored: boolean;
-  if (event === null && ending === null && sent.length === 0) {
-    stored = await messages.insertForExistingAgent(exchange.agentId, rows);
-  } else {
-    let written = 0;
-    try {
-      stored = await db.transaction().execute(async (transaction) => {
-        const inserted = await messages.insertForExistingAgent(exchange.agentId, rows, transaction);
-        if (inserted) {
-          // The images sent with the message are stored with its turn, or not at all.
-          if (sent.length > 0) {
-            await ctx.deps.files.store.save(
-              { accountId: ctx.actor.accountId, agentId: exchange.agentId },
-              sent.map((image) => image.image),
-              'message',
-              transaction,
-            );
-          }
-          if (event !== null) written = await outbox.enqueue(event, transaction);
-        }
-        // A deleted agent's runs are gone with it: the run's end then changes nothing.
-        await ending?.write(transaction);
-        return inserted;
-      });
-    } catch (error) {
-      ending?.failed();
-      throw error;
-    }
-    outbox.committed(written);
-    ending?.committed();
-  }
-  // Long-term memory catches up in the background, never on the reply's path.
-  if (stored) {
-    ctx.deps.memory.schedule({
-      accountId: ctx.actor.accountId,
-      agentId: exchange.agentId,
-      conversation: exchange.conversation,
-    });
-  }
-  return reply;
 }

@@ -3,7 +3,7 @@ import type { RunSettings } from '../../config.js';
 import { isoTime, type Clock } from '../../clock.js';
 import type { MessageReplyView } from '../../schemas/messages.js';
 import type { RunStatus } from '../../schemas/runs.js';
-import type { RunRepository } from '../../storage/repositories/runs.js';
+import type { RunEventBatch, RunFinish, RunRepository } from '../../storage/repositories/runs.js';
 import type { ApprovalRepository } from '../../storage/repositories/approvals.js';
 import type { Database } from '../../storage/schema.js';
 import type { Kysely, Transaction } from 'kysely';
@@ -11,6 +11,12 @@ import { RunLog, type SequencedEvent, type WireEvent } from './run-log.js';
 
 /** A run's end, written by its caller's transaction (see `RunRuntime.prepareEnd`). */
 export interface RunEnding {
+  /**
+   * The same end as rows, for a caller that writes it in a statement of its
+   * own (completed-replies.ts); null when ending takes more than its row and
+   * events (a run that paused for approvals).
+   */
+  readonly rows: { runId: string; finish: RunFinish; events: RunEventBatch | null } | null;
   write(transaction: Transaction<Database>): Promise<void>;
   committed(): void;
   failed(): void;
@@ -38,6 +44,23 @@ function batchOf(runId: string, events: SequencedEvent[]) {
     firstSeq: (events[0] as SequencedEvent).seq,
     lastSeq: (events[events.length - 1] as SequencedEvent).seq,
     events: JSON.stringify(events.map(({ event, data }) => ({ event, data }))),
+  };
+}
+
+/** The sequence number of a run's last event once `events` (its unwritten ones) are written. */
+function lastSeqOf(log: RunLog, events: SequencedEvent[]): number {
+  return events.length > 0 ? (events[events.length - 1] as SequencedEvent).seq : log.lastSeq;
+}
+
+function finishOf(outcome: RunOutcome, lastSeq: number, now: string): RunFinish {
+  return {
+    status: outcome.status,
+    finishReason: outcome.reply?.finishReason ?? null,
+    usage: outcome.reply ? JSON.stringify(outcome.reply.usage) : null,
+    result: outcome.reply ? JSON.stringify(outcome.reply) : null,
+    error: outcome.error ? JSON.stringify(outcome.error) : null,
+    eventCount: lastSeq,
+    finishedAt: now,
   };
 }
 
@@ -174,6 +197,14 @@ export class RunRuntime {
     events.push({ seq: log.lastSeq + 1, event: last.event, data: last.data });
     const now = isoTime(this.options.clock.now());
     return {
+      rows:
+        outcome.status === 'waiting'
+          ? null
+          : {
+              runId: log.runId,
+              finish: finishOf(outcome, lastSeqOf(log, events), now),
+              events: events.length > 0 ? batchOf(log.runId, events) : null,
+            },
       write: async (transaction) => {
         await this.#writeEnd(log, outcome, events, now, transaction);
       },
@@ -198,20 +229,7 @@ export class RunRuntime {
     // A run that paused for approvals takes its paused row first, as decisions do: a decision taken before this
     // end is stored is then seen here, and the run is settled rather than left waiting for it.
     if (waiting) await approvals.lockPausedRun(log.runId, transaction);
-    const lastSeq = events.length > 0 ? (events[events.length - 1] as SequencedEvent).seq : log.lastSeq;
-    const ended = await runs.finish(
-      log.runId,
-      {
-        status: outcome.status,
-        finishReason: outcome.reply?.finishReason ?? null,
-        usage: outcome.reply ? JSON.stringify(outcome.reply.usage) : null,
-        result: outcome.reply ? JSON.stringify(outcome.reply) : null,
-        error: outcome.error ? JSON.stringify(outcome.error) : null,
-        eventCount: lastSeq,
-        finishedAt: now,
-      },
-      transaction,
-    );
+    const ended = await runs.finish(log.runId, finishOf(outcome, lastSeqOf(log, events), now), transaction);
     if (ended && events.length > 0) await runs.appendEvents([batchOf(log.runId, events)], now, transaction);
     if (ended && waiting && (await approvals.pausedRun(log.runId, transaction))?.resumed_run_id) {
       await runs.settleWaiting(log.runId, transaction);

@@ -51,7 +51,8 @@ export async function runTaskNow({
     result: null,
     error: null,
     event_count: 0,
-    instance_id: null,
+    // This instance produces it: should it stop before the run begins, the sweep ends the run.
+    instance_id: ctx.deps.runs.instanceId,
     cancel_requested_at: null,
     created_at: now,
     started_at: null,

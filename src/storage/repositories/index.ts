@@ -5,6 +5,7 @@ import { AccountRepository } from './accounts.js';
 import { AgentEventRepository } from './agent-events.js';
 import { AgentMetricsRepository } from './agent-metrics.js';
 import { AgentRepository } from './agents.js';
+import { CompletedReplyRepository } from './completed-replies.js';
 import { ApiKeyRepository } from './api-keys.js';
 import { FileRepository } from './files.js';
 import { IdempotencyRepository } from './idempotency.js';
@@ -19,6 +20,7 @@ import { RunRepository } from './runs.js';
 import { TaskRepository } from './tasks.js';
 import { TransferTotalRepository } from './transfer-totals.js';
 import { ApprovalRepository } from './approvals.js';
+import { ApprovalDecisionRepository } from './approval-decisions.js';
 import { PlatformStateRepository } from './platform-states.js';
 import { ServiceStateRepository } from './service-state.js';
 import { WebhookDeliveryRepository } from './webhook-deliveries.js';
@@ -48,6 +50,10 @@ export interface Repositories {
   transferTotals: TransferTotalRepository;
   approvals: ApprovalRepository;
   files: FileRepository;
+  /** PostgreSQL only: a completed reply's writes in one statement (completed-replies.ts). */
+  completedReplies: CompletedReplyRepository | null;
+  /** PostgreSQL only: a decision on an approval in one statement (approval-decisions.ts). */
+  approvalDecisions: ApprovalDecisionRepository | null;
 }
 
 /**
@@ -87,5 +93,7 @@ export function createRepositories(
     transferTotals: new TransferTotalRepository(db, dialect),
     approvals: new ApprovalRepository(db),
     files: new FileRepository(db),
+    completedReplies: dialect === 'postgres' ? new CompletedReplyRepository(db) : null,
+    approvalDecisions: dialect === 'postgres' ? new ApprovalDecisionRepository() : null,
   };
 }

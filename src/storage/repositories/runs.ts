@@ -24,7 +24,7 @@ export interface RunPageQuery {
   beforeId?: string;
 }
 
-const unfinished = ['queued', 'running'] as const;
+export const unfinishedRunStatuses = ['queued', 'running'] as const;
 
 /**
  * Runs, their events and the heartbeats of the instances producing them.
@@ -56,7 +56,8 @@ const insertedColumns = [
 
 type AppendFields = { runId: string; firstSeq: number; lastSeq: number; events: string; createdAt: string };
 
-type FinishFields = {
+/** A run's outcome as its row records it when it ends. */
+export type RunFinish = {
   status: string;
   finishReason: string | null;
   usage: string | null;
@@ -69,7 +70,7 @@ type FinishFields = {
 export class RunRepository {
   // The writes every reply makes (its run's start and end), compiled once: the query builder stays off the reply's path.
   readonly #insert: PreparedQuery<Record<(typeof insertedColumns)[number], unknown>, InsertResult>;
-  readonly #finish: PreparedQuery<FinishFields & { runId: string }, UpdateResult>;
+  readonly #finish: PreparedQuery<RunFinish & { runId: string }, UpdateResult>;
   readonly #appendOne: PreparedQuery<AppendFields, InsertResult>;
 
   constructor(
@@ -96,7 +97,7 @@ export class RunRepository {
           finished_at: parameter('finishedAt'),
         })
         .where('id', '=', parameter('runId'))
-        .where('status', 'in', unfinished)
+        .where('status', 'in', unfinishedRunStatuses)
         .compile(),
     );
     this.#appendOne = new PreparedQuery((parameter) =>
@@ -168,11 +169,17 @@ export class RunRepository {
     return Number(result.numUpdatedRows) === 1;
   }
 
-  /** Marks a queued run as running on `instanceId`; false when it was no longer queued (cancelled meanwhile). */
+  /**
+   * Marks a queued run as running on `instanceId`; false when it was no longer
+   * queued (cancelled meanwhile). Committed as `insertRunning` is, without
+   * waiting for durability: the run's end, written durably later, makes it
+   * durable, and should the server lose it the run is queued on this instance,
+   * which the sweep ends as it would the running one.
+   */
   async start(
     runId: string,
     fields: { instanceId: string; messageId: string; startedAt: string },
-    executor: Executor = this.db,
+    executor: Executor = this.relaxedDb,
   ): Promise<boolean> {
     const result = await executor
       .updateTable('runs')
@@ -189,7 +196,7 @@ export class RunRepository {
   }
 
   /** Records the outcome of a run that has not ended yet; false when it had (another instance ended it). */
-  async finish(runId: string, fields: FinishFields, executor: Executor = this.db): Promise<boolean> {
+  async finish(runId: string, fields: RunFinish, executor: Executor = this.db): Promise<boolean> {
     return (await this.#finish.run(executor, { ...fields, runId })) === 1;
   }
 
@@ -246,7 +253,7 @@ export class RunRepository {
       .updateTable('runs')
       .set({ cancel_requested_at: at })
       .where('id', '=', runId)
-      .where('status', 'in', unfinished)
+      .where('status', 'in', unfinishedRunStatuses)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   }
@@ -284,7 +291,7 @@ export class RunRepository {
     return executor
       .selectFrom('runs')
       .selectAll()
-      .where('status', 'in', unfinished)
+      .where('status', 'in', unfinishedRunStatuses)
       .where((where) =>
         where.or([
           where.and([where('status', '=', 'running'), where('instance_id', 'is', null)]),

@@ -45,6 +45,14 @@ function toRow(record: WebhookRecord): WebhookRow {
   };
 }
 
+/**
+ * What a webhook's `events` (a JSON array) is matched with to subscribe it to `eventType`: event types are a
+ * closed list of plain names, so the quoted name matches one whole array item.
+ */
+export function subscriberPattern(eventType: string): string {
+  return `%"${eventType}"%`;
+}
+
 /** Webhook subscriptions. Every read a client can cause filters by account. */
 export class WebhookRepository {
   readonly #subscribers: PreparedQuery<{ accountId: string; pattern: string }, { id: string }>;
@@ -60,7 +68,6 @@ export class WebhookRepository {
           .select('id')
           .where('account_id', '=', parameter('accountId'))
           .where('enabled', '=', 1)
-          // Event types are a closed list of plain names, so the quoted name matches one whole JSON array item.
           .where('events', 'like', parameter('pattern'))
           .compile(),
       committedReader,
@@ -117,7 +124,7 @@ export class WebhookRepository {
    * no transaction that enqueues events writes webhooks itself.
    */
   async subscribers(accountId: string, eventType: string, executor: Executor = this.db): Promise<string[]> {
-    const values = { accountId, pattern: `%"${eventType}"%` };
+    const values = { accountId, pattern: subscriberPattern(eventType) };
     const rows = this.#subscribers.readCommittedNow(values) ?? (await this.#subscribers.execute(executor, values));
     return rows.map((row) => row.id);
   }
