@@ -68,6 +68,8 @@ describe('the knowledge view', { skip: chromiumMissing ?? false }, () => {
     assert.match(await hit.locator('.citation').innerText(), /^harbor\.txt · chunk 1 · score \d\.\d{4}$/);
     assert.match(await hit.locator('blockquote').innerText(), /twelve euros a night/);
     await assertAccessible(page, 'knowledge search results');
+    // The documented picture shows the documents, the query and its best chunk together.
+    await page.getByRole('heading', { name: 'Documents', level: 2 }).evaluate((heading) => heading.scrollIntoView());
     await screenshot(page, 'knowledge', { documented: true });
 
     const [base] = (await server.api('GET', '/v1/knowledge-bases')).body.data;
