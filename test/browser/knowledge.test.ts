@@ -72,6 +72,24 @@ describe('the knowledge view', { skip: chromiumMissing ?? false }, () => {
     await page.getByRole('heading', { name: 'Documents', level: 2 }).evaluate((heading) => heading.scrollIntoView());
     await screenshot(page, 'knowledge', { documented: true });
 
+    // A file that cannot be read fails with its reason, and can be retried.
+    await page
+      .getByLabel('File')
+      .setInputFiles({ name: 'broken.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.7 not a PDF') });
+    await page.getByRole('button', { name: 'Upload' }).click();
+    const broken = page.getByRole('row', { name: /broken\.pdf/ });
+    await broken.getByText('failed', { exact: true }).waitFor();
+    assert.ok((await broken.locator('.document-reason').innerText()).trim().length > 0, 'the reason is shown');
+    await assertAccessible(page, 'knowledge base with a failed document');
+    await broken.getByRole('button', { name: 'Retry broken.pdf' }).click();
+    await broken.getByText('failed', { exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Delete broken.pdf' }).click();
+    await page
+      .getByRole('dialog', { name: 'Delete broken.pdf?' })
+      .getByRole('button', { name: 'Delete document' })
+      .click();
+    await broken.waitFor({ state: 'detached' });
+
     const [base] = (await server.api('GET', '/v1/knowledge-bases')).body.data;
     assert.equal(base.name, 'Harbor notes');
     const documents = (await server.api('GET', `/v1/knowledge-bases/${base.id}/documents`)).body.data;
