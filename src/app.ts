@@ -44,6 +44,7 @@ import { registerListPlatforms } from './routes/platforms/list-platforms.js';
 import { registerPlatformInbound } from './routes/platforms/platform-inbound.js';
 import { registerPostPlatformText } from './routes/platforms/post-platform-text.js';
 import { registerForgetConversation } from './routes/messages/forget-conversation.js';
+import { registerListConversations } from './routes/messages/list-conversations.js';
 import { registerListMessages } from './routes/messages/list-messages.js';
 import { Attachment } from './schemas/files.js';
 import { MessageReply, ToolCallView } from './schemas/messages.js';
@@ -279,6 +280,7 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
   registerRunEvents(app, { keepAliveMs: config.sseKeepAliveMs, shutdown: deps.shutdown });
   registerListMessages(app);
   registerForgetConversation(app);
+  registerListConversations(app);
   registerListEvents(app);
   registerListAccountEvents(app);
   registerCreateWebhook(app);

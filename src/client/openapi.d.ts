@@ -219,7 +219,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get?: never;
+    /**
+     * List the conversations an agent knows
+     * @description The private conversations (by `userId`) and rooms (by `roomId`) with stored turns, and the users the agent keeps facts about whose turns were forgotten, most recently active first: the ids the history, memory and forget routes take. Follow `nextCursor` for more. Counted against the listMessages limit. Scope: `agents:read`.
+     */
+    get: operations['listConversations'];
     put?: never;
     post?: never;
     /**
@@ -3525,6 +3529,106 @@ export interface operations {
       };
       /** @description A request with the same Idempotency-Key is still running (`idempotency_in_progress`), or the resource is in a state that does not allow the operation (`conflict`). */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The database cannot be reached (`service_unavailable`), or for messages the agent or its model provider cannot answer now (`agent_unavailable`, `provider_unavailable`); see Retry-After. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  listConversations: {
+    parameters: {
+      query?: {
+        /** @description The `nextCursor` of the previous page. */
+        cursor?: string;
+        /** @description Conversations per page, 1–100 (default 50). */
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        agentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              /**
+               * Format: date-time
+               * @description RFC 3339 UTC time with milliseconds.
+               */
+              lastActiveAt: string;
+              /** @description The room of a shared conversation; null for a user. */
+              roomId: string | null;
+              /** @description Stored user and agent turns. 0 for a user whose turns were forgotten while the agent still keeps facts about them. */
+              turns: number;
+              /** @description The user of a private conversation; null for a room. */
+              userId: string | null;
+            }[];
+            pagination: {
+              hasMore: boolean;
+              limit: number;
+              nextCursor: string | null;
+            };
+          };
+        };
+      };
+      /** @description Invalid JSON or a request that does not match the schema (`invalid_json`, `validation_failed`). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key lacks the scope this operation needs (`insufficient_scope`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this account (`not_found`). */
+      404: {
         headers: {
           [name: string]: unknown;
         };
@@ -7684,6 +7788,8 @@ export interface operations {
               documentId: string;
               heading: string | null;
               knowledgeBaseId: string;
+              /** @description The chunk's place in its document, from 0 (the document's `chunkCount` chunks in order). */
+              position: number;
               /** @description Reciprocal-rank-fusion score; higher is better, comparable within one search. */
               score: number;
               /** @description The document's title. */

@@ -19,6 +19,8 @@ export interface RetrievedChunk {
   knowledgeBaseId: string;
   documentId: string;
   chunkId: string;
+  /** The chunk's place in its document, from 0. */
+  position: number;
   /** The document's title. */
   title: string;
   heading: string | null;
@@ -113,6 +115,7 @@ function viewOf(chunk: StoredChunk, score: number): RetrievedChunk {
     knowledgeBaseId: chunk.knowledgeBaseId,
     documentId: chunk.documentId,
     chunkId: chunk.id,
+    position: chunk.position,
     title: chunk.title,
     heading: chunk.heading,
     content: chunk.content,

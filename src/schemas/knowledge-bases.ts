@@ -191,6 +191,10 @@ export const SearchResults = Type.Object({
       knowledgeBaseId: Type.String(),
       documentId: Type.String(),
       chunkId: Type.String(),
+      position: Type.Integer({
+        minimum: 0,
+        description: "The chunk's place in its document, from 0 (the document's `chunkCount` chunks in order).",
+      }),
       title: Type.String({ description: "The document's title." }),
       heading: NullableInResponse('string'),
       content: Type.String(),

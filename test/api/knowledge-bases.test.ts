@@ -119,6 +119,7 @@ for (const backend of backends) {
       const best = search.json().data[0];
       assert.equal(best.title, 'Harbor guide');
       assert.equal(best.heading, 'Harbor guide > Moorings');
+      assert.equal(best.position, 1, 'the second of the three sections');
       assert.match(best.content, /twelve euros/);
       assert.equal(search.json().mode, hybrid ? 'hybrid' : 'text');
     });

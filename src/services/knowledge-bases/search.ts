@@ -22,10 +22,11 @@ export async function searchKnowledgeBase({
   const chunks = await retrieval.search([base.id], input.query, { limit: input.limit ?? defaultLimit, mode });
   return {
     mode,
-    data: chunks.map(({ knowledgeBaseId: baseId, documentId, chunkId, title, heading, content, score }) => ({
+    data: chunks.map(({ knowledgeBaseId: baseId, documentId, chunkId, position, title, heading, content, score }) => ({
       knowledgeBaseId: baseId,
       documentId,
       chunkId,
+      position,
       title,
       heading,
       content,

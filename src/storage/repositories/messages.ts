@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { CommittedReader } from '../database.js';
 import { PreparedQuery } from '../prepared-query.js';
 import { inTransaction, type Database, type Dialect, type Executor } from '../schema.js';
@@ -33,6 +34,20 @@ export interface TurnPageQuery extends TurnFilter {
   limit: number;
   /** Keyset position: turns strictly older than this id. */
   beforeId?: string;
+}
+
+/** One conversation an agent knows, newest activity first (see knownConversations). */
+export interface KnownConversationRow {
+  /** `user:<userId>` or `room:<roomId>`. */
+  conversation: string;
+  turns: number;
+  lastActiveAt: string;
+}
+
+/** Keyset position in the known conversations: strictly after this one. */
+export interface KnownConversationsAfter {
+  lastActiveAt: string;
+  conversation: string;
 }
 
 /**
@@ -147,5 +162,47 @@ export class MessageRepository {
   async deleteForAgent(agentId: string, executor: Executor = this.db): Promise<number> {
     const result = await executor.deleteFrom('messages').where('agent_id', '=', agentId).executeTakeFirst();
     return Number(result.numDeletedRows);
+  }
+
+  /**
+   * The conversations of an agent with stored turns, and the users it keeps
+   * facts about without one (their turns were forgotten, the facts kept), most
+   * recently active first. Grouping reads the (agent, conversation, id) index
+   * once per page: a dashboard's listing, not a prompt's hot path.
+   */
+  async knownConversations(
+    agentId: string,
+    page: { limit: number; after?: KnownConversationsAfter },
+    executor: Executor = this.db,
+  ): Promise<KnownConversationRow[]> {
+    const after = page.after;
+    const rows = await sql<{ conversation: string; turns: number | string; last_active_at: string }>`
+      select conversation, sum(turns) as turns, max(last_active_at) as last_active_at
+      from (
+        select conversation, count(*) as turns, max(created_at) as last_active_at
+        from messages
+        where agent_id = ${agentId} and role <> 'tool'
+        group by conversation
+        union all
+        select 'user:' || user_id as conversation, 0 as turns, max(updated_at) as last_active_at
+        from memory_facts
+        where agent_id = ${agentId}
+        group by user_id
+      ) as known
+      group by conversation
+      ${
+        after === undefined
+          ? sql``
+          : sql`having max(last_active_at) < ${after.lastActiveAt}
+              or (max(last_active_at) = ${after.lastActiveAt} and conversation < ${after.conversation})`
+      }
+      order by last_active_at desc, conversation desc
+      limit ${page.limit}
+    `.execute(executor);
+    return rows.rows.map((row) => ({
+      conversation: row.conversation,
+      turns: Number(row.turns),
+      lastActiveAt: row.last_active_at,
+    }));
   }
 }

@@ -1,8 +1,7 @@
-/** The Knowledge view (being built). */
-export function KnowledgeView(_props: object) {
-  return (
-    <section>
-      <h1 tabIndex={-1}>Knowledge</h1>
-    </section>
-  );
+import { KnowledgeBaseDetail } from './knowledge/base-detail.js';
+import { KnowledgeBaseList } from './knowledge/base-list.js';
+
+/** Knowledge bases: the account's list (#/knowledge), or one base with its documents and search (#/knowledge/<id>). */
+export function KnowledgeView({ knowledgeBaseId }: { knowledgeBaseId?: string }) {
+  return knowledgeBaseId ? <KnowledgeBaseDetail id={knowledgeBaseId} /> : <KnowledgeBaseList />;
 }
