@@ -59,9 +59,11 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
   const server = await startServer(env, 120_000);
   const baseUrl = server.url;
   try {
-    const account = await runAgentd(['accounts', 'create', '--name', 'Other', '--json'], env);
+    // The command line opens the database itself: as slow to start as the server on a busy machine.
+    const account = await runAgentd(['accounts', 'create', '--name', 'Other', '--json'], env, 120_000);
+    if (account.code !== 0) throw new Error(`agentd accounts create failed (${account.code}): ${account.stderr}`);
     const otherAccountId = JSON.parse(account.stdout).id as string;
-    const issued = await runAgentd(['keys', 'create', '--account', otherAccountId, '--json'], env);
+    const issued = await runAgentd(['keys', 'create', '--account', otherAccountId, '--json'], env, 120_000);
     const otherKey = JSON.parse(issued.stdout) as { id: string; key: string };
 
     const newAgent = async (fields: Record<string, unknown> = {}) =>
