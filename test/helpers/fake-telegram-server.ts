@@ -78,8 +78,8 @@ export interface FakeTelegram {
   failNext(method: string, count: number, status?: number): void;
   /**
    * Closes the connection of the next `count` calls of `method` without an
-   * answer (recorded all the same): what a client sees when it writes to a
-   * kept-alive connection the server has just let go of.
+   * answer (and without recording them): what a client sees when it writes
+   * to a kept-alive connection the server has just let go of.
    */
   resetNext(method: string, count: number): void;
   /** Whether a long poll of this bot is waiting now. */
@@ -136,13 +136,14 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
       if (match === null) return answer(response, 404, { ok: false, error_code: 404, description: 'Not Found' });
       const [, token = '', method = ''] = match;
       const body = await bodyOf(Buffer.concat(chunks), request.headers['content-type']);
-      calls.push({ token, method, body, at: Date.now() });
+      // Not recorded: the call was never answered, as if the server had closed the connection first.
       const resetsLeft = resets.get(method) ?? 0;
       if (resetsLeft > 0) {
         resets.set(method, resetsLeft - 1);
         request.socket.destroy();
         return;
       }
+      calls.push({ token, method, body, at: Date.now() });
       const failure = failures.get(method);
       if (failure !== undefined && failure.count > 0) {
         failure.count -= 1;
