@@ -2283,7 +2283,7 @@ export interface components {
              * @enum {string}
              */
             platform: 'telegram' | 'slack' | 'discord' | 'x' | 'bluesky';
-            /** @description Where the reply is posted: a Telegram chat id (or `@channel`), a Slack or Discord channel id; for X and Bluesky `timeline` (a post of its own) or the post to reply to (an X post id, a Bluesky at:// URI). */
+            /** @description Where the reply is posted: a Telegram chat id (or `@channel`), a Slack channel id (`<channel>/<thread ts>` for a thread) or a Discord channel id; for X and Bluesky `timeline` (a post of its own) or the post to reply to (an X post id, a Bluesky at:// URI). */
             target: string;
             /** @enum {string} */
             type: 'platform';
@@ -5332,7 +5332,7 @@ export interface operations {
                  * @enum {string}
                  */
                 platform: 'telegram' | 'slack' | 'discord' | 'x' | 'bluesky';
-                /** @description Where the reply is posted: a Telegram chat id (or `@channel`), a Slack or Discord channel id; for X and Bluesky `timeline` (a post of its own) or the post to reply to (an X post id, a Bluesky at:// URI). */
+                /** @description Where the reply is posted: a Telegram chat id (or `@channel`), a Slack channel id (`<channel>/<thread ts>` for a thread) or a Discord channel id; for X and Bluesky `timeline` (a post of its own) or the post to reply to (an X post id, a Bluesky at:// URI). */
                 target: string;
                 /** @enum {string} */
                 type: 'platform';
@@ -5638,7 +5638,7 @@ export interface operations {
                  * @enum {string}
                  */
                 platform: 'telegram' | 'slack' | 'discord' | 'x' | 'bluesky';
-                /** @description Where the reply is posted: a Telegram chat id (or `@channel`), a Slack or Discord channel id; for X and Bluesky `timeline` (a post of its own) or the post to reply to (an X post id, a Bluesky at:// URI). */
+                /** @description Where the reply is posted: a Telegram chat id (or `@channel`), a Slack channel id (`<channel>/<thread ts>` for a thread) or a Discord channel id; for X and Bluesky `timeline` (a post of its own) or the post to reply to (an X post id, a Bluesky at:// URI). */
                 target: string;
                 /** @enum {string} */
                 type: 'platform';

@@ -20,6 +20,18 @@ export interface InboundMessage {
   content: string;
   /** Images the platform user sent (a photo), as downloaded from the platform: checked by the core like any. */
   images?: Uint8Array[];
+  /**
+   * True when the user sent a file the connector did not fetch (not an image,
+   * or larger than it reads): the user is told which images can be read, and
+   * the message goes no further.
+   */
+  unreadableFile?: boolean;
+  /**
+   * Where the answer to this message is posted (a `postText` target: the
+   * chat, or the channel and thread), when the connector can name it: a
+   * reply that pauses for approvals goes on there once decided.
+   */
+  replyTarget?: string;
 }
 
 /** What the core answered to an inbound message. */
@@ -174,7 +186,8 @@ export interface PlatformDefinition<Settings extends TObject = TObject, Secrets 
   /**
    * The `postText` target that reaches the chat a message came from, given the
    * conversation keys the connector gave it (userId, roomId); null when they do
-   * not name one. A reply that went on after approvals is posted there.
+   * not name one. A reply that went on after approvals is posted there when its
+   * message carried no `replyTarget` of its own.
    */
   replyTarget?(conversation: { userId: string | null; roomId: string | null }): string | null;
   /** Serves a request the platform sent to this agent's inbound URL (verify its signature first). */

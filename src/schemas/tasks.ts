@@ -89,7 +89,8 @@ const PlatformOutput = Type.Object(
       minLength: 1,
       maxLength: taskLimits.targetLength,
       description:
-        'Where the reply is posted: a Telegram chat id (or `@channel`), a Slack or Discord channel id; for X and ' +
+        'Where the reply is posted: a Telegram chat id (or `@channel`), a Slack channel id (`<channel>/<thread ts>` ' +
+        'for a thread) or a Discord channel id; for X and ' +
         'Bluesky `timeline` (a post of its own) or the post to reply to (an X post id, a Bluesky at:// URI).',
     }),
   },

@@ -12,8 +12,10 @@ import { startLoopbackHttpServer, type LoopbackHttpServer, type ReceivedRequest 
  * than the one it was given gets a 401 from REST; with `closeOnIdentify` REST
  * accepts it and the gateway closes with that code instead (4004: a token that
  * became invalid between the two; 4014: the Message Content intent not allowed). A client that lost its connection and
- * sends RESUME with a session this fake opened gets RESUMED. It records what it
- * received.
+ * sends RESUME with a session this fake opened gets RESUMED. A message's
+ * attachments are served from the REST server at their `url` (no token, as
+ * Discord's CDN), every download recorded in `rest.received`. It records what
+ * it received.
  */
 
 export const fakeDiscordBot = { id: '900000000000000001', username: 'agentd-bot', discriminator: '0', bot: true };
@@ -63,6 +65,8 @@ export interface FakeDiscord {
     channelId?: string;
     direct?: boolean;
     mentions?: DiscordUser[];
+    /** Files attached to the message; `size` overrides the size reported. */
+    attachments?: Array<{ name: string; contentType: string; bytes: Buffer; size?: number }>;
   }): string;
   close(): Promise<void>;
 }
@@ -94,6 +98,7 @@ export async function startFakeDiscord(options: {
   let heartbeats = 0;
   let resumes = 0;
   const sessions = new Set<string>();
+  const attachmentFiles = new Map<string, Buffer>();
   const identified = new Set<WebSocket>();
   const sequence = new Map<WebSocket, number>();
 
@@ -197,6 +202,11 @@ export async function startFakeDiscord(options: {
       response.writeHead(status, body === undefined ? {} : { 'content-type': 'application/json' });
       response.end(body === undefined ? undefined : JSON.stringify(body));
     };
+    const file = attachmentFiles.get(request.path.split('?')[0] ?? '');
+    if (request.method === 'GET' && file !== undefined) {
+      response.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': file.length });
+      return response.end(file);
+    }
     if (request.headers.authorization !== `Bot ${options.botToken}`) {
       return json(401, { message: '401: Unauthorized', code: 0 });
     }
@@ -284,7 +294,21 @@ export async function startFakeDiscord(options: {
         mention_everyone: false,
         mentions: (message.mentions ?? []).map(userObject),
         mention_roles: [],
-        attachments: [],
+        attachments: (message.attachments ?? []).map((attachment) => {
+          const attachmentId = snowflake();
+          const path = `/attachments/${message.channelId ?? fakeDiscordChannelId}/${attachmentId}/${attachment.name}`;
+          attachmentFiles.set(path, attachment.bytes);
+          // Discord's CDN URLs are signed with query parameters (ex, is, hm).
+          const url = `${rest.origin}${path}?ex=1&is=2&hm=signature`;
+          return {
+            id: attachmentId,
+            filename: attachment.name,
+            content_type: attachment.contentType,
+            size: attachment.size ?? attachment.bytes.length,
+            url,
+            proxy_url: url,
+          };
+        }),
         embeds: [],
         pinned: false,
         type: 0,

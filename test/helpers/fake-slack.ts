@@ -5,7 +5,8 @@ import { startLoopbackHttpServer, type LoopbackHttpServer } from './loopback-htt
  * A fake Slack Web API on loopback, for the Slack connector's tests: it
  * answers `auth.test` (a token other than the one it was given gets
  * `invalid_auth`, as Slack answers) and `chat.postMessage`, and records every
- * message posted. Slack's Web API answers HTTP 200 with `ok: false` for
+ * message posted. Files users share are served at their `url_private`
+ * (`/files-pri/…`) to the bot token only, every download recorded. Slack's Web API answers HTTP 200 with `ok: false` for
  * refused calls; this one does the same.
  */
 
@@ -27,11 +28,30 @@ export interface UploadedSlackFile {
   thread_ts?: string;
 }
 
+/** A file object as Slack puts it in a message event's `files`. */
+export interface SharedSlackFile {
+  id: string;
+  name: string;
+  mimetype: string;
+  size: number;
+  url_private: string;
+  url_private_download: string;
+}
+
+/** One request for a shared file, with the Authorization header it carried. */
+export interface SlackFileRequest {
+  path: string;
+  authorization: string | undefined;
+}
+
 export interface FakeSlack {
   /** The Web API base to configure (`AGENTD_SLACK_API_URL`), ending in `/api/`. */
   apiUrl: string;
   posted: PostedSlackMessage[];
   uploads: UploadedSlackFile[];
+  /** Keeps a file as shared by a user; `size` overrides the size reported (the bytes served stay as given). */
+  shareFile(bytes: Buffer, file: { name: string; mimetype: string; size?: number }): SharedSlackFile;
+  fileRequests: SlackFileRequest[];
   /** How many times auth.test was called. */
   authTests(): number;
   server: LoopbackHttpServer;
@@ -49,9 +69,26 @@ function parameters(contentType: string | undefined, body: string): Record<strin
 export async function startFakeSlack(options: { botToken: string }): Promise<FakeSlack> {
   const posted: PostedSlackMessage[] = [];
   const uploads: UploadedSlackFile[] = [];
+  const shared = new Map<string, Buffer>();
+  const fileRequests: SlackFileRequest[] = [];
   let authTests = 0;
   const server = await startLoopbackHttpServer(async (request, response) => {
     const token = request.headers.authorization?.replace(/^Bearer /, '');
+    if (request.path.startsWith('/files-pri/')) {
+      fileRequests.push({ path: request.path, authorization: request.headers.authorization });
+      const bytes = shared.get(request.path);
+      // Slack sends a request without the token to its sign-in page: an HTML page, not the file.
+      if (token !== options.botToken || bytes === undefined) {
+        response.writeHead(302, { location: `${server.origin}/signin` });
+        return response.end();
+      }
+      response.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': bytes.length });
+      return response.end(bytes);
+    }
+    if (request.path === '/signin') {
+      response.writeHead(200, { 'content-type': 'text/html' });
+      return response.end('<html>Sign in to Slack</html>');
+    }
     const respond = (body: Record<string, unknown>) => {
       response.writeHead(200, { 'content-type': 'application/json' });
       response.end(JSON.stringify(body));
@@ -112,6 +149,22 @@ export async function startFakeSlack(options: { botToken: string }): Promise<Fak
     apiUrl: `${server.origin}/api/`,
     posted,
     uploads,
+    shareFile(bytes, file) {
+      const id = `F0SHARED${shared.size + 1}`;
+      const path = `/files-pri/${fakeSlackTeam}-${id}/${encodeURIComponent(file.name)}`;
+      const download = `/files-pri/${fakeSlackTeam}-${id}/download/${encodeURIComponent(file.name)}`;
+      shared.set(path, bytes);
+      shared.set(download, bytes);
+      return {
+        id,
+        name: file.name,
+        mimetype: file.mimetype,
+        size: file.size ?? bytes.length,
+        url_private: `${server.origin}${path}`,
+        url_private_download: `${server.origin}${download}`,
+      };
+    },
+    fileRequests,
     authTests: () => authTests,
     server,
     close: () => server.close(),

@@ -76,6 +76,12 @@ export interface FakeTelegram {
   conflicts: number;
   /** Answers the next `count` calls of `method` with `status` (a Bot API outage). */
   failNext(method: string, count: number, status?: number): void;
+  /**
+   * Closes the connection of the next `count` calls of `method` without an
+   * answer (and without recording them): what a client sees when it writes
+   * to a kept-alive connection the server has just let go of.
+   */
+  resetNext(method: string, count: number): void;
   /** Whether a long poll of this bot is waiting now. */
   isPolling(token: string): boolean;
   /** Texts sent with sendMessage to a chat, in order. */
@@ -111,6 +117,7 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
   let conflicts = 0;
   let messageId = 1000;
   const failures = new Map<string, { count: number; status: number }>();
+  const resets = new Map<string, number>();
   /** Files of the fake's storage by path, with the bot they belong to. */
   const files = new Map<string, { token: string; bytes: Buffer; fileId: string }>();
 
@@ -129,6 +136,13 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
       if (match === null) return answer(response, 404, { ok: false, error_code: 404, description: 'Not Found' });
       const [, token = '', method = ''] = match;
       const body = await bodyOf(Buffer.concat(chunks), request.headers['content-type']);
+      // Not recorded: the call was never answered, as if the server had closed the connection first.
+      const resetsLeft = resets.get(method) ?? 0;
+      if (resetsLeft > 0) {
+        resets.set(method, resetsLeft - 1);
+        request.socket.destroy();
+        return;
+      }
       calls.push({ token, method, body, at: Date.now() });
       const failure = failures.get(method);
       if (failure !== undefined && failure.count > 0) {
@@ -271,6 +285,9 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
         .map((call) => call.body.photo as Buffer),
     failNext(method, count, status = 502) {
       failures.set(method, { count, status });
+    },
+    resetNext(method, count) {
+      resets.set(method, count);
     },
     isPolling: (token) => bots.get(token)?.waiting != null,
     sentTo: (token, chatId) =>

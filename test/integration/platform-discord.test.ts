@@ -119,6 +119,7 @@ describe('discord connector', () => {
       userId: `discord:${alice.id}`,
       roomId: `discord:${fakeDiscordChannelId}`,
       content: 'what is the capital of France?',
+      replyTarget: fakeDiscordChannelId,
     });
     assert.ok(discord.typing.slice(typingBefore).includes(fakeDiscordChannelId), 'typing was shown');
     // The reply pings nobody but the person answered, whatever the model wrote.
@@ -157,7 +158,11 @@ describe('discord connector', () => {
     const id = discord.dispatchMessage({ author: alice, content: 'hello in private', direct: true });
     await eventually(async () => (sentTo(id).length > 0 ? true : null), 'the DM reply');
     assert.equal(sentTo(id)[0]!.channelId, fakeDiscordDirectChannelId);
-    assert.deepEqual(test.received.at(-1), { userId: `discord:${alice.id}`, content: 'hello in private' });
+    assert.deepEqual(test.received.at(-1), {
+      userId: `discord:${alice.id}`,
+      content: 'hello in private',
+      replyTarget: fakeDiscordDirectChannelId,
+    });
   });
 
   it('ignores messages without a mention, from bots and from itself', async () => {

@@ -165,6 +165,7 @@ describe('slack connector', () => {
         userId: `slack:${fakeSlackTeam}:U0ALICE`,
         roomId: `slack:${fakeSlackTeam}:${channel}`,
         content: 'what is the capital of France?',
+        replyTarget: `${channel}/1700000000.000100`,
       },
     ]);
     assert.equal(postsTo(channel).length, 0);
@@ -194,7 +195,9 @@ describe('slack connector', () => {
     );
     assert.equal(response.status, 200);
     await eventually(async () => (postsTo(channel).length > 0 ? true : null), 'the DM reply');
-    assert.deepEqual(test.received, [{ userId: `slack:${fakeSlackTeam}:U0BOB`, content: 'hello there' }]);
+    assert.deepEqual(test.received, [
+      { userId: `slack:${fakeSlackTeam}:U0BOB`, content: 'hello there', replyTarget: channel },
+    ]);
     assert.deepEqual(postsTo(channel), [{ channel, text: 'echo: hello there', token: botToken }]);
   });
 

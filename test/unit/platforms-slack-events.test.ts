@@ -25,8 +25,9 @@ describe('deciding what a Slack event asks for', () => {
     assert.deepEqual(decision, {
       kind: 'answer',
       eventId: 'Ev1',
-      message: { userId: 'slack:T1:U1', roomId: 'slack:T1:C1', content: 'hi <@U2>' },
+      message: { userId: 'slack:T1:U1', roomId: 'slack:T1:C1', content: 'hi <@U2>', replyTarget: 'C1/10.1' },
       reply: { channel: 'C1', threadTs: '10.1' },
+      files: [],
     });
   });
 
@@ -49,7 +50,11 @@ describe('deciding what a Slack event asks for', () => {
       { replyInThread: true },
     );
     assert.equal(decision.kind, 'answer');
-    assert.deepEqual(decision.kind === 'answer' && decision.message, { userId: 'slack:T1:U1', content: 'hello' });
+    assert.deepEqual(decision.kind === 'answer' && decision.message, {
+      userId: 'slack:T1:U1',
+      content: 'hello',
+      replyTarget: 'D1',
+    });
   });
 
   it('challenges, ignored events and malformed envelopes', () => {

@@ -166,4 +166,10 @@ export const discordPlatform: PlatformDefinition<typeof discordSettingsSchema, t
   runsOnLease: () => true,
   start,
   postText,
+  // Messages carry their channel as their reply target; this serves those that did not: a server message's
+  // room is its channel (a direct message's channel is not named by its user's id).
+  replyTarget({ roomId }) {
+    const match = roomId === null ? null : /^discord:([0-9]{1,20})$/.exec(roomId);
+    return match ? (match[1] as string) : null;
+  },
 };

@@ -1,5 +1,6 @@
 import type { Client, Message } from 'discord.js';
 import { messageLimits } from '../../schemas/messages.js';
+import { fetchImages, uncaptionedImageText, withImages, type PlatformFile } from '../inbound-images.js';
 import type { InboundMessage, InboundReply, PlatformContext } from '../platform.js';
 import { describeDiscordFailure } from './client.js';
 import type { DiscordSettings } from './settings.js';
@@ -24,11 +25,25 @@ export function inboundFrom(message: Message, botUserId: string, settings: Disco
     if (!message.mentions.users.has(botUserId)) return null;
     if (settings.guildIds && !settings.guildIds.includes(message.guildId)) return null;
   }
-  const content = withoutBotMention(message.content, botUserId).slice(0, messageLimits.text);
-  if (content === '') return null;
-  const inbound: InboundMessage = { userId: `discord:${message.author.id}`, content };
+  const text = withoutBotMention(message.content, botUserId).slice(0, messageLimits.text);
+  if (text === '' && message.attachments.size === 0) return null;
+  const inbound: InboundMessage = {
+    userId: `discord:${message.author.id}`,
+    content: text === '' ? uncaptionedImageText : text,
+    // A thread is a channel of its own in Discord: its id names it, as a direct message's channel does.
+    replyTarget: message.channelId,
+  };
   if (!direct) inbound.roomId = `discord:${message.channelId}`;
   return inbound;
+}
+
+/** A message's attachments as files to fetch (Discord's CDN URLs are signed: no token goes with them). */
+export function filesOf(message: Message): PlatformFile[] {
+  return [...message.attachments.values()].map((attachment) => ({
+    url: attachment.url,
+    ...(attachment.contentType ? { mediaType: attachment.contentType } : {}),
+    sizeBytes: attachment.size,
+  }));
 }
 
 /** Shows "typing…" in the message's channel until the returned function is called. */
@@ -48,8 +63,10 @@ async function answer(message: Message, inbound: InboundMessage, context: Platfo
   const stopTyping = keepTyping(message, context);
   let reply: InboundReply;
   try {
+    const files = filesOf(message);
+    const fetched = files.length > 0 ? await fetchImages(files, { ...context, signal }) : null;
     // A message refused by the limits resolves too, with its short polite text: it is sent like any answer.
-    reply = await context.handleMessage(inbound, { signal });
+    reply = await context.handleMessage(fetched ? withImages(inbound, fetched) : inbound, { signal });
   } finally {
     stopTyping();
   }

@@ -1,4 +1,5 @@
 import { messageLimits } from '../../schemas/messages.js';
+import { uncaptionedImageText, type PlatformFile } from '../inbound-images.js';
 import type { InboundMessage } from '../platform.js';
 
 /**
@@ -8,7 +9,7 @@ import type { InboundMessage } from '../platform.js';
  */
 export type SlackEventDecision =
   | { kind: 'challenge'; challenge: string }
-  | { kind: 'answer'; eventId: string; message: InboundMessage; reply: SlackReplyTarget }
+  | { kind: 'answer'; eventId: string; message: InboundMessage; reply: SlackReplyTarget; files: PlatformFile[] }
   | { kind: 'ignore'; reason: string; eventId?: string }
   | { kind: 'invalid'; path: string; detail: string };
 
@@ -29,6 +30,48 @@ interface SlackEvent {
   thread_ts?: unknown;
   channel?: unknown;
   team?: unknown;
+  files?: unknown;
+}
+
+/** The part of a Slack file object the connector reads (https://api.slack.com/types/file). */
+interface SlackFile {
+  mimetype?: unknown;
+  size?: unknown;
+  url_private?: unknown;
+  url_private_download?: unknown;
+}
+
+/**
+ * The files shared with a message, to fetch with the bot token (files:read).
+ * A file with no private URL (an external file, one deleted since) is still
+ * listed, without a type, so that the user hears it was not read.
+ */
+function filesOf(event: SlackEvent): PlatformFile[] {
+  if (!Array.isArray(event.files)) return [];
+  return (event.files as SlackFile[]).map((file) => {
+    const url = isText(file?.url_private_download) ? file.url_private_download : file?.url_private;
+    if (!isText(url)) return { url: '' };
+    return {
+      url,
+      ...(isText(file.mimetype) ? { mediaType: file.mimetype } : {}),
+      ...(typeof file.size === 'number' ? { sizeBytes: file.size } : {}),
+    };
+  });
+}
+
+/**
+ * The `postText` target of a reply: the channel, and `/<thread ts>` for one
+ * in a thread (Slack's channel ids never hold a slash).
+ */
+export function slackReplyTargetText(target: SlackReplyTarget): string {
+  return target.threadTs ? `${target.channel}/${target.threadTs}` : target.channel;
+}
+
+/** A `postText` target read back: `C0123ABCD` or `C0123ABCD/1712345678.000100`. */
+export function parseSlackTarget(target: string): SlackReplyTarget {
+  const slash = target.indexOf('/');
+  if (slash === -1) return { channel: target };
+  return { channel: target.slice(0, slash), threadTs: target.slice(slash + 1) };
 }
 
 const isText = (value: unknown): value is string => typeof value === 'string' && value !== '';
@@ -86,8 +129,11 @@ export function decideSlackEvent(body: unknown, options: { replyInThread: boolea
   const isMention = event.type === 'app_mention';
   const isDirectMessage = event.type === 'message' && event.channel_type === 'im';
   if (!isMention && !isDirectMessage) return { kind: 'ignore', reason: `event ${String(event.type)}`, eventId };
-  // Edits, joins, deletions and the like come as subtypes; bots (this one included) carry bot_id.
-  if (event.subtype !== undefined) return { kind: 'ignore', reason: `subtype ${String(event.subtype)}`, eventId };
+  // Edits, joins, deletions and the like come as subtypes (a message with files is `file_share`); bots (this
+  // one included) carry bot_id.
+  if (event.subtype !== undefined && event.subtype !== 'file_share') {
+    return { kind: 'ignore', reason: `subtype ${String(event.subtype)}`, eventId };
+  }
   if (event.bot_id !== undefined) return { kind: 'ignore', reason: 'a bot message', eventId };
   if (!isText(event.user) || !isText(event.channel) || !isText(event.ts) || typeof event.text !== 'string') {
     return { kind: 'ignore', reason: 'no user, channel, ts or text', eventId };
@@ -97,17 +143,19 @@ export function decideSlackEvent(body: unknown, options: { replyInThread: boolea
   const authorizations = Array.isArray(envelope.authorizations) ? envelope.authorizations : [];
   const botUserId = (authorizations[0] as { user_id?: unknown } | undefined)?.user_id;
   const mentionless = withoutBotMention(event.text, isText(botUserId) ? botUserId : undefined);
-  const content = unescapeSlackText(mentionless).slice(0, messageLimits.text);
-  if (content === '') return { kind: 'ignore', reason: 'nothing but the mention', eventId };
+  const text = unescapeSlackText(mentionless).slice(0, messageLimits.text);
+  const files = filesOf(event);
+  if (text === '' && files.length === 0) return { kind: 'ignore', reason: 'nothing but the mention', eventId };
+  const content = text === '' ? uncaptionedImageText : text;
 
-  const message: InboundMessage = { userId: `slack:${team}:${event.user}`, content };
-  if (isMention) message.roomId = `slack:${team}:${event.channel}`;
   const inThread = isText(event.thread_ts);
   const threadTs = inThread ? (event.thread_ts as string) : isMention && options.replyInThread ? event.ts : undefined;
-  return {
-    kind: 'answer',
-    eventId,
-    message,
-    reply: threadTs ? { channel: event.channel, threadTs } : { channel: event.channel },
+  const reply: SlackReplyTarget = threadTs ? { channel: event.channel, threadTs } : { channel: event.channel };
+  const message: InboundMessage = {
+    userId: `slack:${team}:${event.user}`,
+    content,
+    replyTarget: slackReplyTargetText(reply),
   };
+  if (isMention) message.roomId = `slack:${team}:${event.channel}`;
+  return { kind: 'answer', eventId, message, reply, files };
 }

@@ -5,11 +5,12 @@ import {
   type PlatformInboundRequest,
   type PlatformInboundResponse,
 } from '../platform.js';
-import { decideSlackEvent, escapeSlackText, type SlackReplyTarget } from './events.js';
+import { fetchImages, withImages, type PlatformFile } from '../inbound-images.js';
+import { decideSlackEvent, escapeSlackText, parseSlackTarget, type SlackReplyTarget } from './events.js';
 import { RecentEvents } from './recent-events.js';
 import { slackSecretsSchema, slackSettingsSchema, type SlackSecrets, type SlackSettings } from './settings.js';
 import { verifySlackSignature } from './signature.js';
-import { createSlackWebClient, describeSlackFailure, isRejectedToken } from './web-client.js';
+import { createSlackWebClient, defaultSlackApiUrl, describeSlackFailure, isRejectedToken } from './web-client.js';
 
 /**
  * Slack over the Events API: Slack posts each event to
@@ -31,14 +32,34 @@ function problem(status: number, title: string, detail: string): PlatformInbound
   };
 }
 
+/**
+ * Whether the bot token may go with a request for a shared file: only to
+ * Slack's file host over https, or to the Web API's own origin when the
+ * operator pointed the connector elsewhere (AGENTD_SLACK_API_URL). A file URL
+ * anywhere else is not fetched: the token never leaves for another host.
+ */
+function isSlackFileHost(url: URL, apiBaseUrl: string | undefined): boolean {
+  if (url.protocol === 'https:' && url.hostname === 'files.slack.com') return true;
+  return url.origin === new URL(apiBaseUrl ?? defaultSlackApiUrl).origin;
+}
+
 async function answer(
   message: Parameters<PlatformContext['handleMessage']>[0],
   target: SlackReplyTarget,
+  shared: PlatformFile[],
   botToken: string,
   context: PlatformContext,
 ): Promise<void> {
+  // Shared files are private to the workspace: fetched with the bot token (the files:read scope).
+  const fetched =
+    shared.length > 0
+      ? await fetchImages(shared, context, {
+          headers: { authorization: `Bearer ${botToken}` },
+          withHeaders: (url) => isSlackFileHost(url, context.apiBaseUrl),
+        })
+      : { images: [], unreadable: false };
   // A limited message resolves too, with the short polite text: it is posted like any answer.
-  const reply = await context.handleMessage(message, { signal: context.signal });
+  const reply = await context.handleMessage(withImages(message, fetched), { signal: context.signal });
   const attachments = reply.attachments ?? [];
   if (context.signal.aborted || (reply.text.trim() === '' && attachments.length === 0)) return;
   const client = await createSlackWebClient(botToken, context.apiBaseUrl, context.logger);
@@ -105,11 +126,23 @@ export function createSlackPlatform(): PlatformDefinition<typeof slackSettingsSc
       return { stop: async () => undefined };
     },
 
+    // Messages carry their own reply target (channel and thread); this serves those that did not: a channel
+    // mention's room is its channel, a direct message's user is reached by its id (Slack opens the app's DM).
+    replyTarget({ userId, roomId }) {
+      const match = /^slack:[^:]+:([A-Z0-9]+)$/.exec(roomId ?? userId ?? '');
+      return match ? (match[1] as string) : null;
+    },
+
     async postText(target: string, text: string, _settings: SlackSettings, secrets: SlackSecrets, context) {
       if (!secrets.botToken) throw new Error('Slack needs secrets.botToken');
       const client = await createSlackWebClient(secrets.botToken, context.apiBaseUrl, context.logger);
+      const { channel, threadTs } = parseSlackTarget(target);
       try {
-        await client.chat.postMessage({ channel: target, text: escapeSlackText(text) });
+        await client.chat.postMessage({
+          channel,
+          text: escapeSlackText(text),
+          ...(threadTs ? { thread_ts: threadTs } : {}),
+        });
       } catch (error) {
         throw new Error(`Slack refused the message: ${describeSlackFailure(error)}`);
       }
@@ -165,7 +198,7 @@ export function createSlackPlatform(): PlatformDefinition<typeof slackSettingsSc
         return { status: 200 };
       }
       context.markEvent();
-      answer(decision.message, decision.reply, secrets.botToken!, context).catch((error: unknown) => {
+      answer(decision.message, decision.reply, decision.files, secrets.botToken!, context).catch((error: unknown) => {
         context.logger.warn(
           { eventId: decision.eventId, reason: describeSlackFailure(error) },
           'slack event not answered',

@@ -75,8 +75,36 @@ function credentialsRejected(error: GrammyError): PlatformCredentialsRejected {
 type GrammySignal = NonNullable<Parameters<Api['getMe']>[0]>;
 const forGrammy = (signal: AbortSignal) => signal as unknown as GrammySignal;
 
+/** Errors of a call written to a kept-alive connection the server had just closed: no answer was read. */
+const staleConnectionCodes = new Set(['ECONNRESET', 'EPIPE']);
+/** The pool may hold a few connections the server dropped at once; past this many, something else is wrong. */
+const maximumStaleRetries = 3;
+
+function onStaleConnection(error: unknown): boolean {
+  const cause = error instanceof HttpError ? (error.error as { code?: unknown } | null) : null;
+  return typeof cause?.code === 'string' && staleConnectionCodes.has(cause.code);
+}
+
+/**
+ * grammY keeps connections to the Bot API alive between calls. A call made
+ * just as the server closes an idle one (a reply after a long model call)
+ * fails with a reset before any answer, and the reply would be lost: such a
+ * call is sent again, on another connection (the retry Node's http
+ * documentation gives for a reused socket). A reset after the server took
+ * the call is rare enough that a duplicate beats a lost reply.
+ */
 function apiFor(token: string, context: Pick<PlatformContext, 'apiBaseUrl'>): Api {
-  return new Api(token, { apiRoot: context.apiBaseUrl ?? defaultApiRoot });
+  const api = new Api(token, { apiRoot: context.apiBaseUrl ?? defaultApiRoot });
+  api.config.use(async (call, method, payload, signal) => {
+    for (let retries = 0; ; retries += 1) {
+      try {
+        return await call(method, payload, signal);
+      } catch (error) {
+        if (!onStaleConnection(error) || signal?.aborted || retries === maximumStaleRetries) throw error;
+      }
+    }
+  });
+  return api;
 }
 
 /** Photos sent to the bot are read up to this size (the core's own cap applies after). */

@@ -65,7 +65,8 @@ export class ApprovalRuntime implements ResumeStarter {
     const state = JSON.parse(paused.state) as PausedState;
     if (state.origin === null) return;
     const definition = deps.platforms.catalog.definitionOf(state.origin.platform);
-    const target = definition?.replyTarget?.({ userId: state.userId, roomId: state.roomId }) ?? null;
+    const target =
+      state.origin.replyTarget ?? definition?.replyTarget?.({ userId: state.userId, roomId: state.roomId }) ?? null;
     if (target === null) return;
     // The output type names the connectors that post (telegram, slack, discord); only one with a reply target
     // gets here.

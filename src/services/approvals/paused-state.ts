@@ -1,6 +1,7 @@
 import type { StoredToolCall } from '../../conversation/history-window.js';
 import type { AssembledPrompt, PromptMessage } from '../../conversation/prompt.js';
 import type { ApprovalStatus } from '../../schemas/approvals.js';
+import type { MessageOrigin } from '../messages/exchange-store.js';
 
 /** A decision as the resumed reply's tool call records it (and the model is told). */
 export interface ToolDecision {
@@ -44,7 +45,7 @@ export interface PausedState {
   /** The number of the round that paused (rounds are bounded by the agent's maxSteps). */
   step: number;
   /** The platform the message came from, when it did: the resumed answer is posted back there. */
-  origin: { platform: string } | null;
+  origin: MessageOrigin | null;
 }
 
 /** What the model reads as the result of a call a person denied, or that waited past its expiry. */

@@ -10,6 +10,16 @@ import type { RunEnding } from '../runs/run-runtime.js';
 import type { MessageImage } from './message-attachments.js';
 import { messageCompletedEvent } from './message-events.js';
 
+/**
+ * The platform a message came from and, when its connector names one, the
+ * place a later answer goes (a `postText` target: the chat, the channel and
+ * thread), so a reply resumed after approvals lands where it was asked.
+ */
+export interface MessageOrigin {
+  platform: string;
+  replyTarget?: string;
+}
+
 /** One message and the agent's answer to it, as they will be stored and returned. */
 export interface Exchange {
   agentId: string;
@@ -38,7 +48,7 @@ export interface Exchange {
   /** The knowledge-base chunks the prompt held, once it is built. */
   citations?: Citation[];
   /** The platform the message came from, if any: a reply resumed after approvals is posted back there. */
-  origin?: { platform: string } | null;
+  origin?: MessageOrigin | null;
   /**
    * The rest of a reply that paused for approvals: its message was stored
    * with the paused part, so only the tool turns and the answer are.

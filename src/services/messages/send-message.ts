@@ -16,7 +16,7 @@ import { requireScope, type ServiceContext } from '../context.js';
 import { ensureAnswering } from './agent-availability.js';
 import { conversationKey } from './conversation.js';
 import { failureTypeOf, recordMessageMetrics } from './message-metrics.js';
-import { storeExchange, type Exchange } from './exchange-store.js';
+import { storeExchange, type Exchange, type MessageOrigin } from './exchange-store.js';
 import { appErrorForFailure } from './provider-failure.js';
 import { Reply, type ToolLoop } from './reply.js';
 import { promptImageOf, readMessageAttachments, type MessageAttachmentInput } from './message-attachments.js';
@@ -211,7 +211,7 @@ export async function sendMessage({
    */
   queuedRunId?: string;
   /** The platform the message came from: a reply that pauses for approvals goes on there. */
-  origin?: { platform: string };
+  origin?: MessageOrigin;
 }): Promise<Reply> {
   requireScope(ctx, 'messages:send');
   const startedTick = performance.now();

@@ -53,6 +53,7 @@ export async function handlePlatformMessage(
   signal: AbortSignal,
 ): Promise<InboundReply> {
   const { deps, rateLimiter, rateLimits } = options;
+  if (message.unreadableFile) return { text: refusedImageReplyText, limited: false };
   if (rateLimits !== null) {
     const limit = rateLimits.perMinute.sendMessage;
     const decision = await rateLimiter.consume(agentRateKey('sendMessage', agent.accountId, agent.id), limit, windowMs);
@@ -81,7 +82,7 @@ export async function handlePlatformMessage(
       },
       signal,
       trigger: 'platform',
-      origin: { platform: type },
+      origin: { platform: type, ...(message.replyTarget ? { replyTarget: message.replyTarget } : {}) },
     });
     for await (const event of answer.events()) {
       if (event.type === 'completed') {
