@@ -16,12 +16,13 @@ export interface DashboardServer {
   stop(): Promise<void>;
 }
 
-export async function startDashboardServer(): Promise<DashboardServer> {
+/** `environment` adds to or overrides the server's settings (e.g. loopback webhooks for a test's receiver). */
+export async function startDashboardServer(environment: Record<string, string> = {}): Promise<DashboardServer> {
   const dataDirectory = fs.mkdtempSync(path.join(os.tmpdir(), 'agentd-dashboard-'));
   const key = generateApiKey();
   // A minute to start: on a machine busy with other work, starting the process alone took 17 s.
   const server = await startServer(
-    { AGENTD_DATA_DIR: dataDirectory, AGENTD_BOOTSTRAP_KEY: key, AGENTD_BUILTIN_WORD_DELAY_MS: '5' },
+    { AGENTD_DATA_DIR: dataDirectory, AGENTD_BOOTSTRAP_KEY: key, AGENTD_BUILTIN_WORD_DELAY_MS: '5', ...environment },
     60_000,
   );
   return {
