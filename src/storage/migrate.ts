@@ -17,6 +17,7 @@ import { evmTransfersMigration } from './migrations/0014-evm-transfers.js';
 import { socialMigration } from './migrations/0016-social.js';
 import { filesMigration } from './migrations/0015-files.js';
 import { doorTriggersMigration } from './migrations/0017-door-triggers.js';
+import { apiKeyLastUsedMigration } from './migrations/0020-api-key-last-used.js';
 import type { Dialect } from './schema.js';
 
 /** Every migration, by name, in the order they apply. */
@@ -39,6 +40,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0015-files': filesMigration(dialect),
     '0016-social': socialMigration(dialect),
     '0017-door-triggers': doorTriggersMigration(),
+    '0020-api-key-last-used': apiKeyLastUsedMigration(),
   };
 }
 
