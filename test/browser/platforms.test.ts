@@ -57,7 +57,8 @@ describe("an agent's Platforms tab", { skip: chromiumMissing ?? false }, () => {
     const table = page.getByRole('table', { name: 'Platform connectors of Connected' });
     const webhook = table.getByRole('row', { name: /^webhook/ });
     const telegram = table.getByRole('row', { name: /^telegram/ });
-    await webhook.getByText('running', { exact: true }).waitFor();
+    // A connector starts within a second or so, much later on a machine busy with other work.
+    await webhook.getByText('running', { exact: true }).waitFor({ timeout: 60_000 });
     // The failing connector says why; the tab reads the report again after a refresh.
     await page.getByRole('button', { name: 'Refresh' }).click();
     await telegram.getByText('error', { exact: true }).waitFor();

@@ -12,7 +12,7 @@ import { Time } from './time.js';
  * tab, until the connectors that are starting have started).
  */
 const settleRefreshMs = 1000;
-const settleRefreshes = 10;
+const settleRefreshes = 30;
 
 /** An entry whose state does not yet follow its `enabled` (a change on its way). */
 function settling(entry: PlatformReport, agent: Agent): boolean {

@@ -12,10 +12,16 @@ export function KeysView(_props: object) {
   const [list, reload] = useResource((signal) => apiKeys.list(signal), []);
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
   const [status, setStatus] = useState('');
-  const [formKey, setFormKey] = useState(0);
+  // The form is made when the dialog opens (fresh each time, loading the catalog only then).
+  const [formOpen, setFormOpen] = useState(false);
   const dialog = useRef<HTMLDialogElement>(null);
   // The key this dashboard is signed in with, recognised by its prefix: revoking it signs the dashboard out.
   const signedInWith = readKey();
+
+  // Opened once the form is there, so showModal moves focus to its first field.
+  useEffect(() => {
+    if (formOpen) dialog.current?.showModal();
+  }, [formOpen]);
 
   useEffect(() => {
     if (created) document.querySelector<HTMLElement>('.shown-once h2')?.focus();
@@ -30,24 +36,24 @@ export function KeysView(_props: object) {
         <button
           type="button"
           onClick={() => {
-            setFormKey((key) => key + 1);
-            dialog.current?.showModal();
+            setFormOpen(true);
           }}
         >
           New API key
         </button>
       </div>
-      <dialog ref={dialog} class="form-dialog" aria-labelledby="new-key-title">
-        <CreateKeyForm
-          key={formKey}
-          onCancel={() => dialog.current?.close()}
-          onCreated={(key) => {
-            dialog.current?.close();
-            setCreated(key);
-            setStatus('');
-            reload();
-          }}
-        />
+      <dialog ref={dialog} class="form-dialog" aria-labelledby="new-key-title" onClose={() => setFormOpen(false)}>
+        {formOpen && (
+          <CreateKeyForm
+            onCancel={() => dialog.current?.close()}
+            onCreated={(key) => {
+              dialog.current?.close();
+              setCreated(key);
+              setStatus('');
+              reload();
+            }}
+          />
+        )}
       </dialog>
       {created && <ShownOnce label="New API key" value={created.key} onDone={() => setCreated(null)} />}
       <p role="status">{status}</p>

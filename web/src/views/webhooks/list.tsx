@@ -14,16 +14,21 @@ export function WebhookList() {
   const [list, reload] = useResource((signal) => webhooks.list({ page, limit: pageSize }, signal), [page]);
   const [created, setCreated] = useState<CreatedWebhook | null>(null);
   const dialog = useRef<HTMLDialogElement>(null);
-  const [formKey, setFormKey] = useState(0);
+  // The form is made when the dialog opens (fresh each time, loading the catalog only then).
+  const [formOpen, setFormOpen] = useState(false);
 
   // The secret box takes focus when it appears: it is what the user must act on.
+  // Opened once the form is there, so showModal moves focus to its first field.
+  useEffect(() => {
+    if (formOpen) dialog.current?.showModal();
+  }, [formOpen]);
+
   useEffect(() => {
     if (created) document.querySelector<HTMLElement>('.shown-once h2')?.focus();
   }, [created]);
 
   const open = () => {
-    setFormKey((key) => key + 1);
-    dialog.current?.showModal();
+    setFormOpen(true);
   };
 
   return (
@@ -37,16 +42,17 @@ export function WebhookList() {
         </button>
       </div>
       <p class="hint">Each webhook receives the events it subscribes to, signed per Standard Webhooks.</p>
-      <dialog ref={dialog} class="form-dialog" aria-labelledby="new-webhook-title">
-        <CreateWebhookForm
-          key={formKey}
-          onCancel={() => dialog.current?.close()}
-          onCreated={(webhook) => {
-            dialog.current?.close();
-            setCreated(webhook);
-            reload();
-          }}
-        />
+      <dialog ref={dialog} class="form-dialog" aria-labelledby="new-webhook-title" onClose={() => setFormOpen(false)}>
+        {formOpen && (
+          <CreateWebhookForm
+            onCancel={() => dialog.current?.close()}
+            onCreated={(webhook) => {
+              dialog.current?.close();
+              setCreated(webhook);
+              reload();
+            }}
+          />
+        )}
       </dialog>
       {created && (
         <ShownOnce label="Signing secret of the new webhook" value={created.secret} onDone={() => setCreated(null)} />
