@@ -78,7 +78,7 @@ describe("an agent's Platforms tab", { skip: chromiumMissing ?? false }, () => {
     await assertAccessible(page, 'platforms with one disabled');
 
     await webhook.getByRole('button', { name: 'Enable webhook' }).click();
-    await webhook.getByText('running', { exact: true }).waitFor();
+    await webhook.getByText('running', { exact: true }).waitFor({ timeout: 60_000 });
     assert.equal((await server.api('GET', `/v1/agents/${agent.id}`)).body.platforms[0].enabled, true);
     assertNoConsoleErrors(browser.consoleErrors);
   });
