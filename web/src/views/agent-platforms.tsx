@@ -14,10 +14,16 @@ import { Time } from './time.js';
 const settleRefreshMs = 1000;
 const settleRefreshes = 30;
 
-/** An entry whose state does not yet follow its `enabled` (a change on its way). */
-function settling(entry: PlatformReport, agent: Agent): boolean {
+/**
+ * An entry whose report does not yet follow the agent's entry (a change on
+ * its way): the report's `enabled` and state catch up with the agent's after
+ * the connector reconciled, not with the PATCH.
+ */
+function settling(entry: PlatformReport, index: number, agent: Agent): boolean {
   if (entry.state === 'unsupported') return false;
-  if (!entry.enabled) return entry.state !== 'stopped';
+  const enabled = agent.platforms[index]?.enabled ?? entry.enabled;
+  if (entry.enabled !== enabled) return true;
+  if (!enabled) return entry.state !== 'stopped';
   return agent.status === 'active' && entry.state === 'stopped';
 }
 
@@ -32,7 +38,7 @@ export function AgentPlatforms({ agent, onChanged }: { agent: Agent; onChanged?:
 
   useEffect(() => {
     if (refreshesLeft <= 0 || report.status !== 'ready') return;
-    if (!report.data.data.some((entry) => settling(entry, agent))) {
+    if (!report.data.data.some((entry, index) => settling(entry, index, agent))) {
       setRefreshesLeft(0);
       return;
     }
@@ -41,7 +47,7 @@ export function AgentPlatforms({ agent, onChanged }: { agent: Agent; onChanged?:
       reload();
     }, settleRefreshMs);
     return () => clearTimeout(timer);
-  }, [report, refreshesLeft]);
+  }, [report, refreshesLeft, agent]);
 
   const toggle = async (index: number, entry: PlatformReport) => {
     setBusy(index);
