@@ -570,8 +570,8 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * List the account's active API keys
-     * @description Never includes the keys themselves. Revoked keys are not listed. Scope: `keys:manage`.
+     * List the account's API keys
+     * @description Oldest first, with when each was last used (to the minute); never the keys themselves. Revoked keys are listed only with `include=revoked`. Scope: `keys:manage`.
      */
     get: operations['listApiKeys'];
     put?: never;
@@ -6117,7 +6117,10 @@ export interface operations {
   };
   listApiKeys: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description `revoked` lists revoked keys too (with `revokedAt`). */
+        include?: 'revoked';
+      };
       header?: never;
       path?: never;
       cookie?: never;
@@ -6138,12 +6141,25 @@ export interface operations {
                */
               createdAt: string;
               id: string;
+              /** @description When the key last authenticated a request, to the minute; null if never. */
+              lastUsedAt: string | null;
               name: string | null;
               /** @description The first characters of the key, to recognise it. */
               prefix: string;
+              /** @description When the key was revoked; null while it works. Listed only with `include=revoked`. */
+              revokedAt: string | null;
               scopes: string[];
             }[];
           };
+        };
+      };
+      /** @description Invalid JSON or a request that does not match the schema (`invalid_json`, `validation_failed`). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
         };
       };
       /** @description Missing, malformed, unknown or revoked API key (`unauthorized`). */

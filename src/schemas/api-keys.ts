@@ -38,11 +38,30 @@ const apiKeyFields = {
   createdAt: Timestamp,
 };
 
-export const ApiKeySchema = Type.Object(apiKeyFields, { title: 'ApiKey' });
+export const ApiKeySchema = Type.Object(
+  {
+    ...apiKeyFields,
+    lastUsedAt: Type.Union([Timestamp, Type.Null()], {
+      description: 'When the key last authenticated a request, to the minute; null if never.',
+    }),
+    revokedAt: Type.Union([Timestamp, Type.Null()], {
+      description: 'When the key was revoked; null while it works. Listed only with `include=revoked`.',
+    }),
+  },
+  { title: 'ApiKey' },
+);
 export const CreatedApiKeySchema = Type.Object(
   { ...apiKeyFields, key: Type.String({ description: 'The key itself. Shown only in this response.' }) },
   { title: 'CreatedApiKey' },
 );
 export const ApiKeyList = Type.Object({ data: Type.Array(ApiKeySchema) });
+export const ListApiKeysQuery = Type.Object(
+  {
+    include: Type.Optional(
+      StringEnum(['revoked'] as const, { description: '`revoked` lists revoked keys too (with `revokedAt`).' }),
+    ),
+  },
+  { additionalProperties: false },
+);
 export const ApiKeyIdParams = Type.Object({ keyId: Type.String({ maxLength: 100 }) });
 export const RevokedApiKey = Type.Object({ id: Type.String(), revoked: Type.Literal(true) });

@@ -3,7 +3,8 @@ import { apiKeyPattern } from '../config.js';
 import { AppError, notFound, validationError } from '../errors.js';
 import { newId } from '../ids.js';
 import { displayPrefix, generateApiKey, hashApiKey } from '../security/api-key-secret.js';
-import type { ApiKeyIdentity, ApiKeyRecord } from '../storage/repositories/api-keys.js';
+import type { ApiKeyIdentity, ApiKeyListing, ApiKeyRecord } from '../storage/repositories/api-keys.js';
+import { noteKeyUse } from './api-key-use.js';
 import type { Executor } from '../storage/schema.js';
 import { requireScope, scopes, type Actor, type Scope, type ServiceContext, type ServiceDeps } from './context.js';
 
@@ -61,9 +62,15 @@ export async function createApiKey({
   });
 }
 
-export async function listApiKeys({ ctx }: { ctx: ServiceContext }): Promise<ApiKeyRecord[]> {
+export async function listApiKeys({
+  ctx,
+  includeRevoked,
+}: {
+  ctx: ServiceContext;
+  includeRevoked: boolean;
+}): Promise<ApiKeyListing[]> {
   requireScope(ctx, 'keys:manage');
-  return ctx.deps.repositories.apiKeys.listActive(ctx.actor.accountId);
+  return ctx.deps.repositories.apiKeys.list(ctx.actor.accountId, { includeRevoked });
 }
 
 export async function revokeApiKey({
@@ -117,8 +124,9 @@ export function rememberedDigestCount(): number {
 /** Actors by key identity: an identity served again from the read cache makes no new actor. */
 const actors = new WeakMap<ApiKeyIdentity, Actor>();
 
-function actorFor(identity: ApiKeyIdentity | null, token: string): Actor {
+function actorFor(deps: ServiceDeps, identity: ApiKeyIdentity | null, token: string): Actor {
   if (identity === null || !apiKeyPattern.test(token)) throw refused();
+  noteKeyUse(deps, identity.id);
   let actor = actors.get(identity);
   if (actor === undefined) {
     actor = Object.freeze({ accountId: identity.accountId, keyId: identity.id, scopes: new Set(identity.scopes) });
@@ -134,14 +142,14 @@ function actorFor(identity: ApiKeyIdentity | null, token: string): Actor {
  */
 export async function authenticate({ deps, token }: { deps: ServiceDeps; token: string | null }): Promise<Actor> {
   if (token === null || token.length > maxTokenLength) throw refused();
-  return actorFor(await deps.repositories.apiKeys.findActiveByHash(digestOf(token)), token);
+  return actorFor(deps, await deps.repositories.apiKeys.findActiveByHash(digestOf(token)), token);
 }
 
 /** The same, synchronously, where the key can be read without waiting (SQLite); undefined otherwise. */
 export function authenticateNow({ deps, token }: { deps: ServiceDeps; token: string | null }): Actor | undefined {
   if (token === null || token.length > maxTokenLength) throw refused();
   const identity = deps.repositories.apiKeys.findActiveByHashNow(digestOf(token));
-  return identity === undefined ? undefined : actorFor(identity, token);
+  return identity === undefined ? undefined : actorFor(deps, identity, token);
 }
 
 export interface BootstrapResult {

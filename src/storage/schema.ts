@@ -28,6 +28,8 @@ export interface ApiKeysTable {
   scopes: string;
   created_at: string;
   revoked_at: string | null;
+  /** Minute-accurate at best: recorded at most once a minute per key and instance. */
+  last_used_at: string | null;
 }
 
 export interface AgentsTable {

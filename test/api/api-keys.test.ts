@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { scopes } from '../../src/services/context.js';
 import { backends, createTestApp, type TestApp } from '../helpers/test-app.js';
+import { eventually } from '../helpers/wait.js';
 
 for (const backend of backends) {
   describe(`API keys over HTTP on ${backend.label}`, { skip: backend.skip }, () => {
@@ -34,7 +35,16 @@ for (const backend of backends) {
       assert.equal(listed.statusCode, 200);
       assert.ok(!listed.body.includes(created.key), 'listings never show keys');
       const entry = listed.json().data.find((key: { id: string }) => key.id === created.id);
-      assert.deepEqual(Object.keys(entry).sort(), ['createdAt', 'id', 'name', 'prefix', 'scopes']);
+      assert.deepEqual(Object.keys(entry).sort(), [
+        'createdAt',
+        'id',
+        'lastUsedAt',
+        'name',
+        'prefix',
+        'revokedAt',
+        'scopes',
+      ]);
+      assert.equal(entry.revokedAt, null);
     });
 
     it('creates a key without a body', async () => {
@@ -100,6 +110,30 @@ for (const backend of backends) {
         200,
         'other keys keep working',
       );
+    });
+
+    it('tells when each key was last used, and lists revoked keys when asked', async () => {
+      const account = await t.newAccount();
+      const idle = await t.newKey(account.accountId);
+      const used = await t.newKey(account.accountId);
+      const before = new Date().toISOString();
+      assert.equal((await t.inject({ method: 'GET', url: '/v1/agents', as: used })).statusCode, 200);
+      const listed = () => t.inject({ method: 'GET', url: '/v1/api-keys', as: account }).then((r) => r.json().data);
+      const entryOf = (keys: Array<{ id: string }>, keyId: string): any => keys.find((key) => key.id === keyId);
+      // Recorded after the answer, without holding the request up.
+      const lastUsedAt = await eventually(async () => entryOf(await listed(), used.keyId).lastUsedAt, 'lastUsedAt');
+      assert.ok(lastUsedAt >= before, `${lastUsedAt} is the time of the request`);
+      assert.equal(entryOf(await listed(), idle.keyId).lastUsedAt, null);
+
+      await t.inject({ method: 'DELETE', url: `/v1/api-keys/${idle.keyId}`, as: account });
+      assert.equal(entryOf(await listed(), idle.keyId), undefined, 'revoked keys are not listed by default');
+      const all = await t.inject({ method: 'GET', url: '/v1/api-keys?include=revoked', as: account });
+      const revoked = entryOf(all.json().data, idle.keyId);
+      assert.match(revoked.revokedAt, /^\d{4}-\d\d-\d\dT/);
+      assert.equal(entryOf(all.json().data, used.keyId).revokedAt, null);
+      const wrong = await t.inject({ method: 'GET', url: '/v1/api-keys?include=everything', as: account });
+      assert.equal(wrong.statusCode, 400);
+      assert.equal(wrong.json().code, 'validation_failed');
     });
 
     it('lets a key revoke itself', async () => {

@@ -16,7 +16,7 @@ export interface DashboardServer {
   stop(): Promise<void>;
 }
 
-/** `environment` adds to or overrides the server's variables (a bench turns rate limits off). */
+/** `environment` adds to or overrides the server's settings (loopback webhooks for a test's receiver, no rate limits for a bench). */
 export async function startDashboardServer(environment: Record<string, string> = {}): Promise<DashboardServer> {
   const dataDirectory = fs.mkdtempSync(path.join(os.tmpdir(), 'agentd-dashboard-'));
   const key = generateApiKey();

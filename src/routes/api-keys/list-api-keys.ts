@@ -2,7 +2,7 @@ import type { App } from '../../http/app-instance.js';
 import { contextOf } from '../../http/operation.js';
 import { listApiKeys } from '../../services/api-keys.js';
 import { problemResponses } from '../../schemas/common.js';
-import { ApiKeyList } from '../../schemas/api-keys.js';
+import { ApiKeyList, ListApiKeysQuery } from '../../schemas/api-keys.js';
 
 export function registerListApiKeys(app: App): void {
   app.get(
@@ -12,11 +12,16 @@ export function registerListApiKeys(app: App): void {
       schema: {
         operationId: 'listApiKeys',
         tags: ['api-keys'],
-        summary: "List the account's active API keys",
-        description: 'Never includes the keys themselves. Revoked keys are not listed. Scope: `keys:manage`.',
-        response: { 200: ApiKeyList, ...problemResponses() },
+        summary: "List the account's API keys",
+        description:
+          'Oldest first, with when each was last used (to the minute); never the keys themselves. Revoked keys ' +
+          'are listed only with `include=revoked`. Scope: `keys:manage`.',
+        querystring: ListApiKeysQuery,
+        response: { 200: ApiKeyList, ...problemResponses(400) },
       },
     },
-    async (request) => ({ data: await listApiKeys({ ctx: contextOf(request) }) }),
+    async (request) => ({
+      data: await listApiKeys({ ctx: contextOf(request), includeRevoked: request.query.include === 'revoked' }),
+    }),
   );
 }

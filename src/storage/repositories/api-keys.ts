@@ -14,6 +14,11 @@ export interface ApiKeyRecord {
   createdAt: string;
 }
 
+export interface ApiKeyListing extends ApiKeyRecord {
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
 export interface ApiKeyIdentity {
   id: string;
   accountId: string;
@@ -105,14 +110,14 @@ export class ApiKeyRepository {
     return row !== undefined;
   }
 
-  async listActive(accountId: string): Promise<ApiKeyRecord[]> {
-    const rows = await this.db
+  /** The account's keys in the order they were made; revoked ones only when asked for. */
+  async list(accountId: string, { includeRevoked }: { includeRevoked: boolean }): Promise<ApiKeyListing[]> {
+    let query = this.db
       .selectFrom('api_keys')
-      .select(['id', 'account_id', 'name', 'prefix', 'scopes', 'created_at'])
-      .where('account_id', '=', accountId)
-      .where('revoked_at', 'is', null)
-      .orderBy('id', 'asc')
-      .execute();
+      .select(['id', 'account_id', 'name', 'prefix', 'scopes', 'created_at', 'last_used_at', 'revoked_at'])
+      .where('account_id', '=', accountId);
+    if (!includeRevoked) query = query.where('revoked_at', 'is', null);
+    const rows = await query.orderBy('id', 'asc').execute();
     return rows.map((row) => ({
       id: row.id,
       accountId: row.account_id,
@@ -120,7 +125,24 @@ export class ApiKeyRepository {
       prefix: row.prefix,
       scopes: row.scopes.split(' '),
       createdAt: row.created_at,
+      lastUsedAt: row.last_used_at,
+      revokedAt: row.revoked_at,
     }));
+  }
+
+  /**
+   * Records that a key was used. Only ever moves the time forward, so
+   * instances recording out of order leave the latest; a revoked key's row
+   * is left alone.
+   */
+  async recordUse(keyId: string, usedAt: string): Promise<void> {
+    await this.db
+      .updateTable('api_keys')
+      .set({ last_used_at: usedAt })
+      .where('id', '=', keyId)
+      .where('revoked_at', 'is', null)
+      .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', usedAt)]))
+      .execute();
   }
 
   /** Revokes an active key of this account; false when there is none. */

@@ -1,8 +1,7 @@
-/** The Webhooks view (being built). */
-export function WebhooksView(_props: object) {
-  return (
-    <section>
-      <h1 tabIndex={-1}>Webhooks</h1>
-    </section>
-  );
+import { WebhookDetail } from './webhooks/detail.js';
+import { WebhookList } from './webhooks/list.js';
+
+/** The Webhooks view: the list (#/webhooks) or one webhook with its deliveries (#/webhooks/<id>). */
+export function WebhooksView({ webhookId }: { webhookId?: string }) {
+  return webhookId ? <WebhookDetail webhookId={webhookId} /> : <WebhookList />;
 }
