@@ -20,11 +20,11 @@ const settleRefreshes = 30;
  * the connector reconciled, not with the PATCH.
  */
 function settling(entry: PlatformReport, index: number, agent: Agent): boolean {
-  if (entry.state === 'unsupported') return false;
+  if (entry.status === 'unsupported') return false;
   const enabled = agent.platforms[index]?.enabled ?? entry.enabled;
   if (entry.enabled !== enabled) return true;
-  if (!enabled) return entry.state !== 'stopped';
-  return agent.status === 'active' && entry.state === 'stopped';
+  if (!enabled) return entry.status !== 'stopped';
+  return agent.status === 'active' && entry.status === 'stopped';
 }
 
 /** An agent's Platforms tab: each connector's state (with the reason when it is not running), on and off. */
@@ -117,8 +117,8 @@ export function AgentPlatforms({ agent, onChanged }: { agent: Agent; onChanged?:
                     <div class="hint">{entry.enabled ? 'enabled' : 'disabled'}</div>
                   </th>
                   <td>
-                    <span class={`status platform-${entry.state}`}>{entry.state}</span>
-                    {entry.reason && <div class="platform-reason">{entry.reason}</div>}
+                    <span class={`status platform-${entry.status}`}>{entry.status}</span>
+                    {entry.statusReason && <div class="platform-reason">{entry.statusReason}</div>}
                     {entry.instance && <div class="hint">on instance {entry.instance}</div>}
                   </td>
                   <td>

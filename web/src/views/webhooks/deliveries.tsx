@@ -17,7 +17,7 @@ export function Deliveries({ webhookId }: { webhookId: string }) {
   const [status, setStatus] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
 
-  const pending = first.status === 'ready' && first.data.data.some((delivery) => delivery.state === 'pending');
+  const pending = first.status === 'ready' && first.data.data.some((delivery) => delivery.status === 'pending');
   useEffect(() => {
     if (!pending) return;
     const timer = setTimeout(reload, pendingRefreshMs);
@@ -98,7 +98,7 @@ function DeliveryItem({ delivery, onRedeliver }: { delivery: Delivery; onRedeliv
     <li class="delivery card">
       <div class="section-head">
         <h3 id={titleId}>
-          <code>{delivery.eventType}</code> <span class={`status delivery-${delivery.state}`}>{delivery.state}</span>
+          <code>{delivery.eventType}</code> <span class={`status delivery-${delivery.status}`}>{delivery.status}</span>
         </h3>
         <button type="button" class="secondary" aria-describedby={titleId} onClick={onRedeliver}>
           Redeliver
