@@ -264,6 +264,13 @@ for (const backend of backends) {
         assert.match(run.reply.text, /PNG image of 7×1 pixels/, 'the background run saw the image');
       });
 
+      it('answers 400 at /body for a message without a body, as for a JSON body that is no object', async () => {
+        const agent = await t.newAgent();
+        const response = await t.inject({ method: 'POST', url: `/v1/agents/${agent.id}/messages` });
+        assert.equal(response.statusCode, 400, response.body);
+        assert.equal(response.json().errors[0].path, '/body');
+      });
+
       const refusals: Array<[string, Record<string, string>, Buffer[], number, string, string?]> = [
         ['bytes that are no image', { text: 'look' }, [Buffer.from('just text')], 400, '/body/attachments/0'],
         [

@@ -172,6 +172,33 @@ describe('the MCP server', () => {
     }
   });
 
+  it('refuses a body that is not exactly application/json with a 415 problem, as the transport would refuse it', async () => {
+    const list = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    for (const contentType of [
+      'text/plain',
+      'application/merge-patch+json',
+      // Two media types in one header (or two headers, which a web Request joins so): not one JSON body.
+      'application/json; charset=latin1, application/vnd.api+json',
+    ]) {
+      const response = await t.inject({
+        method: 'POST',
+        url: '/v1/mcp',
+        headers: { 'content-type': contentType, accept: 'application/json, text/event-stream' },
+        payload: list,
+      });
+      assert.equal(response.statusCode, 415, `${contentType}: ${response.body}`);
+      assert.match(String(response.headers['content-type']), /^application\/problem\+json/);
+      assert.equal(response.json().code, 'unsupported_media_type');
+    }
+    const plain = await t.inject({
+      method: 'POST',
+      url: '/v1/mcp',
+      headers: { 'content-type': 'application/json; charset=utf-8', accept: 'application/json, text/event-stream' },
+      payload: list,
+    });
+    assert.equal(plain.statusCode, 200, plain.body);
+  });
+
   it('shows a key of another account none of this account’s agents', async () => {
     const agent = await providerAgent({ name: 'Private Agent', mcp: { exposed: true } });
     const stranger = await t.newAccount();

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { Type } from '@sinclair/typebox';
@@ -27,8 +28,13 @@ function checkMcpRequest(request: FastifyRequest): void {
   else if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
     throw validationError('/headers/accept', 'must accept both application/json and text/event-stream');
   }
-  // The transport takes `application/json` only; other JSON types the server parses (merge patches) are refused here.
-  if (!(headers['content-type'] ?? '').includes('application/json')) {
+  // The transport takes `application/json` only; other JSON types the server parses (merge patches) are refused
+  // here. It reads the Content-Type as a web Request joins it, every header of that name with ", " (Node keeps the
+  // first): the same check over the same text, so that no request gets past this one to be refused by the transport.
+  const contentType = request.raw.rawHeaders
+    .filter((_, index, raw) => index % 2 === 1 && raw[index - 1]!.toLowerCase() === 'content-type')
+    .join(', ');
+  if (!isJsonContentType(contentType)) {
     throw new AppError('unsupported_media_type', 'The MCP endpoint takes a JSON-RPC message as application/json.');
   }
   const version = headers['mcp-protocol-version'];

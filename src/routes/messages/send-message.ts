@@ -4,6 +4,7 @@ import type { App } from '../../http/app-instance.js';
 import type { GracefulShutdown } from '../../http/graceful-shutdown.js';
 import { messageFromMultipart } from '../../http/multipart-message.js';
 import { contextOf } from '../../http/operation.js';
+import { validationError } from '../../errors.js';
 import { clientAbortController, completedReply, streamReplyEvents, streamRunEvents } from '../../http/reply-stream.js';
 import type { ServerSentEvent } from '../../http/sse.js';
 import type { Reply } from '../../services/messages/reply.js';
@@ -28,6 +29,17 @@ async function* replyEvents(answer: Reply): AsyncGenerator<ServerSentEvent, void
  */
 export function messageBodyLimit(bodyLimitBytes: number, maxImageBytes: number): number {
   return Math.max(bodyLimitBytes, maxAttachmentsPerMessage * Math.ceil(maxImageBytes / 3) * 4 + bodyLimitBytes);
+}
+
+/**
+ * A JSON body was checked by the route's schema; a request without a body
+ * (no Content-Type) was not, as the schema is given per media type.
+ */
+function jsonBody(body: unknown): SendMessageInput {
+  if (typeof body !== 'object' || body === null) {
+    throw validationError('/body', 'is required: a JSON object (application/json) or multipart/form-data');
+  }
+  return body as SendMessageInput;
 }
 
 export async function registerSendMessage(
@@ -101,7 +113,7 @@ function registerRoute(
     async (request, reply) => {
       const input: SendMessageRequest = request.isMultipart()
         ? await messageFromMultipart(request, options.maxImageBytes)
-        : (request.body as SendMessageInput);
+        : jsonBody(request.body);
       if (input.background === true) {
         const ctx = contextOf(request);
         const run = await startBackgroundRun({ ctx, agentId: request.params.agentId, input });
