@@ -88,7 +88,8 @@ describe('the dashboard navigation', { skip: chromiumMissing ?? false }, () => {
         (href) => (globalThis as any).location.hash === href,
         `#/agents/${agent.id}/${tab.toLowerCase()}`,
       );
-      assert.equal(await tabs.locator('[aria-current="page"]').innerText(), tab);
+      // The fragment changes first; the page follows on its hashchange event.
+      await tabs.locator('[aria-current="page"]', { hasText: new RegExp(`^${tab}$`) }).waitFor();
       await page.locator('[role="status"]', { hasText: /^Loading/ }).waitFor({ state: 'detached' });
       await assertAccessible(page, `agent ${tab}`);
     }

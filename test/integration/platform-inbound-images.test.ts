@@ -151,6 +151,8 @@ describe('photos from Discord', () => {
       platforms: [{ type: 'discord', secrets: { botToken: discordToken } }],
     });
     await eventually(async () => (discord.openSockets() > 0 ? true : null), 'the gateway connection', 30_000);
+    // As the connector's own tests: a heartbeat shows the client past its handshake, taking events.
+    await eventually(async () => (discord.heartbeats() > 0 ? true : null), 'a heartbeat', 30_000);
   });
   const repliesTo = (id: string) => discord.sent.filter((sent) => sent.replyTo === id);
 
@@ -162,7 +164,7 @@ describe('photos from Discord', () => {
       mentions: [fakeDiscordBot],
       attachments: [{ name: 'photo.png', contentType: 'image/png', bytes: png }],
     });
-    const reply = await eventually(async () => repliesTo(id)[0] ?? null, 'the answer', 30_000);
+    const reply = await eventually(async () => repliesTo(id)[0] ?? null, 'the answer', 60_000);
     assert.equal(reply.content, 'Seven by three.');
     assert.deepEqual(imageUrlsOf(0), [`data:image/png;base64,${png.toString('base64')}`]);
     const last = openai.requests[0]!.body.messages.at(-1)!;
