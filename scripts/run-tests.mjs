@@ -72,7 +72,8 @@ function slowestSuites(count) {
   return suites.sort((a, b) => b.seconds - a.seconds).slice(0, count);
 }
 
-const slowest = slowestSuites(15);
+// AGENTD_TEST_SLOWEST=N lists more of them (every suite with a large N).
+const slowest = slowestSuites(Number(process.env.AGENTD_TEST_SLOWEST) || 15);
 if (slowest.length > 0) {
   console.log('\nslowest suites (seconds):');
   for (const { name, seconds } of slowest) console.log(`  ${seconds.toFixed(1).padStart(7)}  ${name}`);

@@ -2,18 +2,12 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, before, beforeEach, describe, it } from 'node:test';
+import { afterEach, beforeEach, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import {
-  assertDashboardBuilt,
-  chromiumMissing,
-  openBrowser,
-  screenshot,
-  type OpenBrowser,
-} from '../helpers/browser.js';
-import { assertBuilt } from '../helpers/server-process.js';
+import { chromiumMissing, screenshot, type OpenBrowser } from '../helpers/browser.js';
+
 import { assertAccessible } from './accessibility.js';
-import { assertNoConsoleErrors, signIn, startDashboardServer, type DashboardServer } from './dashboard-helpers.js';
+import { assertNoConsoleErrors, signIn, type DashboardServer, useDashboard } from './dashboard-helpers.js';
 
 const character = {
   name: 'Ada Lovelace',
@@ -30,18 +24,11 @@ describe('the characters view', { skip: chromiumMissing ?? false }, () => {
   let page: Page;
   let scratch: string;
 
-  before(() => {
-    assertBuilt();
-    assertDashboardBuilt();
-  });
-  beforeEach(async () => {
-    [server, browser] = await Promise.all([startDashboardServer(), openBrowser()]);
-    page = browser.page;
+  useDashboard((dashboard) => ({ server, browser, page } = dashboard));
+  beforeEach(() => {
     scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'agentd-characters-'));
   });
-  afterEach(async () => {
-    await browser?.close();
-    await server?.stop();
+  afterEach(() => {
     fs.rmSync(scratch, { recursive: true, force: true });
   });
 

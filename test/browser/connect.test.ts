@@ -1,22 +1,10 @@
 import assert from 'node:assert/strict';
-import { afterEach, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import {
-  assertDashboardBuilt,
-  chromiumMissing,
-  openBrowser,
-  screenshot,
-  type OpenBrowser,
-} from '../helpers/browser.js';
-import { assertBuilt } from '../helpers/server-process.js';
+import { chromiumMissing, screenshot, type OpenBrowser } from '../helpers/browser.js';
+
 import { assertAccessible } from './accessibility.js';
-import {
-  assertNoConsoleErrors,
-  createAgent,
-  signIn,
-  startDashboardServer,
-  type DashboardServer,
-} from './dashboard-helpers.js';
+import { assertNoConsoleErrors, createAgent, signIn, type DashboardServer, useDashboard } from './dashboard-helpers.js';
 
 /** An agent's Connect tab: its MCP tool name as MCP clients see it, and its A2A card. */
 describe("the dashboard's Connect tab", { skip: chromiumMissing ?? false }, () => {
@@ -24,18 +12,7 @@ describe("the dashboard's Connect tab", { skip: chromiumMissing ?? false }, () =
   let browser: OpenBrowser;
   let page: Page;
 
-  before(() => {
-    assertBuilt();
-    assertDashboardBuilt();
-  });
-  beforeEach(async () => {
-    [server, browser] = await Promise.all([startDashboardServer(), openBrowser()]);
-    page = browser.page;
-  });
-  afterEach(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  useDashboard((dashboard) => ({ server, browser, page } = dashboard));
 
   it("shows the agent's MCP tool name, its A2A card, and says when it is not offered as a tool", async () => {
     // Two agents of one name: the newer one's tool name carries the end of its id, and the tab shows that one.

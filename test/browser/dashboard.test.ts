@@ -1,25 +1,12 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import {
-  artifactsDirectory,
-  assertDashboardBuilt,
-  chromiumMissing,
-  openBrowser,
-  screenshot,
-  type OpenBrowser,
-} from '../helpers/browser.js';
-import { assertBuilt } from '../helpers/server-process.js';
+import { artifactsDirectory, chromiumMissing, screenshot, type OpenBrowser } from '../helpers/browser.js';
+
 import { waitFor } from '../helpers/wait.js';
-import {
-  assertNoConsoleErrors,
-  createAgent,
-  signIn,
-  startDashboardServer,
-  type DashboardServer,
-} from './dashboard-helpers.js';
+import { assertNoConsoleErrors, createAgent, signIn, type DashboardServer, useDashboard } from './dashboard-helpers.js';
 
 if (chromiumMissing) console.log(`note: ${chromiumMissing}`);
 
@@ -36,18 +23,7 @@ describe('the web dashboard', { skip: chromiumMissing ?? false }, () => {
   let browser: OpenBrowser;
   let page: Page;
 
-  before(() => {
-    assertBuilt();
-    assertDashboardBuilt();
-  });
-  beforeEach(async () => {
-    [server, browser] = await Promise.all([startDashboardServer(), openBrowser()]);
-    page = browser.page;
-  });
-  afterEach(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  useDashboard((dashboard) => ({ server, browser, page } = dashboard));
 
   it('signs in with a key kept in session storage only, refuses a wrong one, and signs out', async () => {
     await page.goto(`${server.url}/`);

@@ -1,16 +1,10 @@
 import assert from 'node:assert/strict';
-import { afterEach, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import {
-  assertDashboardBuilt,
-  chromiumMissing,
-  openBrowser,
-  screenshot,
-  type OpenBrowser,
-} from '../helpers/browser.js';
-import { assertBuilt } from '../helpers/server-process.js';
+import { chromiumMissing, screenshot, type OpenBrowser } from '../helpers/browser.js';
+
 import { assertAccessible } from './accessibility.js';
-import { assertNoConsoleErrors, signIn, startDashboardServer, type DashboardServer } from './dashboard-helpers.js';
+import { assertNoConsoleErrors, signIn, type DashboardServer, useDashboard } from './dashboard-helpers.js';
 
 /**
  * The API keys view against a real agentd process: the user creates a key
@@ -22,18 +16,7 @@ describe('the API keys view', { skip: chromiumMissing ?? false }, () => {
   let browser: OpenBrowser;
   let page: Page;
 
-  before(() => {
-    assertBuilt();
-    assertDashboardBuilt();
-  });
-  beforeEach(async () => {
-    [server, browser] = await Promise.all([startDashboardServer(), openBrowser()]);
-    page = browser.page;
-  });
-  afterEach(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  useDashboard((dashboard) => ({ server, browser, page } = dashboard));
 
   it('creates a key with the scopes ticked, shows it once, and revokes it so that the API refuses it', async () => {
     await signIn(page, server);

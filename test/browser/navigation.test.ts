@@ -1,16 +1,10 @@
 import assert from 'node:assert/strict';
-import { afterEach, before, beforeEach, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { assertDashboardBuilt, chromiumMissing, openBrowser, type OpenBrowser } from '../helpers/browser.js';
-import { assertBuilt } from '../helpers/server-process.js';
+import { chromiumMissing, type OpenBrowser } from '../helpers/browser.js';
+
 import { assertAccessible, axeViolations } from './accessibility.js';
-import {
-  assertNoConsoleErrors,
-  createAgent,
-  signIn,
-  startDashboardServer,
-  type DashboardServer,
-} from './dashboard-helpers.js';
+import { assertNoConsoleErrors, createAgent, signIn, type DashboardServer, useDashboard } from './dashboard-helpers.js';
 
 /** The navigation's entries and the heading each view opens with. */
 const sections: Array<[string, string]> = [
@@ -38,18 +32,7 @@ describe('the dashboard navigation', { skip: chromiumMissing ?? false }, () => {
   let browser: OpenBrowser;
   let page: Page;
 
-  before(() => {
-    assertBuilt();
-    assertDashboardBuilt();
-  });
-  beforeEach(async () => {
-    [server, browser] = await Promise.all([startDashboardServer(), openBrowser()]);
-    page = browser.page;
-  });
-  afterEach(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  useDashboard((dashboard) => ({ server, browser, page } = dashboard));
 
   it('reaches every view from the navigation, with focus on its heading and no serious axe violation', async () => {
     await signIn(page, server);

@@ -1,22 +1,10 @@
 import assert from 'node:assert/strict';
-import { afterEach, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import {
-  assertDashboardBuilt,
-  chromiumMissing,
-  openBrowser,
-  screenshot,
-  type OpenBrowser,
-} from '../helpers/browser.js';
-import { assertBuilt } from '../helpers/server-process.js';
+import { chromiumMissing, screenshot, type OpenBrowser } from '../helpers/browser.js';
+
 import { assertAccessible } from './accessibility.js';
-import {
-  assertNoConsoleErrors,
-  createAgent,
-  signIn,
-  startDashboardServer,
-  type DashboardServer,
-} from './dashboard-helpers.js';
+import { assertNoConsoleErrors, createAgent, signIn, type DashboardServer, useDashboard } from './dashboard-helpers.js';
 
 const focusedLabel = (page: Page) =>
   page.evaluate(() => {
@@ -34,18 +22,7 @@ describe("the dashboard's tasks", { skip: chromiumMissing ?? false }, () => {
   let browser: OpenBrowser;
   let page: Page;
 
-  before(() => {
-    assertBuilt();
-    assertDashboardBuilt();
-  });
-  beforeEach(async () => {
-    [server, browser] = await Promise.all([startDashboardServer(), openBrowser()]);
-    page = browser.page;
-  });
-  afterEach(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  useDashboard((dashboard) => ({ server, browser, page } = dashboard));
 
   it('creates a task through the form, runs it now and shows the run with its output', async () => {
     const agent = await createAgent(server, { name: 'Herald' });
@@ -108,8 +85,11 @@ describe("the dashboard's tasks", { skip: chromiumMissing ?? false }, () => {
     await assertAccessible(page, 'tasks with a run');
     await screenshot(page, 'tasks', { documented: true });
 
-    await row.getByLabel('Morning summary enabled').uncheck();
+    // The box shows the stored state: it changes once the server has answered, not at the click itself
+    // (hence a click and a wait rather than `uncheck()`, which checks the state right after the click).
+    await row.getByLabel('Morning summary enabled').click();
     await page.getByRole('status').filter({ hasText: 'Morning summary disabled.' }).waitFor();
+    assert.equal(await row.getByLabel('Morning summary enabled').isChecked(), false);
     assert.equal((await server.api('GET', `/v1/agents/${agent.id}/tasks/${stored.id}`)).body.enabled, false);
 
     await row.getByRole('button', { name: 'Edit Morning summary' }).click();

@@ -1,24 +1,12 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { afterEach, before, beforeEach, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import {
-  assertDashboardBuilt,
-  chromiumMissing,
-  openBrowser,
-  screenshot,
-  type OpenBrowser,
-} from '../helpers/browser.js';
-import { assertBuilt } from '../helpers/server-process.js';
+import { chromiumMissing, screenshot, type OpenBrowser } from '../helpers/browser.js';
+
 import { waitFor } from '../helpers/wait.js';
 import { assertAccessible } from './accessibility.js';
-import {
-  assertNoConsoleErrors,
-  createAgent,
-  signIn,
-  startDashboardServer,
-  type DashboardServer,
-} from './dashboard-helpers.js';
+import { assertNoConsoleErrors, createAgent, signIn, type DashboardServer, useDashboard } from './dashboard-helpers.js';
 
 /** The Usage view: messages and tokens per day and model, drawn, tabled and downloaded as CSV. */
 describe('the usage view', { skip: chromiumMissing ?? false }, () => {
@@ -26,18 +14,7 @@ describe('the usage view', { skip: chromiumMissing ?? false }, () => {
   let browser: OpenBrowser;
   let page: Page;
 
-  before(() => {
-    assertBuilt();
-    assertDashboardBuilt();
-  });
-  beforeEach(async () => {
-    [server, browser] = await Promise.all([startDashboardServer(), openBrowser()]);
-    page = browser.page;
-  });
-  afterEach(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  useDashboard((dashboard) => ({ server, browser, page } = dashboard));
 
   const openUsage = async () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Usage', exact: true }).click();

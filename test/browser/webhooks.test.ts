@@ -1,23 +1,11 @@
 import assert from 'node:assert/strict';
-import { afterEach, before, beforeEach, describe, it } from 'node:test';
+import { afterEach, beforeEach, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import {
-  assertDashboardBuilt,
-  chromiumMissing,
-  openBrowser,
-  screenshot,
-  type OpenBrowser,
-} from '../helpers/browser.js';
+import { chromiumMissing, screenshot, type OpenBrowser } from '../helpers/browser.js';
 import { startFakeWebhookReceiver, type FakeWebhookReceiver } from '../helpers/fake-webhook-receiver.js';
-import { assertBuilt } from '../helpers/server-process.js';
+
 import { assertAccessible } from './accessibility.js';
-import {
-  assertNoConsoleErrors,
-  createAgent,
-  signIn,
-  startDashboardServer,
-  type DashboardServer,
-} from './dashboard-helpers.js';
+import { assertNoConsoleErrors, createAgent, signIn, type DashboardServer, useDashboard } from './dashboard-helpers.js';
 
 /**
  * The Webhooks view against a real agentd process and a receiver on
@@ -32,26 +20,18 @@ describe('the Webhooks view', { skip: chromiumMissing ?? false }, () => {
   let receiver: FakeWebhookReceiver;
   let page: Page;
 
-  before(() => {
-    assertBuilt();
-    assertDashboardBuilt();
+  useDashboard((dashboard) => ({ server, browser, page } = dashboard), {
+    environment: {
+      AGENTD_OUTBOUND_ALLOW_PRIVATE: 'true',
+      // Retries within a fraction of a second rather than 5 s, so the second attempt comes while the test looks.
+      AGENTD_WEBHOOK_RETRY_BASE_MS: '100',
+      AGENTD_WEBHOOK_POLL_MS: '100',
+    },
   });
   beforeEach(async () => {
     receiver = await startFakeWebhookReceiver((index) => (index === 0 ? 500 : 204));
-    [server, browser] = await Promise.all([
-      startDashboardServer({
-        AGENTD_OUTBOUND_ALLOW_PRIVATE: 'true',
-        // Retries within a fraction of a second rather than 5 s, so the second attempt comes while the test looks.
-        AGENTD_WEBHOOK_RETRY_BASE_MS: '100',
-        AGENTD_WEBHOOK_POLL_MS: '100',
-      }),
-      openBrowser(),
-    ]);
-    page = browser.page;
   });
   afterEach(async () => {
-    await browser?.close();
-    await server?.stop();
     await receiver?.close();
   });
 

@@ -54,12 +54,8 @@ export async function openBrowser(viewport = { width: 1280, height: 900 }): Prom
     timeout: 60_000,
   });
   context.setDefaultTimeout(20_000);
-  const consoleErrors: string[] = [];
   const page = context.pages()[0] ?? (await context.newPage());
-  page.on('console', (message) => {
-    if (message.type() === 'error') consoleErrors.push(message.text());
-  });
-  page.on('pageerror', (error) => consoleErrors.push(error.message));
+  const consoleErrors = watchConsole(page);
   return {
     context,
     page,
@@ -69,6 +65,55 @@ export async function openBrowser(viewport = { width: 1280, height: 900 }): Prom
       fs.rmSync(userDataDirectory, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * One Chromium for many tests: each `open()` is a new incognito context (no
+ * cache, cookies or session storage shared with the others), far cheaper than
+ * a browser per test.
+ */
+export interface SharedBrowser {
+  open(viewport?: { width: number; height: number }): Promise<OpenBrowser>;
+  close(): Promise<void>;
+}
+
+export async function launchBrowser(): Promise<SharedBrowser> {
+  // A browser server rather than `launch()`: its process can be killed when closing it does not end it, so no
+  // test file lingers with a browser still attached.
+  const server = await chromium.launchServer({
+    executablePath: chromiumPath,
+    headless: true,
+    args: chromiumFlags,
+    timeout: 60_000,
+  });
+  const browser = await chromium.connect(server.wsEndpoint(), { timeout: 60_000 });
+  return {
+    async open(viewport = { width: 1280, height: 900 }) {
+      const context = await browser.newContext({ viewport });
+      context.setDefaultTimeout(20_000);
+      const page = await context.newPage();
+      return { context, page, consoleErrors: watchConsole(page), close: () => context.close().catch(() => undefined) };
+    },
+    async close() {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        browser.close().catch(() => undefined),
+        new Promise((resolve) => (timer = setTimeout(resolve, 10_000))),
+      ]);
+      clearTimeout(timer);
+      await server.kill().catch(() => undefined);
+    },
+  };
+}
+
+/** Console errors of a page (a Content-Security-Policy violation is one) and its uncaught exceptions. */
+function watchConsole(page: Page): string[] {
+  const consoleErrors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') consoleErrors.push(message.text());
+  });
+  page.on('pageerror', (error) => consoleErrors.push(error.message));
+  return consoleErrors;
 }
 
 /** Where the README's dashboard screenshots live (docs/dashboard, committed). */
