@@ -1,4 +1,4 @@
-import { TwitterApi, type ITwitterApiClientPlugin, type TwitterResponse } from 'twitter-api-v2';
+import type { ITwitterApiClientPlugin, TwitterApi, TwitterResponse } from 'twitter-api-v2';
 import { PlatformCredentialsRejected } from '../platform.js';
 import type { XSecrets } from './settings.js';
 
@@ -93,9 +93,17 @@ function fetchPlugin(apiBaseUrl: string, signal: AbortSignal): ITwitterApiClient
   };
 }
 
-/** A user-context X client; throws PlatformCredentialsRejected when the secrets are incomplete. */
-export function createXClient(secrets: XSecrets, apiBaseUrl: string | undefined, signal: AbortSignal): TwitterApi {
+/**
+ * A user-context X client; throws PlatformCredentialsRejected when the secrets are incomplete. The library is
+ * loaded with the first X connection, not at start-up.
+ */
+export async function createXClient(
+  secrets: XSecrets,
+  apiBaseUrl: string | undefined,
+  signal: AbortSignal,
+): Promise<TwitterApi> {
   const credentials = credentialsOf(secrets);
+  const { TwitterApi } = await import('twitter-api-v2');
   const settings = { plugins: [fetchPlugin(apiBaseUrl ?? defaultXApiUrl, signal)] };
   return typeof credentials === 'string'
     ? new TwitterApi(credentials, settings)

@@ -275,7 +275,7 @@ export const xPlatform: PlatformDefinition<typeof xSettingsSchema, typeof xSecre
   runsOnLease: () => true,
 
   async start(settings, secrets, context): Promise<PlatformConnection> {
-    const client = createXClient(secrets, context.apiBaseUrl, context.signal);
+    const client = await createXClient(secrets, context.apiBaseUrl, context.signal);
     let account: XAccount;
     try {
       account = await rateLimited(() => accountOf(client), context);
@@ -305,7 +305,7 @@ export const xPlatform: PlatformDefinition<typeof xSettingsSchema, typeof xSecre
     const parts = splitForX(text);
     if (parts.length === 0) throw new PlatformPostFailed('refused', 'there is nothing to post');
     try {
-      const client = createXClient(secrets, context.apiBaseUrl, context.signal);
+      const client = await createXClient(secrets, context.apiBaseUrl, context.signal);
       await postThread(client, parts, target === 'timeline' ? null : target, settings, context, 'post');
     } catch (error) {
       throw postFailure(error);

@@ -6,13 +6,16 @@ interface ParsedPost {
   valid: boolean;
 }
 
-// twitter-text is X's own counting library (CommonJS, without types).
-const twitterText = createRequire(import.meta.url)('twitter-text') as { parseTweet(text: string): ParsedPost };
+// twitter-text is X's own counting library (CommonJS, without types). Loaded on the first count, not at
+// start-up: with the core-js it brings, it is a few hundred modules a server without X never needs.
+const require = createRequire(import.meta.url);
+let twitterText: { parseTweet(text: string): ParsedPost } | undefined;
 
 /** X's limit on one post for accounts without a subscription, in weighted characters. */
 export const xPostLimit = 280;
 
 export function weightedLength(text: string): number {
+  twitterText ??= require('twitter-text') as { parseTweet(text: string): ParsedPost };
   return twitterText.parseTweet(text).weightedLength;
 }
 

@@ -1,5 +1,4 @@
-import { compileErrors, dereference, validate } from '@readme/openapi-parser';
-import { parse as parseYaml } from 'yaml';
+import type { parse as parseYamlType } from 'yaml';
 import { readCapped } from '../http/capped-body.js';
 import type { FetchFunction } from '../plugin.js';
 import { maxDocumentBytes, type OpenApiConfig } from './config.js';
@@ -32,7 +31,13 @@ function where(config: OpenApiConfig): string {
   return config.url !== undefined ? '/config/url' : '/config/document';
 }
 
-function parseText(text: string, path: string): unknown {
+// The parser and the validator are loaded with the first document, not at start-up: together they are a few
+// hundred modules that a server without `openapi` entries never needs.
+const openApiParser = () => import('@readme/openapi-parser');
+let parseYaml: typeof parseYamlType | undefined;
+
+async function parseText(text: string, path: string): Promise<unknown> {
+  parseYaml ??= (await import('yaml')).parse;
   try {
     // YAML 1.2 reads JSON as well. The alias cap keeps a "billion laughs" document from growing without bound.
     return parseYaml(text, { maxAliasCount: 1000, uniqueKeys: false });
@@ -69,8 +74,8 @@ async function fetchText(url: URL, fetch: FetchFunction): Promise<string> {
 
 /** The document of the entry as a value: inline, or fetched through the SSRF-safe client. */
 async function documentValue(config: OpenApiConfig, fetch: FetchFunction): Promise<unknown> {
-  if (config.url !== undefined) return parseText(await fetchText(new URL(config.url), fetch), '/config/url');
-  if (typeof config.document === 'string') return parseText(config.document, '/config/document');
+  if (config.url !== undefined) return await parseText(await fetchText(new URL(config.url), fetch), '/config/url');
+  if (typeof config.document === 'string') return await parseText(config.document, '/config/document');
   return structuredClone(config.document);
 }
 
@@ -100,6 +105,7 @@ export async function loadDocument(
     );
   }
   const resolve = { external: false, file: false };
+  const { compileErrors, dereference, validate } = await openApiParser();
   if (options.validate) {
     let result;
     try {
