@@ -1,5 +1,5 @@
-import type { FastifyInstance } from 'fastify';
-import { validationError } from '../errors.js';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AppError, validationError } from '../errors.js';
 
 /**
  * JSON bodies, with a bound on nesting. Free-form fields (a message's
@@ -97,4 +97,18 @@ export function registerJsonBodyParsers(app: FastifyInstance, bodyLimitBytes: nu
   for (const type of ['application/json', 'application/merge-patch+json']) {
     app.addContentTypeParser(type, { parseAs: 'string', bodyLimit: bodyLimitBytes }, boundedParser);
   }
+}
+
+/**
+ * For the routes that take JSON or multipart/form-data and give their body
+ * schema per media type (messages, knowledge documents): a body of another
+ * type the server can parse (application/merge-patch+json) would reach the
+ * handler unchecked, so it is refused before it is read.
+ */
+export async function jsonOrMultipartOnly(request: FastifyRequest): Promise<void> {
+  const type = request.headers['content-type'];
+  if (type === undefined) return;
+  const media = type.split(';', 1)[0]!.trim().toLowerCase();
+  if (media === 'application/json' || media === 'multipart/form-data') return;
+  throw new AppError('unsupported_media_type', 'Send the body as application/json or multipart/form-data.');
 }

@@ -271,6 +271,24 @@ for (const backend of backends) {
         assert.equal(response.json().errors[0].path, '/body');
       });
 
+      it('answers 415 for a body of another type the server reads (merge-patch JSON), and stores nothing', async () => {
+        const agent = await t.newAgent();
+        const base = (await t.inject({ method: 'POST', url: '/v1/knowledge-bases', payload: { name: 'kb' } })).json();
+        for (const url of [`/v1/agents/${agent.id}/messages`, `/v1/knowledge-bases/${base.id}/documents`]) {
+          const response = await t.inject({
+            method: 'POST',
+            url,
+            headers: { 'content-type': 'application/merge-patch+json' },
+            payload: JSON.stringify({ k0: 'v', k1: 'v' }),
+          });
+          assert.equal(response.statusCode, 415, `${url}: ${response.body}`);
+          assert.equal(response.json().code, 'unsupported_media_type');
+        }
+        assert.deepEqual(await history(agent.id, 'u1'), []);
+        const documents = await t.inject({ method: 'GET', url: `/v1/knowledge-bases/${base.id}/documents` });
+        assert.deepEqual(documents.json().data, []);
+      });
+
       const refusals: Array<[string, Record<string, string>, Buffer[], number, string, string?]> = [
         ['bytes that are no image', { text: 'look' }, [Buffer.from('just text')], 400, '/body/attachments/0'],
         [

@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { AppError, validationError } from '../../errors.js';
 import type { App } from '../../http/app-instance.js';
+import { jsonOrMultipartOnly } from '../../http/json-body.js';
 import { contextOf } from '../../http/operation.js';
 import { problemResponses } from '../../schemas/common.js';
 import {
@@ -61,6 +62,7 @@ export async function registerAddDocument(app: App, options: { maxDocumentBytes:
       '/v1/knowledge-bases/:knowledgeBaseId/documents',
       {
         bodyLimit: jsonOverhead(options.maxDocumentBytes),
+        onRequest: jsonOrMultipartOnly,
         config: { operation: { scope: 'agents:write', rateLimit: 'writeKnowledgeBases', rateLimitPer: 'account' } },
         schema: {
           operationId: 'addDocument',

@@ -2,6 +2,7 @@ import multipart from '@fastify/multipart';
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../http/app-instance.js';
 import type { GracefulShutdown } from '../../http/graceful-shutdown.js';
+import { jsonOrMultipartOnly } from '../../http/json-body.js';
 import { messageFromMultipart } from '../../http/multipart-message.js';
 import { contextOf } from '../../http/operation.js';
 import { validationError } from '../../errors.js';
@@ -61,6 +62,7 @@ function registerRoute(
     '/v1/agents/:agentId/messages',
     {
       bodyLimit: options.bodyLimitBytes,
+      onRequest: jsonOrMultipartOnly,
       config: { operation: { scope: 'messages:send', rateLimit: 'sendMessage', rateLimitPer: 'agent' } },
       schema: {
         operationId: 'sendMessage',
