@@ -330,7 +330,12 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
   });
   registerListModels(app);
   const rateCheck = createRateCheck(deps.rateLimiter, config.rateLimits, deps.services.agentMetrics);
-  registerMcpEndpoint(app, { rateCheck, shutdown: deps.shutdown, calls: new McpCallRegistry() });
+  registerMcpEndpoint(app, {
+    rateCheck,
+    shutdown: deps.shutdown,
+    calls: new McpCallRegistry(),
+    keepAliveMs: config.sseKeepAliveMs,
+  });
   const cardBase = { publicBaseUrl: config.platforms.publicBaseUrl };
   registerListAgentCards(app, cardBase);
   registerGetAgentCard(app, cardBase);

@@ -248,6 +248,87 @@ describe('the MCP server', () => {
     }, 'the run to end as cancelled');
   });
 
+  const mcpHeaders = (sessionId: string) => ({
+    authorization: `Bearer ${t.owner.key}`,
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-session-id': sessionId,
+  });
+
+  it('cancels a call named by a notifications/cancelled of its session, accepted with an empty 202', async () => {
+    const agent = await providerAgent();
+    fake.enqueue({ reply: 'a b c d e f g h i j k l m n o p', tokenDelayMs: 200 });
+    const sessionId = `mcps_cancel-${agent.id}`;
+    // The call's own connection stays open: only the notification, on a request of its own, can stop it.
+    const call = fetch(`${origin}/v1/mcp`, {
+      method: 'POST',
+      headers: mcpHeaders(sessionId),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 41,
+        method: 'tools/call',
+        params: { name: 'send_message', arguments: { agentId: agent.id, text: 'Talk slowly' } },
+      }),
+    });
+    await eventually(async () => (fake.requests.length > 0 ? true : null), 'the model call to begin');
+    const cancelled = await fetch(`${origin}/v1/mcp`, {
+      method: 'POST',
+      headers: mcpHeaders(sessionId),
+      body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 41 } }),
+    });
+    assert.equal(cancelled.status, 202);
+    assert.equal(await cancelled.text(), '', 'a notification is accepted with no body');
+    assert.equal(cancelled.headers.get('content-type'), null);
+    const answered = await call;
+    assert.equal(answered.status, 200);
+    assert.match(String(answered.headers.get('content-type')), /^application\/json/);
+    assert.equal(answered.headers.get('mcp-session-id'), sessionId);
+    const response = (await answered.json()) as { id: number; result: { isError?: boolean } };
+    assert.equal(response.id, 41);
+    assert.equal(response.result.isError, true);
+    assert.match(textOf(response.result), /cancelled/);
+    await fake.waitForAbort(0);
+    assert.equal(fake.requests[0]!.aborted, true, 'the provider saw the model call end early');
+  });
+
+  it('answers a call the shutdown deadline cuts with a JSON-RPC error, not a hung request', async () => {
+    const own = await createTestApp({ env: { AGENTD_OPENAI_COMPATIBLE_BASE_URL: fake.baseUrl } });
+    try {
+      const ownOrigin = await listen(own.app);
+      const agent = await own.newAgent({ model: { provider: 'openai-compatible', name: 'test-model' } });
+      fake.enqueue({ reply: 'a b c d e f g h i j k l m n o p', tokenDelayMs: 200 });
+      const call = fetch(`${ownOrigin}/v1/mcp`, {
+        method: 'POST',
+        headers: { ...mcpHeaders('mcps_shutdown'), authorization: `Bearer ${own.owner.key}` },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 'slow',
+          method: 'tools/call',
+          params: { name: 'send_message', arguments: { agentId: agent.id, text: 'Talk slowly' } },
+        }),
+      });
+      await eventually(async () => (fake.requests.length > 0 ? true : null), 'the model call to begin');
+      // As `agentd serve` drains on SIGTERM, with a deadline that passes while the call runs.
+      const drained = own.deps.shutdown.drain(
+        {
+          close: () => own.app.close(),
+          closeIdleConnections: () => own.app.server.closeIdleConnections(),
+          closeAllConnections: () => own.app.server.closeAllConnections(),
+        },
+        10,
+      );
+      const answered = await call;
+      assert.equal(answered.status, 200);
+      const response = (await answered.json()) as { id: string; error?: { code: number; message: string } };
+      assert.equal(response.id, 'slow');
+      assert.equal(response.error?.code, -32000);
+      assert.match(response.error?.message ?? '', /shutting down/);
+      assert.equal((await drained).timedOut, true);
+    } finally {
+      await own.deps.close();
+    }
+  });
+
   it('keeps working behind a round-robin load balancer over two instances', async () => {
     const secondApp = await buildApp({ config: t.config, deps: t.deps });
     const secondOrigin = await listen(secondApp);

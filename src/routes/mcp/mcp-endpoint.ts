@@ -1,27 +1,35 @@
 import { randomUUID } from 'node:crypto';
 import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ErrorCode,
+  JSONRPCMessageSchema,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type JSONRPCMessage,
+} from '@modelcontextprotocol/sdk/types.js';
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { AppError, validationError } from '../../errors.js';
 import type { App } from '../../http/app-instance.js';
 import type { GracefulShutdown } from '../../http/graceful-shutdown.js';
 import { contextOf } from '../../http/operation.js';
+import { sendEventStream, type ServerSentEvent } from '../../http/sse.js';
 import type { RateCheck } from '../../services/mcp/agent-tools.js';
 import { createMcpServer, McpCallRegistry } from '../../services/mcp/mcp-server.js';
 import { problemResponses } from '../../schemas/common.js';
 import { McpMessageBody } from '../../schemas/mcp.js';
+import { RequestTransport } from './request-transport.js';
 
 /** A session id as a client may send it back: printable ASCII (the MCP transport's rule), bounded. */
 const sessionIdPattern = /^[\x21-\x7E]{1,128}$/;
 
 /**
- * What the transport would refuse, refused first as problem+json like every
- * other bad request: the Accept it needs, a protocol version it knows, and
- * JSON-RPC messages. A request that names no Accept is taken to accept both answers.
+ * What the Streamable HTTP transport refuses, refused as problem+json like
+ * every other bad request: an Accept without both answers, a Content-Type
+ * other than JSON, a protocol version it does not know, and anything but a
+ * JSON-RPC message, which is parsed here once. A request that names no Accept
+ * is taken to accept both answers.
  */
-function checkMcpRequest(request: FastifyRequest): void {
+function checkMcpRequest(request: FastifyRequest): JSONRPCMessage {
   const headers = request.raw.headers;
   const accept = headers.accept?.trim() ?? '';
   if (accept === '' || accept === '*/*') headers.accept = 'application/json, text/event-stream';
@@ -41,18 +49,14 @@ function checkMcpRequest(request: FastifyRequest): void {
   if (version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(String(version))) {
     throw validationError('/headers/mcp-protocol-version', `must be one of ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}`);
   }
-  if (!JSONRPCMessageSchema.safeParse(request.body).success) {
-    throw validationError('/body', 'must be a JSON-RPC 2.0 request or notification');
-  }
+  const message = JSONRPCMessageSchema.safeParse(request.body);
+  if (!message.success) throw validationError('/body', 'must be a JSON-RPC 2.0 request or notification');
+  return message.data;
 }
 
-/** Whether a message asks for progress notifications (`_meta.progressToken`): only those need an event stream. */
-function wantsProgress(body: unknown): boolean {
-  const messages = Array.isArray(body) ? body : [body];
-  return messages.some(
-    (message) =>
-      (message as { params?: { _meta?: { progressToken?: unknown } } }).params?._meta?.progressToken !== undefined,
-  );
+/** Whether a request asks for progress notifications (`_meta.progressToken`): only those need an event stream. */
+function wantsProgress(message: JSONRPCMessage): boolean {
+  return (message as { params?: { _meta?: { progressToken?: unknown } } }).params?._meta?.progressToken !== undefined;
 }
 
 function isInitialize(body: unknown): boolean {
@@ -68,7 +72,7 @@ function isInitialize(body: unknown): boolean {
  */
 export function registerMcpEndpoint(
   app: App,
-  options: { rateCheck: RateCheck; shutdown: GracefulShutdown; calls: McpCallRegistry },
+  options: { rateCheck: RateCheck; shutdown: GracefulShutdown; calls: McpCallRegistry; keepAliveMs: number },
 ): void {
   const operation = { scope: null, rateLimit: 'sendMessage', rateLimitPer: 'body-agent' } as const;
   app.post(
@@ -107,27 +111,44 @@ export function registerMcpEndpoint(
       let sessionId = typeof sent === 'string' && sessionIdPattern.test(sent) ? sent : '';
       if (isInitialize(request.body)) sessionId = `mcps_${randomUUID()}`;
 
-      checkMcpRequest(request);
-      // A plain JSON answer where no progress is streamed: cheaper than an event stream of one event.
-      const transport = new StreamableHTTPServerTransport({
-        sessionIdGenerator: undefined,
-        enableJsonResponse: !wantsProgress(request.body),
-      });
+      const message = checkMcpRequest(request);
+      const transport = new RequestTransport();
       const server = createMcpServer({ ctx, rateCheck: options.rateCheck, sessionId, calls: options.calls });
       await server.connect(transport);
-      const response = reply.raw;
-      for (const [name, value] of Object.entries(reply.getHeaders())) {
-        if (value !== undefined) response.setHeader(name, value as string);
-      }
-      if (sessionId !== '') response.setHeader('mcp-session-id', sessionId);
-      reply.hijack();
+      if (sessionId !== '') reply.header('mcp-session-id', sessionId);
       // The client's leaving, or the shutdown deadline, closes the server: its calls are aborted, their runs cancelled.
-      const registration = options.shutdown.beginStream(() => void transport.close());
-      response.once('close', () => {
+      // A server whose answer went out has nothing left to stop, and is left to the garbage collector (closing it
+      // would only build the SDK's "Connection closed" error, stack trace and all, for every request).
+      const registration = options.shutdown.beginStream(() => void server.close());
+      reply.raw.once('close', () => {
         registration.end();
-        void server.close();
+        if (!reply.raw.writableFinished) void server.close();
       });
-      await transport.handleRequest(request.raw, response, request.body);
+      const messages = transport.exchange(message, { requestInfo: { headers: request.headers } });
+      // Notifications only: 202 with no body at all (MCP asks for none; `null` would be serialized as JSON).
+      if (!('id' in message)) return reply.code(202).send(undefined as never);
+
+      if (wantsProgress(message)) {
+        async function* events(): AsyncGenerator<ServerSentEvent, void, undefined> {
+          for await (const each of messages) yield { event: 'message', data: each };
+        }
+        await sendEventStream(reply, events(), {
+          keepAliveMs: options.keepAliveMs,
+          onClientGone: () => void server.close(),
+        });
+        return reply;
+      }
+      // A plain JSON answer where no progress is streamed: cheaper than an event stream of one event.
+      let response: JSONRPCMessage | undefined;
+      for await (const each of messages) response = each;
+      if (response !== undefined) return reply.type('application/json').send(response);
+      // Closed before the server answered: the client has left, or the shutdown deadline cut the call.
+      if (request.raw.socket.destroyed) return reply.hijack();
+      return reply.type('application/json').send({
+        jsonrpc: '2.0',
+        id: message.id,
+        error: { code: ErrorCode.ConnectionClosed, message: 'The server is shutting down; the call was cancelled.' },
+      });
     },
   );
 
