@@ -14,13 +14,17 @@
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:image-attachment   # PostgreSQL
  *
  * ROUNDS (default 10) of PER_ROUND (50) pairs after WARMUP (100) pairs;
- * IMAGE_BYTES (1,048,576). Prints the p50 and p90 of each kind, agentd's CPU
+ * IMAGE_BYTES (1,048,576). AGENTD_MAIN runs another build (the `dist/main.js`
+ * of a checkout before a change, copied inside this one so it finds its
+ * packages) for a side-by-side run; CPU_PROFILE_DIR writes agentd's CPU
+ * profile there (bench/profile-top.mjs summarises it). Prints the p50 and p90 of each kind, agentd's CPU
  * ms per message of each kind (and over the plain one), the p50 of each
  * image kind's difference to the plain message sent next to it, and per round
  * that p50 (the spread the machine gave).
  */
 import http from 'node:http';
 import { randomBytes } from 'node:crypto';
+import path from 'node:path';
 import { createFreshDatabase, type FreshDatabase } from '../test/helpers/postgres.js';
 import { pngOfAbout } from '../test/helpers/images.js';
 import { percentile, post, postBytes } from './message-overhead/client.js';
@@ -35,14 +39,23 @@ const postgresUrl = process.env.DATABASE_URL?.startsWith('postgres') ? process.e
 const database: FreshDatabase | undefined = postgresUrl
   ? await createFreshDatabase(postgresUrl, 'agentd_bench_images')
   : undefined;
+const profileDirectory = process.env.CPU_PROFILE_DIR;
 const agentd = await startAgentd(
   {
     AGENTD_DEFAULT_MODEL: 'builtin/echo',
     AGENTD_BUILTIN_WORD_DELAY_MS: '0',
     AGENTD_SECRET_KEY: randomBytes(32).toString('hex'),
     ...(database ? { DATABASE_URL: database.url } : {}),
+    ...(profileDirectory
+      ? {
+          NODE_OPTIONS: `--import=${path.join(import.meta.dirname, 'cpu-profile-preload.mjs')}`,
+          CPU_PROFILE_DIR: path.resolve(profileDirectory),
+        }
+      : {}),
   },
   3000 + Math.floor(Math.random() * 2000),
+  [],
+  process.env.AGENTD_MAIN ? path.resolve(process.env.AGENTD_MAIN) : undefined,
 );
 const image = pngOfAbout(imageBytes);
 const data = image.toString('base64');
@@ -87,7 +100,10 @@ try {
       ),
   };
   type Kind = keyof typeof kinds;
-  const names = Object.keys(kinds) as Kind[];
+  // KINDS=plain,multipart leaves the base64 message out (a shorter run when only the multipart path changed).
+  const chosen = process.env.KINDS?.split(',') ?? Object.keys(kinds);
+  const names = (Object.keys(kinds) as Kind[]).filter((name) => name === 'plain' || chosen.includes(name));
+  const imageKinds = names.filter((name): name is 'base64' | 'multipart' => name !== 'plain');
   for (let index = 0; index < warmup; index += 1) for (const name of names) await kinds[name]();
 
   const times = Object.fromEntries(names.map((name) => [name, [] as number[]])) as Record<Kind, number[]>;
@@ -108,13 +124,12 @@ try {
         times[name].push(timing.totalMs);
         measured[name] = timing.totalMs;
       }
-      for (const name of ['base64', 'multipart'] as const) {
+      for (const name of imageKinds) {
         differences[name].push(measured[name] - measured.plain);
         roundDifference[name].push(measured[name] - measured.plain);
       }
     }
-    for (const name of ['base64', 'multipart'] as const)
-      roundDifferences[name].push(percentile(roundDifference[name], 0.5));
+    for (const name of imageKinds) roundDifferences[name].push(percentile(roundDifference[name], 0.5));
   }
   const count = rounds * perRound;
   const format = (value: number) => value.toFixed(2);
@@ -134,7 +149,7 @@ try {
         (name === 'plain' ? '' : ` (+${format((cpu[name] - cpu.plain) / count)})`),
     );
   }
-  for (const name of ['base64', 'multipart'] as const) {
+  for (const name of imageKinds) {
     console.log(
       `  added by the ${name.padEnd(9)} image  p50 ${format(percentile(differences[name], 0.5))} ms (per message)  ` +
         `rounds: median ${format(percentile(roundDifferences[name], 0.5))} ms, ` +

@@ -35,6 +35,8 @@ import { spendingLedger } from './plugins/spending-ledger.js';
 import { recordAgentEvent } from './events/agent-events.js';
 import { ToolError, type PluginImages } from './plugins/plugin.js';
 import { attachmentOf, DatabaseFileStore, isRefusal, type FileStore } from './files/file-store.js';
+import { fileFolderOf, startFileSweep } from './files/file-sweep.js';
+import { FolderFileStore } from './files/folder-file-store.js';
 import { createImageModelFactory } from './providers/image-models.js';
 import type { AgentRecord } from './storage/repositories/agents.js';
 import type { ReadinessCheck } from './routes/ops/health.js';
@@ -147,7 +149,18 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
     allowPrivateAddresses: config.outbound.allowPrivateAddresses,
   });
   const outbox = new WebhookOutbox(repositories, config.webhooks.enabled);
-  const files: FileStore = new DatabaseFileStore(repositories.files, config.files.maxImageBytes, () => clock.now());
+  const folderStore =
+    config.database.kind === 'sqlite' && config.database.file !== ':memory:'
+      ? new FolderFileStore(
+          repositories.files,
+          config.files.maxImageBytes,
+          () => clock.now(),
+          fileFolderOf(config.database.file),
+        )
+      : null;
+  const files: FileStore =
+    folderStore ?? new DatabaseFileStore(repositories.files, config.files.maxImageBytes, () => clock.now());
+  const fileSweep = folderStore ? startFileSweep(folderStore, options.logger) : null;
   const imageModels = createImageModelFactory(config.providers, outboundFetch);
   const pluginImages = (agent: AgentRecord): PluginImages => ({
     model: imageModels,
@@ -328,6 +341,7 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
       await toolsets.close();
       await limits.close();
       await repositories.knowledgeBases.vectors?.close();
+      await fileSweep?.stop();
       await database.close();
       await tracing?.shutdown();
     },

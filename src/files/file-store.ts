@@ -7,10 +7,13 @@ import { readImageFacts, type ImageMediaType } from './image-bytes.js';
 
 /**
  * Where agentd keeps the images of conversations: one interface, whatever
- * holds the bytes. The database implementation below (a blob on SQLite, bytea
- * on PostgreSQL) lets every instance serve every file and keeps them in the
- * database's backups; another store (a data folder, object storage) would
- * implement the same three verbs.
+ * holds the bytes. The database implementation below (bytea on PostgreSQL)
+ * lets every instance serve every file and keeps them in the database's
+ * backups; on SQLite the bytes are files in the data folder beside the
+ * database (folder-file-store.ts), as a 1 MiB blob written into SQLite's WAL
+ * and checkpointed again into the database file was most of what an image
+ * added to a message (bench/README, "image-attachment"). The rows, which the
+ * conversation names, are in the database either way.
  */
 
 /** An image checked and described, with an id, ready to be stored. */
@@ -39,7 +42,20 @@ export interface FileStore {
   readonly maxImageBytes: number;
   /** Checks bytes as an image (size cap, type by magic bytes, pixel size); stores nothing. */
   check(bytes: Uint8Array): CheckedImage | ImageRefusal;
-  /** Stores checked images of one agent of one account, in the caller's transaction when given. */
+  /**
+   * Makes the images' bytes durable where the store keeps them, before any row
+   * names them: called outside any transaction (a file written while the
+   * transaction is open would hold the database's writer that long), then
+   * `save` with the transaction. The database store writes the bytes with the
+   * rows and does nothing here.
+   */
+  put(owner: { accountId: string; agentId: string }, images: readonly CheckedImage[]): Promise<void>;
+  /** Removes bytes `put` wrote whose rows were not written after all (the transaction failed, the agent is gone). */
+  discard(owner: { accountId: string; agentId: string }, images: readonly CheckedImage[]): Promise<void>;
+  /**
+   * Stores checked images of one agent of one account, in the caller's
+   * transaction when given (then after `put`); without one it puts the bytes itself.
+   */
   save(
     owner: { accountId: string; agentId: string },
     images: readonly CheckedImage[],
@@ -50,7 +66,19 @@ export interface FileStore {
   read(accountId: string, fileId: string): Promise<{ file: StoredFile; bytes: Uint8Array } | null>;
   /** Whether the account has this file, without reading its bytes (conditional requests). */
   describe(accountId: string, fileId: string): Promise<StoredFile | null>;
+  /** Deletes the agent's file rows, in the agent's delete transaction. */
   deleteForAgent(agentId: string, executor?: Executor): Promise<number>;
+  /** Once that transaction committed: removes the bytes the rows named, where they are not in the rows. */
+  removeDeleted(agentId: string): Promise<void>;
+}
+
+/** The checks every store makes: the size cap, the type by its magic bytes, the pixel size from the header. */
+export function checkImage(bytes: Uint8Array, maxImageBytes: number): CheckedImage | ImageRefusal {
+  if (bytes.byteLength === 0) return { reason: 'empty' };
+  if (bytes.byteLength > maxImageBytes) return { reason: 'too-large', maxBytes: maxImageBytes };
+  const facts = readImageFacts(bytes);
+  if (facts === null) return { reason: 'not-an-image' };
+  return { id: newId('file'), ...facts, bytes };
 }
 
 export function isRefusal(value: CheckedImage | ImageRefusal): value is ImageRefusal {
@@ -70,7 +98,7 @@ export function attachmentOf(image: CheckedImage): AttachmentView {
   };
 }
 
-function storedFileOf(row: Omit<FileRow, 'body'>): StoredFile {
+export function storedFileOf(row: Omit<FileRow, 'body'>): StoredFile {
   return {
     id: row.id,
     accountId: row.account_id,
@@ -89,11 +117,15 @@ export class DatabaseFileStore implements FileStore {
   ) {}
 
   check(bytes: Uint8Array): CheckedImage | ImageRefusal {
-    if (bytes.byteLength === 0) return { reason: 'empty' };
-    if (bytes.byteLength > this.maxImageBytes) return { reason: 'too-large', maxBytes: this.maxImageBytes };
-    const facts = readImageFacts(bytes);
-    if (facts === null) return { reason: 'not-an-image' };
-    return { id: newId('file'), ...facts, bytes };
+    return checkImage(bytes, this.maxImageBytes);
+  }
+
+  async put(): Promise<void> {
+    // The bytes go into the rows.
+  }
+
+  async discard(): Promise<void> {
+    // Nothing was written outside the rows.
   }
 
   async save(
@@ -133,5 +165,9 @@ export class DatabaseFileStore implements FileStore {
 
   deleteForAgent(agentId: string, executor?: Executor): Promise<number> {
     return this.files.deleteForAgent(agentId, executor);
+  }
+
+  async removeDeleted(): Promise<void> {
+    // The bytes went with the rows.
   }
 }

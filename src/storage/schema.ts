@@ -418,6 +418,11 @@ export interface FilesTable {
   height: number | null;
   /** Where it came from: `message` (sent with one) or `tool` (made by one). */
   origin: string;
+  /**
+   * The bytes, or none (zero bytes) when they are a file in the data folder
+   * (SQLite: src/files/folder-file-store.ts). An image is never empty, so
+   * zero bytes always mean the folder.
+   */
   body: Uint8Array;
   created_at: string;
 }

@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
+import { fileFolderOf } from '../../src/files/file-sweep.js';
 import { startFakeOpenAiImagesServer, type FakeOpenAiImagesServer } from '../helpers/fake-openai-images-server.js';
 import { bmpHeader, pngOfAbout, tinyPng } from '../helpers/images.js';
 import { backends, createTestApp, type TestAccount, type TestApp } from '../helpers/test-app.js';
@@ -181,6 +184,45 @@ for (const backend of backends) {
       for (const url of urls) assert.equal((await t.inject({ method: 'GET', url })).statusCode, 404);
       assert.equal(await countFiles(agent.id), 0);
     });
+
+    it(
+      'keeps the bytes of a sent image in a file beside SQLite (none in the row), gone with the agent',
+      {
+        skip: backend.name !== 'sqlite',
+      },
+      async () => {
+        const config = t.config.database;
+        assert.equal(config.kind, 'sqlite');
+        const agent = await t.newAgent();
+        const png = tinyPng(4, 4);
+        const form = new FormData();
+        form.append('text', 'Look.');
+        form.append('userId', 'u-folder');
+        form.append('attachments', new Blob([png]), 'look.png');
+        const encoded = new Request('http://localhost/', { method: 'POST', body: form });
+        const response = await t.inject({
+          method: 'POST',
+          url: `/v1/agents/${agent.id}/messages`,
+          headers: { 'content-type': encoded.headers.get('content-type')! },
+          payload: Buffer.from(await encoded.arrayBuffer()),
+        });
+        assert.equal(response.statusCode, 200, response.body);
+        const [, user] = await history(agent.id, 'u-folder');
+        const fileId = user.attachments[0].fileId;
+        const agentFolder = path.join(fileFolderOf(config.kind === 'sqlite' ? config.file : ''), agent.id);
+        assert.deepEqual(fs.readFileSync(path.join(agentFolder, fileId)), png);
+        const row = await t.deps.services.repositories.db
+          .selectFrom('files')
+          .select('body')
+          .where('id', '=', fileId)
+          .executeTakeFirstOrThrow();
+        assert.equal(row.body.byteLength, 0, 'the row holds no bytes');
+        assert.deepEqual((await t.inject({ method: 'GET', url: user.attachments[0].url })).rawPayload, png);
+
+        assert.equal((await t.inject({ method: 'DELETE', url: `/v1/agents/${agent.id}` })).statusCode, 200);
+        assert.equal(fs.existsSync(agentFolder), false, 'the agent’s files go with it');
+      },
+    );
 
     it('shows an image sent with a message to the builtin model, stores it with the turn and counts it', async () => {
       const agent = await t.newAgent();

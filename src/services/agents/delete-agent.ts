@@ -37,6 +37,8 @@ export async function deleteAgent({
     await recordAgentEvent(eventWriterOf(ctx), record, 'agent.deleted', { name: record.name }, transaction);
   });
   ctx.deps.webhooks.outbox.committed();
+  // Once the rows are gone for good: a file store's bytes outside the database follow (a crash first leaves them to its sweep).
+  await ctx.deps.files.store.removeDeleted(agentId);
   await ctx.deps.plugins.toolsets.forget(agentId);
   await pruneExpiredTrails(ctx);
   ctx.deps.logger.info({ agentId, accountId: ctx.actor.accountId, requestId: ctx.requestId }, 'agent deleted');

@@ -56,6 +56,33 @@ export interface Exchange {
   continuation?: boolean;
   /** Images sent with the message, checked; stored with its turn. */
   attachments?: MessageImage[];
+  /**
+   * The images' bytes being made durable by the file store (`put`), started
+   * as soon as the message is known to be stored so that the write overlaps
+   * the model's answer; storing the exchange waits for it, and an exchange
+   * never stored discards them (`discardKeptImages`).
+   */
+  keptImages?: Promise<void>;
+}
+
+/** Starts putting a stored message's images where the file store keeps them (see `Exchange.keptImages`). */
+export function keepImages(ctx: ServiceContext, exchange: Exchange): void {
+  const images = (exchange.attachments ?? []).map((image) => image.image);
+  if (images.length === 0 || exchange.conversation === null) return;
+  const kept = ctx.deps.files.store.put({ accountId: ctx.actor.accountId, agentId: exchange.agentId }, images);
+  // Its failure is the store's to report, when the exchange is stored; a never stored one's is moot.
+  kept.catch(() => undefined);
+  exchange.keptImages = kept;
+}
+
+/** An exchange that will not be stored: the bytes put for its images go (else the file sweep takes them). */
+export async function discardKeptImages(ctx: ServiceContext, exchange: Exchange): Promise<void> {
+  const kept = exchange.keptImages;
+  if (kept === undefined) return;
+  delete exchange.keptImages;
+  await kept.catch(() => undefined);
+  const images = (exchange.attachments ?? []).map((image) => image.image);
+  await ctx.deps.files.store.discard({ accountId: ctx.actor.accountId, agentId: exchange.agentId }, images);
 }
 
 /**
@@ -138,24 +165,26 @@ export async function storeExchange(
     return reply;
   }
   const { messages, db } = ctx.deps.repositories;
+  const fileStore = ctx.deps.files.store;
+  const owner = { accountId: ctx.actor.accountId, agentId: exchange.agentId };
+  const images = sent.map((image) => image.image);
   let stored: boolean;
   if (event === null && ending === null && sent.length === 0) {
     stored = await messages.insertForExistingAgent(exchange.agentId, rows);
   } else {
     let written = 0;
     try {
+      // Before the transaction: the bytes are durable before a row names them, and no file write holds the writer.
+      if (images.length > 0) {
+        const kept = exchange.keptImages ?? fileStore.put(owner, images);
+        delete exchange.keptImages;
+        await kept;
+      }
       stored = await db.transaction().execute(async (transaction) => {
         const inserted = await messages.insertForExistingAgent(exchange.agentId, rows, transaction);
         if (inserted) {
           // The images sent with the message are stored with its turn, or not at all.
-          if (sent.length > 0) {
-            await ctx.deps.files.store.save(
-              { accountId: ctx.actor.accountId, agentId: exchange.agentId },
-              sent.map((image) => image.image),
-              'message',
-              transaction,
-            );
-          }
+          if (images.length > 0) await fileStore.save(owner, images, 'message', transaction);
           if (event !== null) written = await outbox.enqueue(event, transaction);
         }
         // A deleted agent's runs are gone with it: the run's end then changes nothing.
@@ -164,8 +193,10 @@ export async function storeExchange(
       });
     } catch (error) {
       ending?.failed();
+      if (images.length > 0) await fileStore.discard(owner, images);
       throw error;
     }
+    if (!stored && images.length > 0) await fileStore.discard(owner, images);
     outbox.committed(written);
     ending?.committed();
   }

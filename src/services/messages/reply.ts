@@ -18,7 +18,7 @@ import type { RunOutcome } from '../runs/run-runtime.js';
 import { startedEvent, wireEventOf } from '../runs/wire-events.js';
 import { pauseRun, type RequestedApproval } from '../approvals/pause-run.js';
 import { deniedResult, type PausedCall, type ToolDecision } from '../approvals/paused-state.js';
-import { storeExchange, type Exchange } from './exchange-store.js';
+import { discardKeptImages, storeExchange, type Exchange } from './exchange-store.js';
 import { failureTypeOf, recordMessageMetrics, type MessageEnding } from './message-metrics.js';
 import { appErrorForFailure } from './provider-failure.js';
 
@@ -413,6 +413,7 @@ export class Reply {
         firstTextTick,
       });
       if (text !== '' || toolCalls.length > 0) await this.#store(text, 'error', estimated, toolCalls);
+      else await discardKeptImages(this.ctx, this.exchange);
       yield { type: 'failed', error: await appErrorForFailure(this.ctx, this.agent, error, this.exchange) };
     } finally {
       open?.close();

@@ -16,7 +16,7 @@ import { requireScope, type ServiceContext } from '../context.js';
 import { ensureAnswering } from './agent-availability.js';
 import { conversationKey } from './conversation.js';
 import { failureTypeOf, recordMessageMetrics } from './message-metrics.js';
-import { storeExchange, type Exchange, type MessageOrigin } from './exchange-store.js';
+import { discardKeptImages, keepImages, storeExchange, type Exchange, type MessageOrigin } from './exchange-store.js';
 import { appErrorForFailure } from './provider-failure.js';
 import { Reply, type ToolLoop } from './reply.js';
 import { promptImageOf, readMessageAttachments, type MessageAttachmentInput } from './message-attachments.js';
@@ -256,6 +256,7 @@ export async function sendMessage({
     origin: origin ?? null,
     ...(images.length > 0 ? { attachments: images } : {}),
   };
+  keepImages(ctx, exchange);
   const noUsage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
   let counted = false;
   let run: RunLog | null = null;
@@ -348,6 +349,7 @@ export async function sendMessage({
     }
     return new Reply(ctx, agent, exchange, prompt, opened, lease, tools, run);
   } catch (error) {
+    await discardKeptImages(ctx, exchange);
     if (run !== null) await endUnstartedRun(ctx, run, exchange.replyId, error, leftEarly);
     if (!counted) {
       recordMessageMetrics(ctx, exchange, {

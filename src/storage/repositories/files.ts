@@ -34,6 +34,13 @@ export class FileRepository {
       .executeTakeFirst();
   }
 
+  /** Which of these files have rows (the folder store's sweep asks, for files no row may name). */
+  async existing(ids: readonly string[], executor: Executor = this.db): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await executor.selectFrom('files').select('id').where('id', 'in', ids).execute();
+    return new Set(rows.map((row) => row.id));
+  }
+
   async deleteForAgent(agentId: string, executor: Executor = this.db): Promise<number> {
     const result = await executor.deleteFrom('files').where('agent_id', '=', agentId).executeTakeFirst();
     return Number(result.numDeletedRows);

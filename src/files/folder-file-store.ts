@@ -1,0 +1,245 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { isoTime } from '../clock.js';
+import { isId } from '../ids.js';
+import type { FileRepository, FileRow } from '../storage/repositories/files.js';
+import type { Executor } from '../storage/schema.js';
+import { checkImage, storedFileOf, type CheckedImage, type FileStore, type ImageRefusal } from './file-store.js';
+
+/**
+ * The images of a SQLite agentd as files in its data folder,
+ * `<data>/files/<agentId>/<fileId>`, their rows (type, size, owner) in the
+ * database with no bytes. A 1 MiB blob costs SQLite its copy into the WAL on
+ * the event loop at commit and a second copy into the database file by the
+ * checkpoint thread; a file is one write, on libuv's thread pool
+ * (bench/README, "image-attachment").
+ *
+ * Crash-safe in the order of the writes:
+ * - a file is written and synced (data and its folder's entry) before the
+ *   transaction that writes its row begins, so no row ever names a missing
+ *   file, after a kill or a power loss alike; a message's images are written
+ *   while the model answers (exchange-store.ts, `keepImages`), so the sync's
+ *   wait is mostly hidden;
+ * - a file whose row was never written (the process died in between, the
+ *   transaction failed, the agent was deleted meanwhile) is removed at once
+ *   when the process lives on (`discard`), else by the sweep: at start-up and
+ *   every `sweepEveryMs`, files older than `sweepGraceMs` with no row;
+ * - an agent's rows go in its delete transaction and its folder once that
+ *   committed (a kill in between leaves files without rows: the sweep's).
+ *
+ * Rows written before this store (bytes in `body`) are read from the row.
+ */
+
+/**
+ * A file younger than this may belong to an exchange not stored yet (its
+ * bytes are written as the model starts answering, its row when the answer
+ * is complete): the sweep leaves it. A day is far beyond any reply.
+ */
+export const sweepGraceMs = 24 * 60 * 60_000;
+/** How often the sweep looks for files without rows. */
+export const sweepEveryMs = 60 * 60_000;
+const sweepBatch = 500;
+/** Rows whose bytes are in the folder hold none (an image is never empty). */
+const noBytes = Buffer.alloc(0);
+
+function codeOf(error: unknown): string | undefined {
+  return (error as { code?: string } | null)?.code;
+}
+
+/** Data and, for a folder, its entries reach the disk (fsync): a row is written only after. */
+async function syncPath(file: string, flags: string): Promise<void> {
+  const handle = await fs.open(file, flags);
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Creates the file and writes it to the disk; `created` resolves once its name is in its folder. */
+function writeDurably(file: string, bytes: Uint8Array): { created: Promise<void>; written: Promise<void> } {
+  const opened = fs.open(file, 'wx');
+  const written = opened.then(async (handle) => {
+    try {
+      await handle.writeFile(bytes);
+      await handle.datasync();
+    } finally {
+      await handle.close();
+    }
+  });
+  return { created: opened.then(() => undefined), written };
+}
+
+export class FolderFileStore implements FileStore {
+  constructor(
+    private readonly files: FileRepository,
+    readonly maxImageBytes: number,
+    private readonly now: () => number,
+    /** `<data>/files`. */
+    private readonly folder: string,
+  ) {}
+
+  check(bytes: Uint8Array): CheckedImage | ImageRefusal {
+    return checkImage(bytes, this.maxImageBytes);
+  }
+
+  /** The agent's folder; ids are generated here, but a path is only ever made of one that looks like one. */
+  #agentFolder(agentId: string): string {
+    if (!isId('agent', agentId)) throw new Error(`not an agent id: ${JSON.stringify(agentId)}`);
+    return path.join(this.folder, agentId);
+  }
+
+  #fileOf(agentFolder: string, fileId: string): string {
+    if (!isId('file', fileId)) throw new Error(`not a file id: ${JSON.stringify(fileId)}`);
+    return path.join(agentFolder, fileId);
+  }
+
+  async put(owner: { accountId: string; agentId: string }, images: readonly CheckedImage[]): Promise<void> {
+    if (images.length === 0) return;
+    const folder = this.#agentFolder(owner.agentId);
+    const write = async () => {
+      const created = await fs.mkdir(folder, { recursive: true });
+      const writes = images.map((image) => writeDurably(this.#fileOf(folder, image.id), image.bytes));
+      // A new file's name is durable once its folder is synced: at the same time as its bytes (half the wait of one after the other).
+      const named = Promise.all(writes.map((write) => write.created)).then(() => syncPath(folder, 'r'));
+      const results = await Promise.allSettled([named, ...writes.map((write) => write.written)]);
+      const failed = results.find((result) => result.status === 'rejected');
+      if (failed) throw failed.reason;
+      return created;
+    };
+    let created: string | undefined;
+    try {
+      try {
+        created = await write();
+      } catch (error) {
+        // The sweep removed the agent's empty folder between the mkdir and a write: once more.
+        if (codeOf(error) !== 'ENOENT') throw error;
+        await this.discard(owner, images);
+        created = await write();
+      }
+      // A new folder's name is durable once its parent is synced.
+      if (created !== undefined) {
+        for (let directory = folder; ; directory = path.dirname(directory)) {
+          await syncPath(path.dirname(directory), 'r');
+          if (directory === created) break;
+        }
+      }
+    } catch (error) {
+      await this.discard(owner, images);
+      throw error;
+    }
+  }
+
+  async discard(owner: { accountId: string; agentId: string }, images: readonly CheckedImage[]): Promise<void> {
+    const folder = this.#agentFolder(owner.agentId);
+    await Promise.all(
+      images.map((image) =>
+        fs.rm(this.#fileOf(folder, image.id), { force: true }).catch(() => {
+          // Left to the sweep.
+        }),
+      ),
+    );
+  }
+
+  async save(
+    owner: { accountId: string; agentId: string },
+    images: readonly CheckedImage[],
+    origin: 'message' | 'tool',
+    executor?: Executor,
+  ): Promise<void> {
+    if (images.length === 0) return;
+    const createdAt = isoTime(this.now());
+    const rows: FileRow[] = images.map((image) => ({
+      id: image.id,
+      account_id: owner.accountId,
+      agent_id: owner.agentId,
+      media_type: image.mediaType,
+      size_bytes: image.bytes.byteLength,
+      width: image.width,
+      height: image.height,
+      origin,
+      body: noBytes,
+      created_at: createdAt,
+    }));
+    if (executor !== undefined) {
+      await this.files.insert(rows, executor);
+      return;
+    }
+    await this.put(owner, images);
+    try {
+      await this.files.insert(rows);
+    } catch (error) {
+      await this.discard(owner, images);
+      throw error;
+    }
+  }
+
+  async read(accountId: string, fileId: string) {
+    const row = await this.files.find(accountId, fileId);
+    if (row === undefined) return null;
+    const file = storedFileOf(row);
+    if (row.body.byteLength > 0) return { file, bytes: row.body };
+    // A row without its file would be a broken store: an error (500, logged), not a 404.
+    const bytes = await fs.readFile(this.#fileOf(this.#agentFolder(row.agent_id), row.id));
+    return { file, bytes };
+  }
+
+  async describe(accountId: string, fileId: string) {
+    const row = await this.files.describe(accountId, fileId);
+    return row === undefined ? null : storedFileOf(row);
+  }
+
+  deleteForAgent(agentId: string, executor?: Executor): Promise<number> {
+    return this.files.deleteForAgent(agentId, executor);
+  }
+
+  async removeDeleted(agentId: string): Promise<void> {
+    await fs.rm(this.#agentFolder(agentId), { recursive: true, force: true });
+  }
+
+  /**
+   * Removes files older than `sweepGraceMs` that no row names, and agent
+   * folders left empty by that; returns how many files it removed.
+   */
+  async sweep(): Promise<number> {
+    const cutoff = this.now() - sweepGraceMs;
+    let agentFolders: string[];
+    try {
+      agentFolders = await fs.readdir(this.folder);
+    } catch (error) {
+      if (codeOf(error) === 'ENOENT') return 0;
+      throw error;
+    }
+    let removed = 0;
+    for (const agentId of agentFolders) {
+      if (!isId('agent', agentId)) continue;
+      const folder = path.join(this.folder, agentId);
+      let names: string[];
+      try {
+        names = await fs.readdir(folder);
+      } catch {
+        continue;
+      }
+      const old: string[] = [];
+      for (const name of names) {
+        if (!isId('file', name)) continue;
+        const stat = await fs.stat(path.join(folder, name)).catch(() => null);
+        if (stat !== null && stat.mtimeMs < cutoff) old.push(name);
+      }
+      let left = names.length;
+      for (let start = 0; start < old.length; start += sweepBatch) {
+        const batch = old.slice(start, start + sweepBatch);
+        const named = await this.files.existing(batch);
+        for (const name of batch) {
+          if (named.has(name)) continue;
+          await fs.rm(path.join(folder, name), { force: true });
+          removed += 1;
+          left -= 1;
+        }
+      }
+      // A deleted agent's folder (its delete's removal was cut short); fails harmlessly if a file came meanwhile.
+      if (left === 0) await fs.rmdir(folder).catch(() => undefined);
+    }
+    return removed;
+  }
+}
