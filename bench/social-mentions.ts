@@ -13,8 +13,15 @@
  *   fake, less the model's own time (the run's duration as recorded), against
  *   one poll interval (`--poll-seconds`) + 50 ms.
  *
- *   npm run bench:social-mentions -- [--burst 400] [--samples 40] [--poll-seconds 1]
+ * The burst's CPU time per mention (the whole process: agentd, the fakes and
+ * the bench) is reported too: it does not depend on what else the machine runs.
+ * `--cpu-profile <prefix>` writes a CPU profile of each burst to
+ * `<prefix>.<platform>.cpuprofile` (for Chrome's DevTools or speedscope).
+ *
+ *   npm run bench:social-mentions -- [--burst 400] [--samples 40] [--poll-seconds 1] [--platforms x,bluesky] [--cpu-profile <prefix>]
  */
+import { writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
 import { parseArgs } from 'node:util';
 import { startFakeBluesky } from '../test/helpers/fake-bluesky.js';
 import { startFakeX } from '../test/helpers/fake-x-server.js';
@@ -25,11 +32,14 @@ const { values: options } = parseArgs({
     burst: { type: 'string', default: '400' },
     samples: { type: 'string', default: '40' },
     'poll-seconds': { type: 'string', default: '1' },
+    platforms: { type: 'string', default: 'x,bluesky' },
+    'cpu-profile': { type: 'string' },
   },
 });
 const burst = Number(options.burst);
 const samples = Number(options.samples);
 const pollSeconds = Number(options['poll-seconds']);
+const platforms = options.platforms.split(',');
 
 const xAccount = { id: '1500000000000000999', username: 'bench_bot', token: 'x-user-token-bench' };
 const skyAccount = { did: 'did:plc:bench4bench4bench4b', handle: 'bench.test', appPassword: 'bsky-app-pass-bench' };
@@ -75,6 +85,8 @@ function indexed<Call extends { at: number }>(calls: Call[], keyOf: (call: Call)
 
 interface Platform {
   name: string;
+  /** The requests the fake received so far, by endpoint. */
+  requests(): string[];
   /** Makes a mention appear; resolves with a function telling when its reply arrived (or null). */
   mention(text: string): () => number | null;
   /** Arrival times of the reads of the mentions. */
@@ -85,8 +97,30 @@ async function measure(t: TestApp, agentId: string, platform: Platform) {
   // Burst: all at once, between two polls.
   const reads = platform.reads().length;
   await until(() => platform.reads().length > reads, 10_000, 'a poll');
+  const requestsBefore = platform.requests().length;
+  const profiler = options['cpu-profile'] !== undefined ? new Session() : null;
+  if (profiler !== null) {
+    profiler.connect();
+    await profiler.post('Profiler.enable');
+    await profiler.post('Profiler.start');
+  }
+  const cpuBefore = process.cpuUsage();
   const repliedAt = Array.from({ length: burst }, (_, index) => platform.mention(`question ${index}`));
   await until(() => repliedAt.every((replied) => replied() !== null), 120_000, 'the burst answered');
+  // The whole process's CPU (agentd, the fakes, this bench) for the burst: what the wall clock is on an idle CPU.
+  const cpu = process.cpuUsage(cpuBefore);
+  const requestsPerMention: Record<string, number> = {};
+  for (const endpoint of platform.requests().slice(requestsBefore)) {
+    requestsPerMention[endpoint] = (requestsPerMention[endpoint] ?? 0) + 1;
+  }
+  for (const endpoint of Object.keys(requestsPerMention)) {
+    requestsPerMention[endpoint] = Number((requestsPerMention[endpoint]! / burst).toFixed(3));
+  }
+  if (profiler !== null) {
+    const { profile } = await profiler.post('Profiler.stop');
+    await writeFile(`${options['cpu-profile']}.${platform.name}.cpuprofile`, JSON.stringify(profile));
+    profiler.disconnect();
+  }
   const readAt = platform.reads().find((at) => at > 0 && at >= Math.min(...platform.reads().slice(reads + 1)))!;
   const last = Math.max(...repliedAt.map((replied) => replied()!));
   const perSecond = burst / ((last - readAt) / 1000);
@@ -112,6 +146,8 @@ async function measure(t: TestApp, agentId: string, platform: Platform) {
     platform: platform.name,
     burst,
     mentionsPerSecond: Math.round(perSecond),
+    burstCpuMsPerMention: Number(((cpu.user + cpu.system) / 1000 / burst).toFixed(2)),
+    requestsPerMention,
     latencyMs: summary(latencies),
     latencyLessRunMs: summary(net),
     runMedianMs: modelMedian,
@@ -156,6 +192,7 @@ async function main() {
     );
     const xPlatform: Platform = {
       name: 'x',
+      requests: () => x.calls.map((call) => `${call.method} ${call.path.replace(/[0-9]{6,}/g, ':id')}`),
       mention(text) {
         const id = x.mention(xAccount.id, { authorId: '1700000000000000999', text: `@${xAccount.username} ${text}` });
         return () => xReplies(id);
@@ -167,6 +204,7 @@ async function main() {
     );
     const skyPlatform: Platform = {
       name: 'bluesky',
+      requests: () => sky.calls.map((call) => call.nsid),
       mention(text) {
         const post = sky.mention(skyAccount.did, author, `@${skyAccount.handle} ${text}`);
         return () => skyReplies(post.uri);
@@ -174,7 +212,9 @@ async function main() {
       reads: () => sky.callsTo('app.bsky.notification.listNotifications').map((call) => call.at),
     };
     await until(() => xPlatform.reads().length >= 2 && skyPlatform.reads().length >= 2, 20_000, 'both polling');
-    const results = [await measure(t, xAgent.id, xPlatform), await measure(t, skyAgent.id, skyPlatform)];
+    const results = [];
+    if (platforms.includes('x')) results.push(await measure(t, xAgent.id, xPlatform));
+    if (platforms.includes('bluesky')) results.push(await measure(t, skyAgent.id, skyPlatform));
     console.log(JSON.stringify({ pollSeconds, samples, results }, null, 2));
     if (sky.shapeProblems.length > 0) console.log('record problems:', sky.shapeProblems.slice(0, 5));
   } finally {

@@ -24,6 +24,18 @@ export function openSqliteConnection(file: string, options?: SqliteDatabase.Opti
   return connection;
 }
 const plainSelect = /^\s*select\b/i;
+const commonTableExpression = /^\s*with\b/i;
+
+/**
+ * A statement that changes nothing: a plain SELECT, or a `with …` query that
+ * SQLite itself says only reads (sqlite3_stmt_readonly; a `with …` INSERT or
+ * UPDATE is not). Reporting a read as a write of unknown tables would drop
+ * every cached read, as the memory's recall search (a `with …` query run for
+ * every message) did.
+ */
+function isRead(statement: SqliteDatabase.Statement): boolean {
+  return plainSelect.test(statement.source) || (commonTableExpression.test(statement.source) && statement.readonly);
+}
 /** A statement that changes one table: the table it names (`with …` and the like are not recognised). */
 const tableWrite =
   /^\s*(?:insert(?:\s+or\s+\w+)?\s+into|replace\s+into|update(?:\s+or\s+\w+)?|delete\s+from)\s+["`[]?(\w+)/i;
@@ -57,7 +69,7 @@ export type StatementCache = ReturnType<typeof withStatementCache>;
 export function withStatementCache(database: SqliteDatabase.Database, onWrite?: (report: WriteReport) => void) {
   const cache = new Map<string, SqliteDatabase.Statement>();
   const observed = (statement: SqliteDatabase.Statement) => {
-    if (onWrite === undefined || plainSelect.test(statement.source)) return statement;
+    if (onWrite === undefined || isRead(statement)) return statement;
     const report = reportOf(statement.source);
     return {
       get reader() {

@@ -394,6 +394,67 @@ describe('social platforms: Bluesky', () => {
     assert.equal(history.json().data[0].userId, `bluesky:${alice.did}`);
   });
 
+  it('answers a poll’s posts once each, a thread’s in order with the earlier ones in its history', async () => {
+    // An account of its own: the agents of the other tests still answer theirs.
+    const threadSky = {
+      did: 'did:plc:thread4bot4sky4tst',
+      handle: 'thread-bot.test',
+      appPassword: 'bsky-app-pass-thread',
+    };
+    sky.addAccount(threadSky);
+    const agent = await t.newAgent({
+      platforms: [
+        {
+          type: 'bluesky',
+          settings: { pollIntervalSeconds: 1 },
+          secrets: { identifier: threadSky.handle, appPassword: threadSky.appPassword },
+        },
+      ],
+    });
+    await running(t, agent.id, 'bluesky');
+    const reads = sky.callsTo('app.bsky.notification.listNotifications').length;
+    await eventually(
+      async () => (sky.callsTo('app.bsky.notification.listNotifications').length > reads ? true : null),
+      'polling',
+    );
+    const before = sky.postsBy(threadSky.did).length;
+    // All between two reads: one poll finds them together. Three posts in Alice's thread, others elsewhere.
+    const first = sky.mention(threadSky.did, alice, `@${threadSky.handle} first`);
+    const others = Array.from({ length: 4 }, (_, index) =>
+      sky.mention(
+        threadSky.did,
+        { did: `did:plc:other${index}other${index}other`, handle: `o${index}.test` },
+        `@${threadSky.handle} hi ${index}`,
+      ),
+    );
+    const second = sky.mention(threadSky.did, alice, `@${threadSky.handle} second`, first.uri);
+    const third = sky.mention(threadSky.did, alice, `@${threadSky.handle} third`, second.uri);
+    const mine = () => sky.postsBy(threadSky.did).slice(before);
+    const answerTo = (uri: string) => mine().findIndex((post) => post.record.reply?.parent.uri === uri);
+    await eventually(
+      async () => ([first, ...others, second, third].every((post) => answerTo(post.uri) >= 0) ? true : null),
+      'every answer',
+    );
+    await quietFor(2_000);
+    for (const post of [first, ...others, second, third]) {
+      assert.equal(mine().filter((reply) => reply.record.reply?.parent.uri === post.uri).length, 1, 'answered once');
+    }
+    // Each answer is a thread of its own: the next post of the thread is answered once all of it is posted.
+    const lastPartOf = (uri: string) => {
+      let index = answerTo(uri);
+      while (mine().some((post, next) => next > index && post.record.reply?.parent.uri === mine()[index]!.uri)) {
+        index = mine().findIndex((post) => post.record.reply?.parent.uri === mine()[index]!.uri);
+      }
+      return index;
+    };
+    assert.ok(lastPartOf(first.uri) < answerTo(second.uri), 'the second is answered after the first');
+    assert.ok(lastPartOf(second.uri) < answerTo(third.uri), 'the third after the second');
+    const text = (uri: string) => mine()[answerTo(uri)]!.record.text as string;
+    assert.match(text(second.uri), /Earlier you said: “first”/, 'the first is in the thread’s history');
+    assert.match(text(third.uri), /Earlier you said: “second”/);
+    assert.deepEqual(sky.shapeProblems, []);
+  });
+
   it('keeps a long answer within 300 graphemes a post, as a thread, and posts task texts', async () => {
     const agent = await t.newAgent({
       platforms: [

@@ -172,6 +172,17 @@ describe('SQLite committed reads by table', () => {
     assert.deepEqual(read('select body from item_index where item = ?', 0), [{ body: 'third' }]);
   });
 
+  it('keeps its cached reads through a `with …` query that only reads, not through one that writes', () => {
+    assert.deepEqual(read('select body from notes where id = ?', 1), [{ body: 'unseen' }]);
+    writer.prepare('update notes set body = ? where id = ?').run('unseen by a read', 1);
+    write.prepare('with wanted as (select ? as id) select body from items where id in (select id from wanted)').all(1);
+    assert.deepEqual(read('select body from notes where id = ?', 1), [{ body: 'unseen' }]);
+    run('with wanted as (select ? as id) delete from children where id in (select id from wanted)', 99);
+    assert.deepEqual(read('select body from notes where id = ?', 1), [{ body: 'unseen by a read' }]);
+    writer.prepare('update notes set body = ? where id = ?').run('unseen', 1);
+    run('update notes set body = body where id = ?', 1);
+  });
+
   it("drops its cached reads once the file system reports another connection's commit", async () => {
     assert.equal(read('select id from parents where id = ?', 2).length, 0);
     const reported = changeReported();

@@ -108,4 +108,41 @@ describe('takeInOrder', () => {
     assert.deepEqual(handled.sort(), [1, 2, 3, 5, 6, 7, 8], 'what was not taken is not handled');
     assert.ok(most > 1 && most <= 3, `${most} at a time`);
   });
+
+  it('handles the items of one thread one after the other, in order, and other threads meanwhile', async () => {
+    const items = [
+      { id: 1, thread: 'a' },
+      { id: 2, thread: 'a' },
+      { id: 3, thread: 'b' },
+      { id: 4, thread: 'a' },
+      { id: 5, thread: 'c' },
+      { id: 6, thread: 'b' },
+    ];
+    const events: string[] = [];
+    let inFlight = 0;
+    let most = 0;
+    await takeInOrder(
+      items,
+      4,
+      new AbortController().signal,
+      async (item) => item.id !== 2,
+      async (item) => {
+        inFlight += 1;
+        most = Math.max(most, inFlight);
+        events.push(`start ${item.id}`);
+        // Earlier items take longer: without the thread's order, later ones would finish first.
+        await new Promise((resolve) => setTimeout(resolve, 30 - item.id * 4));
+        events.push(`end ${item.id}`);
+        inFlight -= 1;
+      },
+      (item) => item.thread,
+    );
+    const handled = (id: number) => events.indexOf(`start ${id}`) >= 0;
+    assert.ok(!handled(2), 'what was not taken is not handled');
+    assert.ok(events.indexOf('end 1') < events.indexOf('start 4'), 'thread a: 1 is answered before 4');
+    assert.ok(events.indexOf('end 3') < events.indexOf('start 6'), 'thread b: 3 is answered before 6');
+    assert.ok(events.indexOf('start 3') < events.indexOf('end 1'), 'thread b does not wait for thread a');
+    assert.ok(most > 1 && most <= 4, `${most} at a time`);
+    assert.equal(events.length, 10, 'each taken item handled once');
+  });
 });

@@ -188,7 +188,8 @@ class NotificationPoller {
       .filter((notification) => Date.parse(notification.indexedAt) >= since)
       .sort((first, second) => Date.parse(first.indexedAt) - Date.parse(second.indexedAt));
     let seenAt: string | null = null;
-    // Each is taken before it is answered, by its URI (whichever instance takes it answers it, once), in order.
+    // Each is taken before it is answered, by its URI (whichever instance takes it answers it, once), in order;
+    // a thread's posts are answered one after the other.
     await takeInOrder(
       due,
       answerConcurrency,
@@ -204,6 +205,7 @@ class NotificationPoller {
         await this.#answer(notification);
         if (seenAt === null || notification.indexedAt > seenAt) seenAt = notification.indexedAt;
       },
+      (notification) => replyRefsFor(notification, notification.record as PostRecord).root.uri,
     );
     if (seenAt !== null) await this.agent.updateSeenNotifications(seenAt as `${string}`).catch(() => undefined);
     if (context.clock.now() - this.#sweptAt > sweepEveryMs) {

@@ -174,7 +174,8 @@ class MentionPoller {
     }
     const mentions = await this.#newMentions(since);
     if (mentions.length > 0) context.markEvent();
-    // Each is taken before it is answered (whichever instance takes it answers it, once), in id order.
+    // Each is taken before it is answered (whichever instance takes it answers it, once), in id order;
+    // a thread's mentions are answered one after the other.
     await takeInOrder(
       mentions,
       answerConcurrency,
@@ -185,6 +186,7 @@ class MentionPoller {
         context.recordPost('received', { postId: mention.id, userId: `x:${mention.author_id ?? ''}` });
         await this.#answer(mention);
       },
+      (mention) => mention.conversation_id ?? mention.id,
     );
   }
 
