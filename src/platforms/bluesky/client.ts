@@ -1,10 +1,27 @@
-import { AtpAgent, XRPCError } from '@atproto/api';
+import type { AtpAgent, XRPCError } from '@atproto/api';
 import { OutboundRefusedError } from '../../outbound/outbound-refused-error.js';
 import { PlatformCredentialsRejected, type PlatformContext } from '../platform.js';
 import type { BlueskySecrets, BlueskySettings } from './settings.js';
 
 /** Bluesky's own service, unless the operator (AGENTD_BLUESKY_SERVICE_URL) or the entry names another. */
 export const defaultBlueskyServiceUrl = 'https://bsky.social';
+
+type Atproto = Pick<typeof import('@atproto/api'), 'AtpAgent' | 'RichText' | 'XRPCError'>;
+let loaded: Atproto | undefined;
+
+/** @atproto/api is several hundred modules: loaded with the first Bluesky connection, not at start-up. */
+export async function atproto(): Promise<Atproto> {
+  if (loaded === undefined) {
+    const { AtpAgent, RichText, XRPCError } = await import('@atproto/api');
+    loaded = { AtpAgent, RichText, XRPCError };
+  }
+  return loaded;
+}
+
+/** Only the library makes these, so before it is loaded nothing is one. */
+function isXrpcError(error: unknown): error is XRPCError {
+  return loaded !== undefined && error instanceof loaded.XRPCError;
+}
 const requestTimeoutMs = 15_000;
 
 /**
@@ -14,7 +31,8 @@ const requestTimeoutMs = 15_000;
  * connectors reach their platform's API. Every call is aborted with the
  * connector's signal, and after 15 s.
  */
-export function createBlueskyAgent(settings: BlueskySettings, context: PlatformContext): AtpAgent {
+export async function createBlueskyAgent(settings: BlueskySettings, context: PlatformContext): Promise<AtpAgent> {
+  const { AtpAgent } = await atproto();
   const userGiven = settings.serviceUrl !== undefined;
   const service = settings.serviceUrl ?? context.apiBaseUrl ?? defaultBlueskyServiceUrl;
   const send = userGiven ? context.fetch : fetch;
@@ -67,7 +85,7 @@ function refusalOf(error: unknown): OutboundRefusedError | null {
 export function describeBlueskyFault(error: unknown, secrets: BlueskySecrets): string {
   const refused = refusalOf(error);
   if (refused !== null) return `the Bluesky service URL is refused: ${refused.message}`;
-  if (error instanceof XRPCError) {
+  if (isXrpcError(error)) {
     return scrubbed(
       `Bluesky answered ${error.status}${error.error ? ` ${error.error}` : ''}: ${error.message}`,
       secrets,
@@ -80,8 +98,7 @@ export function describeBlueskyFault(error: unknown, secrets: BlueskySecrets): s
 /** The service URL the outbound client refuses, or a 401 on login: only the owner can fix these. */
 export function isRejection(error: unknown): boolean {
   if (refusalOf(error) !== null) return true;
-  if (error instanceof XRPCError)
-    return error.status === 401 || (error.status === 400 && error.error === 'AccountTakedown');
+  if (isXrpcError(error)) return error.status === 401 || (error.status === 400 && error.error === 'AccountTakedown');
   return false;
 }
 
@@ -98,7 +115,7 @@ export function rejectionOf(error: unknown, secrets: BlueskySecrets): PlatformCr
 
 /** When a 429 says the window resets (epoch ms), from its ratelimit-reset header. */
 export function rateLimitResetOf(error: unknown): number | null | undefined {
-  if (!(error instanceof XRPCError) || error.status !== 429) return undefined;
+  if (!isXrpcError(error) || error.status !== 429) return undefined;
   const reset = Number(error.headers?.['ratelimit-reset']);
   return Number.isFinite(reset) && reset > 0 ? reset * 1000 : null;
 }

@@ -1,4 +1,4 @@
-import { RichText, type AtpAgent } from '@atproto/api';
+import type { AtpAgent } from '@atproto/api';
 import { abortableDelay } from '../../providers/abortable-delay.js';
 import { takeInOrder } from '../in-order.js';
 import {
@@ -10,6 +10,7 @@ import {
   type PlatformDefinition,
 } from '../platform.js';
 import {
+  atproto,
   createBlueskyAgent,
   describeBlueskyFault,
   isRejection,
@@ -83,6 +84,7 @@ async function postThread(
   source: 'reply' | 'post',
 ): Promise<void> {
   let refs = reply;
+  const { RichText } = await atproto();
   for (const [index, part] of parts.entries()) {
     const text = new RichText({ text: part });
     await text.detectFacets(agent);
@@ -255,7 +257,7 @@ class NotificationPoller {
 /** Logs in with the app password; the session's tokens stay in memory (AtpAgent refreshes them). */
 async function login(settings: BlueskySettings, secrets: BlueskySecrets, context: PlatformContext) {
   const credentials = requireSecrets(secrets);
-  const agent = createBlueskyAgent(settings, context);
+  const agent = await createBlueskyAgent(settings, context);
   try {
     const session = await agent.login({ identifier: credentials.identifier, password: credentials.password });
     return { agent, did: session.data.did };
