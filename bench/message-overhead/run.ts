@@ -269,6 +269,11 @@ async function capacity(streams: number) {
       })
     ).json()) as { id: string };
     const messagesUrl = `${agentd.url}/v1/agents/${created.id}/messages`;
+    // Each stream holds two descriptors in agentd (the client's connection and the provider's): past the process's
+    // limit, accepts fail (the kernel's connection is reset) and provider calls cannot connect (503).
+    const openFiles = /Max open files\s+(\d+)/.exec(fs.readFileSync(`/proc/${agentd.process.pid}/limits`, 'utf8'))?.[1];
+    if (openFiles !== undefined && 2 * streams + 64 > Number(openFiles))
+      console.log(`agentd may open ${openFiles} files; ${streams} streams need about ${2 * streams + 64} (ulimit -n)`);
     const idleRss = rssBytes(agentd.process.pid!);
     const idleCpu = cpuMs(agentd.process.pid!);
     await heapSnapshot(agentd.process.pid!, 'idle');
@@ -331,6 +336,13 @@ async function capacity(streams: number) {
     // Let every stream receive a few words, then read memory with all of them open.
     await new Promise((resolve) => setTimeout(resolve, 5_000));
     const rss = rssBytes(agentd.process.pid!);
+    console.log(
+      `\n| open streams | failed | retried connects | time to open all | agentd CPU to open them | agentd RSS idle | agentd RSS with all open | per stream |`,
+    );
+    console.log('|---|---|---|---|---|---|---|---|');
+    console.log(
+      `| ${begun} | ${failed} | ${retries} | ${(openedMs / 1000).toFixed(1)} s | ${(openingCpu / Math.max(1, begun)).toFixed(2)} ms per stream | ${mib(idleRss)} | ${mib(rss)} | ${((rss - idleRss) / Math.max(1, begun) / 1024).toFixed(0)} KiB |`,
+    );
     // With every stream open: the time to the first text of a new stream, through agentd and from the provider
     // directly, alternating, one at a time.
     const direct: number[] = [];
@@ -341,25 +353,20 @@ async function capacity(streams: number) {
       stream: true,
       stream_options: { include_usage: true },
     };
+    let probesFailed = 0;
     for (let index = 0; index < probes; index += 1) {
       direct.push(await firstText(`${provider.url}/chat/completions`, providerBody, {}, '"content"'));
-      through.push(
-        await firstText(
-          messagesUrl,
-          { text: 'Count slowly.', userId: `probe-${index}`, stream: true },
-          { authorization: auth.authorization },
-          'message.delta',
-        ),
-      );
+      const time = await firstText(
+        messagesUrl,
+        { text: 'Count slowly.', userId: `probe-${index}`, stream: true },
+        { authorization: auth.authorization },
+        'message.delta',
+      ).catch(() => undefined);
+      if (time === undefined) probesFailed += 1;
+      else through.push(time);
     }
+    if (probesFailed > 0) console.log(`${probesFailed} new streams failed to open`);
     await heapSnapshot(agentd.process.pid!, 'open');
-    console.log(
-      `\n| open streams | failed | retried connects | time to open all | agentd CPU to open them | agentd RSS idle | agentd RSS with all open | per stream |`,
-    );
-    console.log('|---|---|---|---|---|---|---|---|');
-    console.log(
-      `| ${begun} | ${failed} | ${retries} | ${(openedMs / 1000).toFixed(1)} s | ${(openingCpu / Math.max(1, begun)).toFixed(2)} ms per stream | ${mib(idleRss)} | ${mib(rss)} | ${((rss - idleRss) / Math.max(1, begun) / 1024).toFixed(0)} KiB |`,
-    );
     const at = (values: number[], fraction: number) => fixed(percentile(values, fraction));
     console.log(
       `\nTime to the first text of a new stream with them open (${probes} each, one at a time), ms:\n` +
