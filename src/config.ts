@@ -248,6 +248,8 @@ export interface HttpBounds {
   maxHeaderBytes: number;
   /** The query string after `?`: longer is answered 400 before the key is even looked up. */
   maxQueryBytes: number;
+  /** Connections the kernel queues for the server to accept (listen(2) backlog; capped by net.core.somaxconn). */
+  listenBacklog: number;
 }
 
 export class ConfigError extends Error {
@@ -342,6 +344,9 @@ function httpBounds(env: Environment): HttpBounds {
     keepAliveTimeoutMs: integer(env, 'AGENTD_KEEP_ALIVE_TIMEOUT_MS', 72_000, 100, 600_000),
     maxHeaderBytes: integer(env, 'AGENTD_MAX_HEADER_BYTES', 16_384, 1024, 1_048_576),
     maxQueryBytes: integer(env, 'AGENTD_MAX_QUERY_BYTES', 4096, 256, 65_536),
+    // Node's default of 511 overflows when hundreds of clients connect in the same instant (an instance holds
+    // thousands of open streams); the kernel resets what does not fit. Linux caps it at net.core.somaxconn.
+    listenBacklog: integer(env, 'AGENTD_LISTEN_BACKLOG', 4096, 1, 65_535),
   };
 }
 

@@ -35,7 +35,7 @@ async function start(config: Config, deps: AppDeps, logger: Logger): Promise<App
 
   const app = await buildApp({ config, deps });
   try {
-    await app.listen({ port: config.port, host: config.host });
+    await app.listen({ port: config.port, host: config.host, backlog: config.http.listenBacklog });
   } catch (error) {
     await app.close();
     throw error;

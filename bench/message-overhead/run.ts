@@ -17,8 +17,9 @@
  * schema, as agentd must before a non-streamed reply (the storage floor).
  *
  * Capacity: a fresh agentd and a provider that sends one word every 10 seconds hold
- * STREAMS streams open at once; agentd's resident memory is read when all of
- * them have begun. Set STREAMS (default 5000) to try other numbers.
+ * STREAMS streams open at once (opened OPENING at a time, default 32); agentd's resident memory is read when
+ * all of them have begun, then PROBES (default 200) new streams measure the time to their first text
+ * against the provider's own. Set STREAMS (default 5000) to try other numbers.
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -211,18 +212,46 @@ async function latency() {
   }
 }
 
+/** Milliseconds to the first occurrence of `marker` in a streamed answer; the request is then dropped. */
+function firstText(url: string, body: unknown, headers: Record<string, string>, marker: string): Promise<number> {
+  const payload = JSON.stringify(body);
+  const start = performance.now();
+  return new Promise((resolve, reject) => {
+    const request = http.request(url, {
+      method: 'POST',
+      agent: false,
+      headers: { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) },
+    });
+    request.on('error', reject);
+    request.on('response', (response) => {
+      if (response.statusCode !== 200) reject(new Error(`HTTP ${response.statusCode}`));
+      response.on('data', (chunk: Buffer) => {
+        if (!chunk.includes(marker)) return;
+        resolve(performance.now() - start);
+        request.destroy();
+      });
+      response.on('error', () => undefined);
+    });
+    request.end(payload);
+  });
+}
+
+/** Connection failures a client retries: the server's listen queue was full or it reset a connection not yet accepted. */
+const retriedCodes = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT']);
+
 async function capacity(streams: number) {
   // One word every 10 s, for longer than it takes to open every stream: streams that are open and mostly
   // waiting on the model, as real ones are (at one word a second, 5,000 streams are 5,000 events a second,
   // which measures CPU, not how many streams an instance holds).
   const provider = await startFakeProvider(10_000, 120);
+  const probes = Number(process.env.PROBES ?? 200);
   const agentd = await startAgentd(
     {
       AGENTD_OPENAI_COMPATIBLE_BASE_URL: provider.url,
       AGENTD_DEFAULT_MODEL: 'openai-compatible/bench-model',
       AGENTD_PROVIDER_TIMEOUT_MS: '120000',
       // The default bound (100 open streams per account) would refuse all but the first hundred.
-      AGENTD_MAX_OPEN_STREAMS_PER_ACCOUNT: String(streams),
+      AGENTD_MAX_OPEN_STREAMS_PER_ACCOUNT: String(streams + probes),
     },
     3918,
     process.env.NODE_ARGS ? process.env.NODE_ARGS.split(' ') : [],
@@ -239,62 +268,112 @@ async function capacity(streams: number) {
         body: JSON.stringify({ name: 'Streams' }),
       })
     ).json()) as { id: string };
+    const messagesUrl = `${agentd.url}/v1/agents/${created.id}/messages`;
+    // Each stream holds two descriptors in agentd (the client's connection and the provider's): past the process's
+    // limit, accepts fail (the kernel's connection is reset) and provider calls cannot connect (503).
+    const openFiles = /Max open files\s+(\d+)/.exec(fs.readFileSync(`/proc/${agentd.process.pid}/limits`, 'utf8'))?.[1];
+    if (openFiles !== undefined && 2 * streams + 64 > Number(openFiles))
+      console.log(`agentd may open ${openFiles} files; ${streams} streams need about ${2 * streams + 64} (ulimit -n)`);
     const idleRss = rssBytes(agentd.process.pid!);
+    const idleCpu = cpuMs(agentd.process.pid!);
     await heapSnapshot(agentd.process.pid!, 'idle');
     const started = performance.now();
     let begun = 0;
     let failed = 0;
+    let retries = 0;
     const errors = new Map<string, number>();
-    // Opened in batches: thousands of simultaneous connects would overflow the listen backlog, which measures the kernel.
-    const batch = 250;
-    for (let first = 0; first < streams; first += batch) {
-      const size = Math.min(batch, streams - first);
-      if (process.env.VERBOSE) console.log('batch', first, begun, failed, Math.round(performance.now() - started));
-      await new Promise<void>((resolve) => {
-        let settled = 0;
-        const settle = () => {
-          settled += 1;
-          if (settled === size) resolve();
-        };
-        for (let index = first; index < first + size; index += 1) {
-          const request = http.request(`${agentd.url}/v1/agents/${created.id}/messages`, {
-            method: 'POST',
-            agent,
-            headers: auth,
-          });
-          request.on('error', (error: NodeJS.ErrnoException) => {
+    const count = (what: string) => errors.set(what, (errors.get(what) ?? 0) + 1);
+    // Opened at a steady pace, as clients arrive: at most OPENING requests at a time waiting for their response
+    // (a burst of thousands of connects measures the listen queue, not the streams held). A connection the
+    // kernel refused or reset before it was answered is tried again after a short pause, as a client would.
+    const opening = Number(process.env.OPENING ?? 32);
+    const open = (index: number, attempt = 0): Promise<void> =>
+      new Promise<void>((resolve) => {
+        const request = http.request(messagesUrl, { method: 'POST', agent, headers: auth });
+        let answered = false;
+        request.on('error', (error: NodeJS.ErrnoException) => {
+          if (answered) return;
+          const code = error.code ?? error.message;
+          if (retriedCodes.has(code) && attempt < 5) {
+            retries += 1;
+            count(`${code} (retried)`);
+            setTimeout(() => resolve(open(index, attempt + 1)), 100 * 2 ** attempt);
+            return;
+          }
+          failed += 1;
+          count(code);
+          resolve();
+        });
+        request.on('response', (response) => {
+          answered = true;
+          if (response.statusCode === 200) begun += 1;
+          else {
             failed += 1;
-            errors.set(error.code ?? error.message, (errors.get(error.code ?? error.message) ?? 0) + 1);
-            settle();
-          });
-          request.on('response', (response) => {
-            if (response.statusCode === 200) begun += 1;
-            else {
-              failed += 1;
-              const status = `HTTP ${response.statusCode}`;
-              errors.set(status, (errors.get(status) ?? 0) + 1);
-            }
-            response.on('data', () => undefined);
-            response.on('error', () => undefined);
-            settle();
-          });
-          request.end(JSON.stringify({ text: 'Count slowly.', userId: `stream-${index}`, stream: true }));
-          requests.push(request);
-        }
+            count(`HTTP ${response.statusCode}`);
+          }
+          response.on('data', () => undefined);
+          response.on('error', () => undefined);
+          resolve();
+        });
+        request.end(JSON.stringify({ text: 'Count slowly.', userId: `stream-${index}`, stream: true }));
+        requests.push(request);
       });
-    }
-    if (errors.size > 0) console.log('errors:', Object.fromEntries(errors));
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: opening }, async () => {
+        while (next < streams) {
+          const index = next;
+          next += 1;
+          await open(index);
+          if (process.env.VERBOSE && index % 1000 === 0)
+            console.log('opened', index, begun, failed, Math.round(performance.now() - started));
+        }
+      }),
+    );
+    if (errors.size > 0) console.log('connection errors and refusals:', Object.fromEntries(errors));
     const openedMs = performance.now() - started;
+    const openingCpu = cpuMs(agentd.process.pid!) - idleCpu;
     // Let every stream receive a few words, then read memory with all of them open.
     await new Promise((resolve) => setTimeout(resolve, 5_000));
     const rss = rssBytes(agentd.process.pid!);
-    await heapSnapshot(agentd.process.pid!, 'open');
     console.log(
-      `\n| open streams | failed | time to open all | agentd RSS idle | agentd RSS with all open | per stream |`,
+      `\n| open streams | failed | retried connects | time to open all | agentd CPU to open them | agentd RSS idle | agentd RSS with all open | per stream |`,
     );
-    console.log('|---|---|---|---|---|---|');
+    console.log('|---|---|---|---|---|---|---|---|');
     console.log(
-      `| ${begun} | ${failed} | ${(openedMs / 1000).toFixed(1)} s | ${mib(idleRss)} | ${mib(rss)} | ${((rss - idleRss) / Math.max(1, begun) / 1024).toFixed(0)} KiB |`,
+      `| ${begun} | ${failed} | ${retries} | ${(openedMs / 1000).toFixed(1)} s | ${(openingCpu / Math.max(1, begun)).toFixed(2)} ms per stream | ${mib(idleRss)} | ${mib(rss)} | ${((rss - idleRss) / Math.max(1, begun) / 1024).toFixed(0)} KiB |`,
+    );
+    // With every stream open: the time to the first text of a new stream, through agentd and from the provider
+    // directly, alternating, one at a time.
+    const direct: number[] = [];
+    const through: number[] = [];
+    const providerBody = {
+      model: 'bench-model',
+      messages: [{ role: 'user', content: 'Count slowly.' }],
+      stream: true,
+      stream_options: { include_usage: true },
+    };
+    let probesFailed = 0;
+    for (let index = 0; index < probes; index += 1) {
+      direct.push(await firstText(`${provider.url}/chat/completions`, providerBody, {}, '"content"'));
+      const time = await firstText(
+        messagesUrl,
+        { text: 'Count slowly.', userId: `probe-${index}`, stream: true },
+        { authorization: auth.authorization },
+        'message.delta',
+      ).catch(() => undefined);
+      if (time === undefined) probesFailed += 1;
+      else through.push(time);
+    }
+    if (probesFailed > 0) console.log(`${probesFailed} new streams failed to open`);
+    await heapSnapshot(agentd.process.pid!, 'open');
+    const at = (values: number[], fraction: number) => fixed(percentile(values, fraction));
+    console.log(
+      `\nTime to the first text of a new stream with them open (${probes} each, one at a time), ms:\n` +
+        '| | p50 | p99 |\n|---|---|---|\n' +
+        `| provider direct | ${at(direct, 0.5)} | ${at(direct, 0.99)} |\n` +
+        `| through agentd | ${at(through, 0.5)} | ${at(through, 0.99)} |\n` +
+        `| added | **${fixed(percentile(through, 0.5) - percentile(direct, 0.5))}** | **${fixed(percentile(through, 0.99) - percentile(direct, 0.99))}** |`,
     );
   } finally {
     for (const request of requests) request.destroy();

@@ -67,11 +67,13 @@ function messageOf(message: PromptMessage): SdkMessage {
   };
 }
 
-function promptOf(call: ModelCall): CallOptions['prompt'] {
+/** The call's prompt in the SDK's shape (shared with chat-completions-model.ts). */
+export function promptOf(call: ModelCall): CallOptions['prompt'] {
   return [{ role: 'system', content: call.prompt.system }, ...call.prompt.messages.map(messageOf)];
 }
 
-function toolsOf(call: ModelCall): Pick<CallOptions, 'tools' | 'toolChoice'> {
+/** The call's tools in the SDK's shape. */
+export function toolsOf(call: ModelCall): Pick<CallOptions, 'tools' | 'toolChoice'> {
   if (call.tools === undefined || call.tools.length === 0) return {};
   return {
     tools: call.tools.map((tool) => ({

@@ -1,9 +1,9 @@
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { ProviderEnvironment } from '../config.js';
 import { AiSdkModel, type LanguageModelFactory, type LanguageModelV3 } from './ai-sdk-model.js';
 import { BuiltinModel } from './builtin-model.js';
+import { ChatCompletionsModel } from './chat-completions-model.js';
 import type { ProviderName } from './catalog.js';
 import { httpFetch } from './http-fetch.js';
 import type { ModelAdapter } from './model-adapter.js';
@@ -84,33 +84,27 @@ export function createModelAdapters(
       sdkAdapter('anthropic', settings, createAnthropic, (provider, name) => provider(name)),
     );
   }
+  // The two OpenAI-compatible providers read their streamed answers without web streams (chat-completions-model.ts).
   if (providers.openaiCompatible) {
-    const settings = {
-      name: 'openai-compatible',
-      fetch: httpFetch,
-      baseURL: providers.openaiCompatible.baseUrl,
-      includeUsage: true,
-      ...(providers.openaiCompatible.apiKey ? { apiKey: providers.openaiCompatible.apiKey } : {}),
-    };
     adapters.set(
       'openai-compatible',
-      sdkAdapter('openai-compatible', settings, createOpenAICompatible, (provider, name) => provider.chatModel(name)),
+      new ChatCompletionsModel({
+        name: 'openai-compatible',
+        fetch: httpFetch,
+        baseURL: providers.openaiCompatible.baseUrl,
+        ...(providers.openaiCompatible.apiKey ? { apiKey: providers.openaiCompatible.apiKey } : {}),
+      }),
     );
   }
   if (providers.ollama) {
     // Ollama serves the OpenAI Chat Completions protocol under /v1, usage included in streams; it takes no key.
-    const ollama = createOpenAICompatible({
-      name: 'ollama',
-      fetch: httpFetch,
-      baseURL: withVersionPath(providers.ollama.baseUrl),
-      includeUsage: true,
-    });
     adapters.set(
       'ollama',
-      new AiSdkModel(
-        'ollama',
-        cached((name) => ollama.chatModel(name)),
-      ),
+      new ChatCompletionsModel({
+        name: 'ollama',
+        fetch: httpFetch,
+        baseURL: withVersionPath(providers.ollama.baseUrl),
+      }),
     );
   }
   return adapters;

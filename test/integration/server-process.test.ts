@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -127,6 +128,25 @@ describe('start-up configuration errors', () => {
       assert.ok(!server.output().includes(key));
       const response = await fetch(`${server.url}/v1/api-keys`, { headers: { authorization: `Bearer ${key}` } });
       assert.equal(response.status, 200);
+    } finally {
+      await server.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('listens with the backlog it is given, so a burst of connections is queued, not reset', async (t) => {
+    // The kernel shows a listening socket's backlog as its Send-Q (Linux `ss`).
+    const listening = (port: number) => {
+      const result = spawnSync('ss', ['-Hltn', `sport = :${port}`], { encoding: 'utf8' });
+      return result.status === 0 ? result.stdout.trim().split(/\s+/) : null;
+    };
+    if (listening(1) === null) return t.skip('no `ss` on this machine');
+    const somaxconn = Number(fs.readFileSync('/proc/sys/net/core/somaxconn', 'utf8'));
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentd-backlog-'));
+    const server = await startServer({ AGENTD_DATA_DIR: dataDir, AGENTD_LISTEN_BACKLOG: '1234' });
+    try {
+      // State, Recv-Q, Send-Q (the backlog), local address, peer.
+      assert.equal(Number(listening(server.port)![2]), Math.min(1234, somaxconn));
     } finally {
       await server.stop();
       fs.rmSync(dataDir, { recursive: true, force: true });

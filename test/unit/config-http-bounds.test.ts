@@ -10,6 +10,7 @@ describe('connection bounds in the configuration', () => {
       keepAliveTimeoutMs: 72_000,
       maxHeaderBytes: 16_384,
       maxQueryBytes: 4096,
+      listenBacklog: 4096,
     });
   });
 
@@ -20,6 +21,7 @@ describe('connection bounds in the configuration', () => {
       AGENTD_KEEP_ALIVE_TIMEOUT_MS: '700',
       AGENTD_MAX_HEADER_BYTES: '8192',
       AGENTD_MAX_QUERY_BYTES: '1024',
+      AGENTD_LISTEN_BACKLOG: '2048',
     }).http;
     assert.deepEqual(http, {
       headersTimeoutMs: 500,
@@ -27,6 +29,7 @@ describe('connection bounds in the configuration', () => {
       keepAliveTimeoutMs: 700,
       maxHeaderBytes: 8192,
       maxQueryBytes: 1024,
+      listenBacklog: 2048,
     });
   });
 
@@ -36,6 +39,7 @@ describe('connection bounds in the configuration', () => {
       ['AGENTD_MAX_HEADER_BYTES', '10'],
       ['AGENTD_MAX_QUERY_BYTES', 'lots'],
       ['AGENTD_KEEP_ALIVE_TIMEOUT_MS', '-1'],
+      ['AGENTD_LISTEN_BACKLOG', '0'],
     ] as const) {
       assert.throws(
         () => loadConfig({ [variable]: value }),
