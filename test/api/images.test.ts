@@ -185,11 +185,10 @@ for (const backend of backends) {
       assert.equal(await countFiles(agent.id), 0);
     });
 
-    it(
+    // SQLite only (PostgreSQL keeps the bytes in the row): defined for that store alone rather than skipped.
+    const onSqlite = backend.name === 'sqlite' ? it : () => undefined;
+    onSqlite(
       'keeps the bytes of a sent image in a file beside SQLite (none in the row), gone with the agent',
-      {
-        skip: backend.name !== 'sqlite',
-      },
       async () => {
         const config = t.config.database;
         assert.equal(config.kind, 'sqlite');

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
+import { text } from 'node:stream/consumers';
 import { before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { chromiumMissing, screenshot, type OpenBrowser } from '../helpers/browser.js';
@@ -74,7 +74,8 @@ describe('the usage view', { skip: chromiumMissing ?? false }, () => {
       page.getByRole('button', { name: 'Download CSV' }).click(),
     ]);
     assert.match(download.suggestedFilename(), /^agentd-usage-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}\.csv$/);
-    const csv = fs.readFileSync((await download.path())!, 'utf8');
+    // Read through the browser's connection: it runs as a server of its own, so the file is not a local path.
+    const csv = await text(await download.createReadStream());
     assert.deepEqual(csv.split('\r\n'), [
       'date,model,agents,messages,failed_messages,tool_calls,input_tokens,output_tokens',
       [row.date, row.model, 2, 4, 0, 0, row.inputTokens, row.outputTokens].join(','),
