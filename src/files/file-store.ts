@@ -109,6 +109,28 @@ export function storedFileOf(row: Omit<FileRow, 'body'>): StoredFile {
   };
 }
 
+/** The rows of `images` for one owner and origin, each with `bodyOf(image)` as its stored bytes. */
+export function fileRowsOf(
+  owner: { accountId: string; agentId: string },
+  images: readonly CheckedImage[],
+  origin: 'message' | 'tool',
+  createdAt: string,
+  bodyOf: (image: CheckedImage) => Uint8Array,
+): FileRow[] {
+  return images.map((image) => ({
+    id: image.id,
+    account_id: owner.accountId,
+    agent_id: owner.agentId,
+    media_type: image.mediaType,
+    size_bytes: image.bytes.byteLength,
+    width: image.width,
+    height: image.height,
+    origin,
+    body: bodyOf(image),
+    created_at: createdAt,
+  }));
+}
+
 export class DatabaseFileStore implements FileStore {
   constructor(
     private readonly files: FileRepository,
@@ -134,20 +156,8 @@ export class DatabaseFileStore implements FileStore {
     origin: 'message' | 'tool',
     executor?: Executor,
   ): Promise<void> {
-    const createdAt = isoTime(this.now());
     await this.files.insert(
-      images.map((image) => ({
-        id: image.id,
-        account_id: owner.accountId,
-        agent_id: owner.agentId,
-        media_type: image.mediaType,
-        size_bytes: image.bytes.byteLength,
-        width: image.width,
-        height: image.height,
-        origin,
-        body: image.bytes,
-        created_at: createdAt,
-      })),
+      fileRowsOf(owner, images, origin, isoTime(this.now()), (image) => image.bytes),
       executor,
     );
   }

@@ -4,7 +4,14 @@ import { isoTime } from '../clock.js';
 import { isId } from '../ids.js';
 import type { FileRepository, FileRow } from '../storage/repositories/files.js';
 import type { Executor } from '../storage/schema.js';
-import { checkImage, storedFileOf, type CheckedImage, type FileStore, type ImageRefusal } from './file-store.js';
+import {
+  checkImage,
+  fileRowsOf,
+  storedFileOf,
+  type CheckedImage,
+  type FileStore,
+  type ImageRefusal,
+} from './file-store.js';
 
 /**
  * The images of a SQLite agentd as files in its data folder,
@@ -148,19 +155,7 @@ export class FolderFileStore implements FileStore {
     executor?: Executor,
   ): Promise<void> {
     if (images.length === 0) return;
-    const createdAt = isoTime(this.now());
-    const rows: FileRow[] = images.map((image) => ({
-      id: image.id,
-      account_id: owner.accountId,
-      agent_id: owner.agentId,
-      media_type: image.mediaType,
-      size_bytes: image.bytes.byteLength,
-      width: image.width,
-      height: image.height,
-      origin,
-      body: noBytes,
-      created_at: createdAt,
-    }));
+    const rows = fileRowsOf(owner, images, origin, isoTime(this.now()), () => noBytes);
     if (executor !== undefined) {
       await this.files.insert(rows, executor);
       return;
