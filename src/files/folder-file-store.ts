@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { isoTime } from '../clock.js';
 import { isId } from '../ids.js';
-import type { FileRepository, FileRow } from '../storage/repositories/files.js';
+import type { FileRepository } from '../storage/repositories/files.js';
 import type { Executor } from '../storage/schema.js';
 import {
   checkImage,
