@@ -59,16 +59,20 @@ export interface FakeDiscord {
   /** Close codes of gateway sockets the client closed, in order. */
   clientCloses: number[];
   /** Sends MESSAGE_CREATE to every identified connection; returns the message id. */
-  dispatchMessage(message: {
-    author: DiscordUser;
-    content: string;
-    channelId?: string;
-    direct?: boolean;
-    mentions?: DiscordUser[];
-    /** Files attached to the message; `size` overrides the size reported. */
-    attachments?: Array<{ name: string; contentType: string; bytes: Buffer; size?: number }>;
-  }): string;
+  dispatchMessage(message: DispatchedMessage): string;
+  /** Ids of the messages sent on IDENTIFY (`messageOnIdentify`), in order. */
+  onIdentifyMessageIds: string[];
   close(): Promise<void>;
+}
+
+export interface DispatchedMessage {
+  author: DiscordUser;
+  content: string;
+  channelId?: string;
+  direct?: boolean;
+  mentions?: DiscordUser[];
+  /** Files attached to the message; `size` overrides the size reported. */
+  attachments?: Array<{ name: string; contentType: string; bytes: Buffer; size?: number }>;
 }
 
 let nextId = 910_000_000_000_000_000n;
@@ -90,6 +94,8 @@ export async function startFakeDiscord(options: {
   /** The gateway closes the connection with this code on IDENTIFY: 4004 (token refused), 4014 (disallowed intents). */
   closeOnIdentify?: 4004 | 4014;
   heartbeatIntervalMs?: number;
+  /** Sent right after GUILD_CREATE on each IDENTIFY, as a message posted while the bot connects; its id goes to `onIdentifyMessageIds`. */
+  messageOnIdentify?: DispatchedMessage;
 }): Promise<FakeDiscord> {
   const sent: SentDiscordMessage[] = [];
   const typing: string[] = [];
@@ -100,6 +106,7 @@ export async function startFakeDiscord(options: {
   const sessions = new Set<string>();
   const attachmentFiles = new Map<string, Buffer>();
   const identified = new Set<WebSocket>();
+  const onIdentifyMessageIds: string[] = [];
   const sequence = new Map<WebSocket, number>();
 
   const gateway = new WebSocketServer({ host: '127.0.0.1', port: 0 });
@@ -170,6 +177,11 @@ export async function startFakeDiscord(options: {
           stickers: [],
           features: [],
         });
+        if (options.messageOnIdentify) {
+          const id = snowflake();
+          onIdentifyMessageIds.push(id);
+          dispatch(socket, 'MESSAGE_CREATE', messageData(id, options.messageOnIdentify));
+        }
       } else if (payload.op === 6) {
         if (payload.d.token === options.botToken && payload.d.session_id && sessions.has(payload.d.session_id)) {
           resumes += 1;
@@ -182,6 +194,42 @@ export async function startFakeDiscord(options: {
       }
     });
   });
+
+  /** The MESSAGE_CREATE payload of a message, its attachments served by the REST fake. */
+  function messageData(id: string, message: DispatchedMessage) {
+    const direct = message.direct ?? false;
+    return {
+      id,
+      channel_id: message.channelId ?? (direct ? fakeDiscordDirectChannelId : fakeDiscordChannelId),
+      ...(direct ? { channel_type: 1 } : { guild_id: fakeDiscordGuildId, channel_type: 0 }),
+      author: userObject(message.author),
+      content: message.content,
+      timestamp: new Date().toISOString(),
+      edited_timestamp: null,
+      tts: false,
+      mention_everyone: false,
+      mentions: (message.mentions ?? []).map(userObject),
+      mention_roles: [],
+      attachments: (message.attachments ?? []).map((attachment) => {
+        const attachmentId = snowflake();
+        const path = `/attachments/${message.channelId ?? fakeDiscordChannelId}/${attachmentId}/${attachment.name}`;
+        attachmentFiles.set(path, attachment.bytes);
+        // Discord's CDN URLs are signed with query parameters (ex, is, hm).
+        const url = `${rest.origin}${path}?ex=1&is=2&hm=signature`;
+        return {
+          id: attachmentId,
+          filename: attachment.name,
+          content_type: attachment.contentType,
+          size: attachment.size ?? attachment.bytes.length,
+          url,
+          proxy_url: url,
+        };
+      }),
+      embeds: [],
+      pinned: false,
+      type: 0,
+    };
+  }
 
   /** A message with uploads, as discord.js sends it: `payload_json` and `files[n]` parts. */
   async function multipartMessage(request: ReceivedRequest) {
@@ -279,40 +327,10 @@ export async function startFakeDiscord(options: {
       for (const socket of gateway.clients) socket.close(code, reason);
     },
     clientCloses,
+    onIdentifyMessageIds,
     dispatchMessage(message) {
       const id = snowflake();
-      const direct = message.direct ?? false;
-      const data = {
-        id,
-        channel_id: message.channelId ?? (direct ? fakeDiscordDirectChannelId : fakeDiscordChannelId),
-        ...(direct ? { channel_type: 1 } : { guild_id: fakeDiscordGuildId, channel_type: 0 }),
-        author: userObject(message.author),
-        content: message.content,
-        timestamp: new Date().toISOString(),
-        edited_timestamp: null,
-        tts: false,
-        mention_everyone: false,
-        mentions: (message.mentions ?? []).map(userObject),
-        mention_roles: [],
-        attachments: (message.attachments ?? []).map((attachment) => {
-          const attachmentId = snowflake();
-          const path = `/attachments/${message.channelId ?? fakeDiscordChannelId}/${attachmentId}/${attachment.name}`;
-          attachmentFiles.set(path, attachment.bytes);
-          // Discord's CDN URLs are signed with query parameters (ex, is, hm).
-          const url = `${rest.origin}${path}?ex=1&is=2&hm=signature`;
-          return {
-            id: attachmentId,
-            filename: attachment.name,
-            content_type: attachment.contentType,
-            size: attachment.size ?? attachment.bytes.length,
-            url,
-            proxy_url: url,
-          };
-        }),
-        embeds: [],
-        pinned: false,
-        type: 0,
-      };
+      const data = messageData(id, message);
       for (const socket of identified) dispatch(socket, 'MESSAGE_CREATE', data);
       return id;
     },

@@ -286,6 +286,33 @@ describe('discord connector: credentials and stopping', () => {
     });
   });
 
+  it('answers a message the gateway sends as the bot connects', async () => {
+    const greeting = await startFakeDiscord({
+      botToken,
+      messageOnIdentify: { author: alice, content: 'are you there yet?', direct: true },
+    });
+    const context = createTestPlatformContext({
+      apiBaseUrl: greeting.apiUrl,
+      answer: (message) => ({ text: `echo: ${message.content}`, limited: false }),
+    });
+    const started = await discordPlatform.start(settings, { botToken }, context.context);
+    try {
+      const [id] = greeting.onIdentifyMessageIds;
+      assert.ok(id);
+      const replies = await eventually(async () => {
+        const found = greeting.sent.filter((message) => message.replyTo === id);
+        return found.length > 0 ? found : null;
+      }, 'the reply to the first message');
+      assert.deepEqual(
+        replies.map((message) => message.content),
+        ['echo: are you there yet?'],
+      );
+    } finally {
+      await started.stop();
+      await greeting.close();
+    }
+  });
+
   it('stop closes the gateway connection and nothing is answered afterwards', async () => {
     const context = createTestPlatformContext({ apiBaseUrl: fake.apiUrl });
     const started = await discordPlatform.start(settings, { botToken }, context.context);

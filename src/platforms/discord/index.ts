@@ -81,6 +81,8 @@ async function start(
 
   const abortStart = () => stopping.abort();
   context.signal.addEventListener('abort', abortStart, { once: true });
+  // Listening before login: a message the gateway dispatches as the client turns ready is answered, not dropped.
+  const answering = answerMessages(client, settings, context, stopping.signal);
   let timer: NodeJS.Timeout | undefined;
   try {
     await Promise.race([
@@ -93,6 +95,7 @@ async function start(
       }),
     ]);
   } catch (error) {
+    answering.stop();
     await client.destroy().catch(() => undefined);
     context.signal.removeEventListener('abort', abortStart);
     if (isRejectedToken(error)) {
@@ -110,7 +113,6 @@ async function start(
   }
 
   connected = true;
-  const answering = answerMessages(client, settings, context, stopping.signal);
   context.logger.info({ botUserId: client.user?.id }, 'discord connected');
   let stopped: Promise<void> | undefined;
   const stop = () => {
