@@ -1,6 +1,6 @@
 import type { AtpAgent } from '@atproto/api';
-import { abortableDelay } from '../../providers/abortable-delay.js';
 import { takeInOrder } from '../in-order.js';
+import { pollUntilStopped } from '../poll-loop.js';
 import {
   PlatformCredentialsRejected,
   PlatformPostFailed,
@@ -26,8 +26,6 @@ const pageSize = 50;
 const maxPages = 20;
 /** Notifications answered at a time by one poller, within the agent's in-flight limit (10). */
 const answerConcurrency = 4;
-const retryMinMs = 1_000;
-const retryMaxMs = 60_000;
 const defaultRateWaitMs = 60_000;
 /** Claims of notifications are kept this long (a poll never reaches further back), and swept this often. */
 const claimRetentionMs = 7 * 24 * 3_600_000;
@@ -107,7 +105,6 @@ async function postThread(
 }
 
 class NotificationPoller {
-  #failures = 0;
   #sweptAt = Number.NEGATIVE_INFINITY;
 
   constructor(
@@ -118,41 +115,26 @@ class NotificationPoller {
     private readonly context: PlatformContext,
   ) {}
 
-  async run(): Promise<void> {
+  run(): Promise<void> {
     const { context } = this;
-    while (!context.signal.aborted) {
-      try {
-        await this.#pollOnce();
-        this.#failures = 0;
-      } catch (error) {
-        if (context.signal.aborted) return;
-        if (isRejection(error)) {
-          context.reportFailure(rejectionOf(error, this.secrets));
-          return;
-        }
+    return pollUntilStopped({
+      platform: 'bluesky',
+      notRead: 'Bluesky notifications not read',
+      context,
+      intervalMs: this.settings.pollIntervalSeconds * 1000,
+      pollOnce: () => this.#pollOnce(),
+      classify: (error) => {
+        if (isRejection(error)) return { kind: 'rejected', failure: rejectionOf(error, this.secrets) };
         const reset = rateLimitResetOf(error);
         if (reset !== undefined) {
-          const waitMs = reset !== null ? Math.max(0, reset - context.clock.now()) : defaultRateWaitMs;
-          context.logger.warn({ agentId: context.agentId, platform: 'bluesky', waitMs }, 'Bluesky rate limit reached');
-          await abortableDelay(waitMs, context.signal);
-          continue;
+          return {
+            kind: 'rate-limited',
+            waitMs: reset !== null ? Math.max(0, reset - context.clock.now()) : defaultRateWaitMs,
+          };
         }
-        this.#failures += 1;
-        const delay = Math.min(retryMaxMs, retryMinMs * 2 ** Math.min(this.#failures - 1, 10));
-        context.logger.warn(
-          {
-            agentId: context.agentId,
-            platform: 'bluesky',
-            error: describeBlueskyFault(error, this.secrets),
-            retryInMs: delay,
-          },
-          'Bluesky notifications not read',
-        );
-        await abortableDelay(delay, context.signal);
-        continue;
-      }
-      await abortableDelay(this.settings.pollIntervalSeconds * 1000, context.signal);
-    }
+        return { kind: 'fault', described: describeBlueskyFault(error, this.secrets) };
+      },
+    });
   }
 
   /** Notifications indexed at or after `since` (epoch ms), newest first, every page back to it. */

@@ -1,6 +1,7 @@
 import type { TwitterApi } from 'twitter-api-v2';
 import { abortableDelay } from '../../providers/abortable-delay.js';
 import { takeInOrder } from '../in-order.js';
+import { pollUntilStopped } from '../poll-loop.js';
 import {
   PlatformPostFailed,
   type PlatformConnection,
@@ -22,8 +23,6 @@ const followingRefreshMs = 15 * 60_000;
 export const answerConcurrency = 4;
 /** Without a reset header, a 429 waits this long. */
 const defaultRateWaitMs = 60_000;
-const retryMinMs = 1_000;
-const retryMaxMs = 60_000;
 
 interface XAccount {
   id: string;
@@ -53,8 +52,13 @@ async function rateLimited<T>(call: () => Promise<T>, context: PlatformContext, 
   }
 }
 
+/** How long until the window X named in its 429 resets (or a minute without one). */
+function resetWaitMs(error: XApiError, context: PlatformContext): number {
+  return error.resetAt !== null ? Math.max(0, error.resetAt - context.clock.now()) : defaultRateWaitMs;
+}
+
 async function waitForReset(error: XApiError, context: PlatformContext): Promise<void> {
-  const waitMs = error.resetAt !== null ? Math.max(0, error.resetAt - context.clock.now()) : defaultRateWaitMs;
+  const waitMs = resetWaitMs(error, context);
   context.logger.warn(
     { agentId: context.agentId, platform: 'x', waitMs, resetAt: error.resetAt },
     'X rate limit reached; waiting for its reset',
@@ -106,7 +110,6 @@ async function postThread(
 
 class MentionPoller {
   #following: { ids: Set<string>; readAt: number } | null = null;
-  #failures = 0;
 
   constructor(
     private readonly client: TwitterApi,
@@ -115,33 +118,23 @@ class MentionPoller {
     private readonly context: PlatformContext,
   ) {}
 
-  async run(): Promise<void> {
-    const { context } = this;
-    while (!context.signal.aborted) {
-      try {
-        await this.#pollOnce();
-        this.#failures = 0;
-      } catch (error) {
-        if (context.signal.aborted) return;
+  run(): Promise<void> {
+    return pollUntilStopped({
+      platform: 'x',
+      notRead: 'X mentions not read',
+      context: this.context,
+      intervalMs: this.settings.pollIntervalSeconds * 1000,
+      pollOnce: () => this.#pollOnce(),
+      classify: (error) => {
         if (error instanceof XApiError && (error.status === 401 || error.status === 403)) {
-          context.reportFailure(credentialsRejected(error));
-          return;
+          return { kind: 'rejected', failure: credentialsRejected(error) };
         }
         if (error instanceof XApiError && error.status === 429) {
-          await waitForReset(error, context);
-          continue;
+          return { kind: 'rate-limited', waitMs: resetWaitMs(error, this.context) };
         }
-        this.#failures += 1;
-        const delay = Math.min(retryMaxMs, retryMinMs * 2 ** Math.min(this.#failures - 1, 10));
-        context.logger.warn(
-          { agentId: context.agentId, platform: 'x', error: describeXFault(error), retryInMs: delay },
-          'X mentions not read',
-        );
-        await abortableDelay(delay, context.signal);
-        continue;
-      }
-      await abortableDelay(this.settings.pollIntervalSeconds * 1000, context.signal);
-    }
+        return { kind: 'fault', described: describeXFault(error) };
+      },
+    });
   }
 
   /** Mentions newer than the stored position, oldest first (every page of them). */
