@@ -96,6 +96,17 @@ describe('images as files beside a SQLite database', () => {
     ]);
   });
 
+  it('makes an agent folder again when it was removed since its last file (the sweep removes empty ones)', async () => {
+    const again = { accountId: owner.accountId, agentId: newId('agent') };
+    const first = checked();
+    await store.put(again, [first]);
+    await store.discard(again, [first]);
+    fs.rmdirSync(path.join(folder, again.agentId));
+    const second = checked();
+    await store.put(again, [second]);
+    assert.deepEqual(fs.readFileSync(fileOf(second, again.agentId)), Buffer.from(second.bytes));
+  });
+
   it('puts the bytes itself when saving without a transaction (images a tool made)', async () => {
     const image = checked();
     await store.save(owner, [image], 'tool');
