@@ -96,13 +96,13 @@ export interface Checkpointer {
 type FileReport = { synced: number } | { failed: string; message: string };
 
 /** Data and entries on disk, on the calling thread: only where the worker fell over. */
-function syncNow(file: string): void {
+function syncNow(file: string, onSyncFailed?: (path: string, message: string) => void): void {
   let descriptor: number | undefined;
   try {
     descriptor = fs.openSync(file, 'r');
     fs.fsyncSync(descriptor);
-  } catch {
-    // Removed since, or unreadable: as the worker would, nothing more can be done for it here.
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'ENOENT') onSyncFailed?.(file, (error as Error).message);
   } finally {
     if (descriptor !== undefined) fs.closeSync(descriptor);
   }
@@ -154,7 +154,7 @@ export function startCheckpointer(
     if (!running) return;
     running = false;
     // After a close the worker synced everything handed over before it stopped.
-    if (!closed) for (const paths of unsynced.values()) for (const path of paths) syncNow(path);
+    if (!closed) for (const paths of unsynced.values()) for (const path of paths) syncNow(path, options.onSyncFailed);
     unsynced.clear();
     channel.port1.close();
     if (!closed && writer.open) writer.pragma('wal_autocheckpoint = 1000');
