@@ -156,6 +156,7 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
           config.files.maxImageBytes,
           () => clock.now(),
           fileFolderOf(config.database.file),
+          (paths) => database.syncBeforeCheckpoint(paths),
         )
       : null;
   const files: FileStore =

@@ -43,10 +43,11 @@ export interface FileStore {
   /** Checks bytes as an image (size cap, type by magic bytes, pixel size); stores nothing. */
   check(bytes: Uint8Array): CheckedImage | ImageRefusal;
   /**
-   * Makes the images' bytes durable where the store keeps them, before any row
-   * names them: called outside any transaction (a file written while the
-   * transaction is open would hold the database's writer that long), then
-   * `save` with the transaction. The database store writes the bytes with the
+   * Writes the images' bytes where the store keeps them before any row names
+   * them, durable no later than that row (folder-file-store.ts): called
+   * outside any transaction (a file written while the transaction is open
+   * would hold the database's writer that long), then `save` with the
+   * transaction. The database store writes the bytes with the
    * rows and does nothing here.
    */
   put(owner: { accountId: string; agentId: string }, images: readonly CheckedImage[]): Promise<void>;

@@ -1,3 +1,4 @@
+import { writeFile } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { isoTime } from '../clock.js';
@@ -14,19 +15,28 @@ import {
 } from './file-store.js';
 
 /**
- * The images of a SQLite agentd as files in its data folder,
- * `<data>/files/<agentId>/<fileId>`, their rows (type, size, owner) in the
+ * The images of a SQLite agentd as files beside its database,
+ * `<database>-files/<agentId>/<fileId>`, their rows (type, size, owner) in the
  * database with no bytes. A 1 MiB blob costs SQLite its copy into the WAL on
  * the event loop at commit and a second copy into the database file by the
  * checkpoint thread; a file is one write, on libuv's thread pool
  * (bench/README, "image-attachment").
  *
  * Crash-safe in the order of the writes:
- * - a file is written and synced (data and its folder's entry) before the
- *   transaction that writes its row begins, so no row ever names a missing
- *   file, after a kill or a power loss alike; a message's images are written
- *   while the model answers (exchange-store.ts, `keepImages`), so the sync's
- *   wait is mostly hidden;
+ * - a file is written before the transaction that writes its row begins, so
+ *   no row ever names a missing file after the process dies (the written
+ *   bytes are in the system's page cache, which outlives the process); a
+ *   message's images are written while the model answers (exchange-store.ts,
+ *   `keepImages`);
+ * - against a power loss, a file is as durable as the row that names it, as
+ *   the database's commits are (`synchronous = NORMAL`: synced at the next
+ *   checkpoint, not at commit): handed to the database before the row's
+ *   commit, it is synced (data and its folder's entry) before the checkpoint
+ *   that syncs that commit (sqlite-checkpointer.ts). Where no checkpoint
+ *   thread runs, `put` syncs it itself, as before the row. What is left
+ *   (docs/files.md): the system may write the WAL's pages to disk on its own
+ *   before the file's, so a power loss within moments of a message may keep
+ *   its turn and lose its image's bytes;
  * - a file whose row was never written (the process died in between, the
  *   transaction failed, the agent was deleted meanwhile) is removed at once
  *   when the process lives on (`discard`), else by the sweep: at start-up and
@@ -53,9 +63,21 @@ function codeOf(error: unknown): string | undefined {
   return (error as { code?: string } | null)?.code;
 }
 
-/** Data and, for a folder, its entries reach the disk (fsync): a row is written only after. */
-async function syncPath(file: string, flags: string): Promise<void> {
-  const handle = await fs.open(file, flags);
+/**
+ * Creates a file with its bytes: the callback API writes the whole buffer in
+ * one call, where `fs/promises` writes 512 KiB at a time through a file
+ * handle (two more trips to the thread pool for a 1 MiB image, and more of
+ * the event loop's time).
+ */
+function createFile(file: string, bytes: Uint8Array): Promise<void> {
+  return new Promise((resolve, reject) =>
+    writeFile(file, bytes, { flag: 'wx' }, (error) => (error ? reject(error) : resolve())),
+  );
+}
+
+/** Data and, for a folder, its entries reach the disk (fsync). */
+async function syncPath(file: string): Promise<void> {
+  const handle = await fs.open(file, 'r');
   try {
     await handle.sync();
   } finally {
@@ -63,27 +85,22 @@ async function syncPath(file: string, flags: string): Promise<void> {
   }
 }
 
-/** Creates the file and writes it to the disk; `created` resolves once its name is in its folder. */
-function writeDurably(file: string, bytes: Uint8Array): { created: Promise<void>; written: Promise<void> } {
-  const opened = fs.open(file, 'wx');
-  const written = opened.then(async (handle) => {
-    try {
-      await handle.writeFile(bytes);
-      await handle.datasync();
-    } finally {
-      await handle.close();
-    }
-  });
-  return { created: opened.then(() => undefined), written };
-}
-
 export class FolderFileStore implements FileStore {
+  /** Agent folders this process made or wrote into: no `mkdir` before their next file (a removed one is made again). */
+  readonly #existingFolders = new Set<string>();
+
   constructor(
     private readonly files: FileRepository,
     readonly maxImageBytes: number,
     private readonly now: () => number,
-    /** `<data>/files`. */
+    /** `<database>-files`. */
     private readonly folder: string,
+    /**
+     * Takes files and folders to sync before the database syncs the commits
+     * that name them (`DatabaseHandle.syncBeforeCheckpoint`); when it declines,
+     * `put` syncs them itself before it returns.
+     */
+    private readonly syncBeforeCheckpoint: (paths: readonly string[]) => boolean = () => false,
   ) {}
 
   check(bytes: Uint8Array): CheckedImage | ImageRefusal {
@@ -104,33 +121,33 @@ export class FolderFileStore implements FileStore {
   async put(owner: { accountId: string; agentId: string }, images: readonly CheckedImage[]): Promise<void> {
     if (images.length === 0) return;
     const folder = this.#agentFolder(owner.agentId);
+    const files = images.map((image) => this.#fileOf(folder, image.id));
     const write = async () => {
-      const created = await fs.mkdir(folder, { recursive: true });
-      const writes = images.map((image) => writeDurably(this.#fileOf(folder, image.id), image.bytes));
-      // A new file's name is durable once its folder is synced: at the same time as its bytes (half the wait of one after the other).
-      const named = Promise.all(writes.map((write) => write.created)).then(() => syncPath(folder, 'r'));
-      const results = await Promise.allSettled([named, ...writes.map((write) => write.written)]);
-      const failed = results.find((result) => result.status === 'rejected');
-      if (failed) throw failed.reason;
+      const created = this.#existingFolders.has(folder) ? undefined : await fs.mkdir(folder, { recursive: true });
+      await Promise.all(files.map((file, index) => createFile(file, images[index]!.bytes)));
+      this.#existingFolders.add(folder);
       return created;
     };
-    let created: string | undefined;
     try {
+      let created: string | undefined;
       try {
         created = await write();
       } catch (error) {
-        // The sweep removed the agent's empty folder between the mkdir and a write: once more.
+        // The sweep removed the agent's empty folder before a write: once more.
         if (codeOf(error) !== 'ENOENT') throw error;
+        this.#existingFolders.delete(folder);
         await this.discard(owner, images);
         created = await write();
       }
-      // A new folder's name is durable once its parent is synced.
+      // A new file's name is durable once its folder is synced, a new folder's once its parent is.
+      const synced = [...files, folder];
       if (created !== undefined) {
         for (let directory = folder; ; directory = path.dirname(directory)) {
-          await syncPath(path.dirname(directory), 'r');
+          synced.push(path.dirname(directory));
           if (directory === created) break;
         }
       }
+      if (!this.syncBeforeCheckpoint(synced)) await Promise.all(synced.map(syncPath));
     } catch (error) {
       await this.discard(owner, images);
       throw error;
@@ -189,7 +206,9 @@ export class FolderFileStore implements FileStore {
   }
 
   async removeDeleted(agentId: string): Promise<void> {
-    await fs.rm(this.#agentFolder(agentId), { recursive: true, force: true });
+    const folder = this.#agentFolder(agentId);
+    this.#existingFolders.delete(folder);
+    await fs.rm(folder, { recursive: true, force: true });
   }
 
   /**
@@ -233,7 +252,10 @@ export class FolderFileStore implements FileStore {
         }
       }
       // A deleted agent's folder (its delete's removal was cut short); fails harmlessly if a file came meanwhile.
-      if (left === 0) await fs.rmdir(folder).catch(() => undefined);
+      if (left === 0) {
+        this.#existingFolders.delete(folder);
+        await fs.rmdir(folder).catch(() => undefined);
+      }
     }
     return removed;
   }

@@ -34,6 +34,14 @@ export interface DatabaseHandle {
   readonly committedReader: CommittedReader | null;
   /** The PostgreSQL schema in use when it is not the default one. */
   readonly schema: string | null;
+  /**
+   * SQLite: hands over files that a commit about to be made will name, synced
+   * before the database next syncs its WAL (sqlite-checkpointer.ts), so that
+   * they are durable no later than that commit. False when nothing takes them
+   * (PostgreSQL, an in-memory database, no checkpoint thread): the caller
+   * syncs them itself before committing.
+   */
+  syncBeforeCheckpoint(paths: readonly string[]): boolean;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -98,7 +106,13 @@ export function openDatabase(config: DatabaseConfig, options: OpenDatabaseOption
     let reader: CommittedReads | null = null;
     const statements = withStatementCache(database, (report) => reader?.written(report));
     reader = config.file === ':memory:' ? null : new CommittedReads(config.file, database, statements);
-    const checkpointer = config.file === ':memory:' ? null : startCheckpointer(database, config.file);
+    const checkpointer =
+      config.file === ':memory:'
+        ? null
+        : startCheckpointer(database, config.file, {
+            onSyncFailed: (file, message) =>
+              options.logger?.error({ file, message }, 'could not sync a file the database names to disk'),
+          });
     const dialect = new SqliteDialect({ database: statements as unknown as SqliteDatabase.Database });
     const db = new Kysely<Database>({
       dialect: options.tracing ? tracedDialect(dialect, 'sqlite', options.tracing) : dialect,
@@ -109,6 +123,7 @@ export function openDatabase(config: DatabaseConfig, options: OpenDatabaseOption
       dialect: 'sqlite',
       committedReader: reader,
       schema: null,
+      syncBeforeCheckpoint: (paths) => checkpointer?.syncBeforeCheckpoint(paths) ?? false,
       ping: async () => {
         await sql`select 1`.execute(db);
       },
@@ -152,6 +167,7 @@ export function openDatabase(config: DatabaseConfig, options: OpenDatabaseOption
     dialect: 'postgres',
     committedReader: null,
     schema: options.searchPath ?? null,
+    syncBeforeCheckpoint: () => false,
     ping: async () => {
       await sql`select 1`.execute(db);
     },

@@ -27,6 +27,8 @@ export interface AcknowledgedReply {
   userText: string;
   replyText: string;
   createdAt: string;
+  /** The size of the image sent with the message, when one was. */
+  imageBytes: number | null;
 }
 
 /** A write sent without an answer received: it may or may not have happened, but must be whole. */

@@ -35,6 +35,16 @@ export class AgentdClient {
     }
   }
 
+  /** A file's bytes (not JSON): the status and how many bytes came. */
+  async download(path: string): Promise<{ status: number; bytes: number }> {
+    try {
+      const response = await fetch(`${this.baseUrl}${path}`, { headers: { authorization: `Bearer ${this.key}` } });
+      return { status: response.status, bytes: (await response.arrayBuffer()).byteLength };
+    } catch (error) {
+      throw new Unanswered(`GET ${path}: ${(error as Error).message}`);
+    }
+  }
+
   /** A streamed message: the `message.completed` reply, or Unanswered when the stream broke off first. */
   async streamedMessage(agentId: string, body: { text: string; userId: string }): Promise<Answer> {
     let message;

@@ -18,6 +18,8 @@ export interface DurabilityDatabase {
   serverEnvironment: Record<string, string>;
   /** Rows of a plain SQL query without parameters, valid on both dialects. */
   query<Row = Record<string, unknown>>(sqlText: string): Promise<Row[]>;
+  /** The size of a file's bytes kept outside its row (SQLite's files beside the database); null when absent. */
+  fileBytes(agentId: string, fileId: string): number | null;
   /** Engine-level consistency checks (SQLite's integrity check, its FTS index check); problems found. */
   engineProblems(): Promise<string[]>;
   /** Removes everything this run created: the data directory and, on PostgreSQL, the database. */
@@ -42,6 +44,13 @@ function sqliteDatabase(): DurabilityDatabase {
         return database.prepare(sqlText).all() as Row[];
       } finally {
         database.close();
+      }
+    },
+    fileBytes(agentId, fileId) {
+      try {
+        return fs.statSync(path.join(`${file}-files`, agentId, fileId)).size;
+      } catch {
+        return null;
       }
     },
     async engineProblems() {
@@ -86,6 +95,9 @@ async function postgresDatabase(baseUrl: string): Promise<DurabilityDatabase> {
       } finally {
         await client.end();
       }
+    },
+    fileBytes() {
+      return null;
     },
     async engineProblems() {
       return [];

@@ -7,6 +7,7 @@ import {
 } from './acknowledged-ledger.js';
 import { Unanswered, type AgentdClient } from './agentd-client.js';
 import type { SeededRandom } from './seeded-random.js';
+import { pngOfAbout, tinyPng } from '../helpers/images.js';
 
 /** One round of load: shared by the clients, ended by the kill. */
 export interface LoadRound {
@@ -24,13 +25,20 @@ export interface LoadRound {
 
 const words = ['harbor', 'copper', 'lantern', 'meadow', 'quartz', 'willow', 'falcon', 'ember', 'glacier', 'orchid'];
 
+/** Images some messages carry: stored with their turn (on SQLite as files beside the database). */
+const images = [tinyPng(5, 4), pngOfAbout(96 * 1024), pngOfAbout(400 * 1024)].map((bytes) => ({
+  bytes: bytes.length,
+  data: bytes.toString('base64'),
+}));
+
 function userIdOf(agentId: string): string {
   return `reader-${agentId.slice(-6)}`;
 }
 
 /**
  * Runs one client's mixed load until the server dies under it: creates (half
- * with an Idempotency-Key), merge patches, messages (plain and streamed),
+ * with an Idempotency-Key), merge patches, messages (plain, some with an
+ * image, and streamed),
  * deletes, a message racing a delete of its agent, and idempotent replays.
  * The write a kill cuts off is left in the ledger as pending.
  */
@@ -111,10 +119,15 @@ export async function runLoadClient(round: LoadRound, clientIndex: number, rando
     if (agent.fields.status !== 'active') return;
     const userId = userIdOf(agent.id);
     const text = `Question ${round.nextNumber()}: what is the ${random.pick(words)} code?`;
+    const image = !streamed && random.chance(0.5) ? random.pick(images) : null;
     agent.pending = { kind: 'message', userId, userText: text };
     const answer = streamed
       ? await client.streamedMessage(agent.id, { text, userId })
-      : await client.request('POST', `/v1/agents/${agent.id}/messages`, { text, userId });
+      : await client.request('POST', `/v1/agents/${agent.id}/messages`, {
+          text,
+          userId,
+          ...(image ? { attachments: [{ type: 'image', data: image.data }] } : {}),
+        });
     agent.pending = null;
     if (!expect(streamed ? 'streamed message' : 'message', 200, answer)) return;
     agent.replies.push({
@@ -123,6 +136,7 @@ export async function runLoadClient(round: LoadRound, clientIndex: number, rando
       userText: text,
       replyText: answer.body.text,
       createdAt: answer.body.createdAt,
+      imageBytes: image?.bytes ?? null,
     });
     ledger.acknowledged.messages += 1;
     round.acknowledged();

@@ -5,6 +5,7 @@ type KnowledgeItem = string | { title?: string; content: string };
 /**
  * What a crash must never leave behind, read from the storage itself while
  * the server is down: turns of agents that no longer exist, half an exchange,
+ * a file row whose bytes are missing or short,
  * an agent whose knowledge index is not its knowledge, maintained counts that
  * disagree with the rows, two agents from one create, and idempotency records
  * that answer with something other than an agent.
@@ -16,6 +17,22 @@ export async function halfWrittenState(database: DurabilityDatabase): Promise<st
     'select count(*) as count from messages where agent_id not in (select id from agents)',
   );
   if (Number(orphans!.count) > 0) problems.push(`${orphans!.count} conversation turns of agents that do not exist`);
+
+  for (const file of await database.query<{
+    id: string;
+    agent_id: string;
+    size_bytes: number | string;
+    body_bytes: number | string;
+  }>('select id, agent_id, size_bytes, length(body) as body_bytes from files')) {
+    const stored = Number(file.body_bytes) > 0 ? Number(file.body_bytes) : database.fileBytes(file.agent_id, file.id);
+    if (stored !== Number(file.size_bytes)) {
+      problems.push(`file ${file.id} of ${file.agent_id}: ${stored ?? 'no'} bytes stored of ${file.size_bytes}`);
+    }
+  }
+  const [orphanFiles] = await database.query<{ count: number | string }>(
+    'select count(*) as count from files where agent_id not in (select id from agents)',
+  );
+  if (Number(orphanFiles!.count) > 0) problems.push(`${orphanFiles!.count} file rows of agents that do not exist`);
 
   const halves = await database.query<{ agent_id: string; created_at: string; users: number; agents: number }>(
     `select agent_id, conversation, created_at,

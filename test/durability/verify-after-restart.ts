@@ -15,6 +15,7 @@ interface Turn {
   role: 'user' | 'agent';
   text: string;
   createdAt: string;
+  attachments?: Array<{ fileId: string; url: string; sizeBytes: number }>;
 }
 
 async function history(client: AgentdClient, agentId: string, userId: string): Promise<Turn[] | string> {
@@ -124,7 +125,23 @@ async function verifyAgent(client: AgentdClient, agent: AgentExpectation, result
       (candidate) =>
         candidate.role === 'user' && candidate.text === reply.userText && candidate.createdAt === reply.createdAt,
     );
-    if (question === undefined)
+    if (question === undefined) {
       result.lost.push(`acknowledged reply ${reply.replyId} of ${agent.id} without its user turn`);
+      continue;
+    }
+    const attachments = question.attachments ?? [];
+    if (reply.imageBytes === null) continue;
+    const attachment = attachments[0];
+    if (attachments.length !== 1 || attachment!.sizeBytes !== reply.imageBytes) {
+      result.lost.push(`the image sent with ${reply.replyId} of ${agent.id}: ${JSON.stringify(attachments)}`);
+      continue;
+    }
+    const file = await client.download(attachment!.url);
+    if (file.status !== 200 || file.bytes !== reply.imageBytes) {
+      result.lost.push(
+        `the image sent with ${reply.replyId} of ${agent.id}: ${attachment!.url} answered ${file.status}, ` +
+          `${file.bytes} of ${reply.imageBytes} bytes`,
+      );
+    }
   }
 }

@@ -67,6 +67,46 @@ describe('images as files beside a SQLite database', () => {
     assert.equal(await store.read('acc_other', image.id), null, "another account's file is not found");
   });
 
+  it('hands its files, and the folders naming them, to the database to sync before the commits naming them', async () => {
+    const handed: string[][] = [];
+    const deferring = new FolderFileStore(
+      files,
+      64 * 1024,
+      () => now,
+      folder,
+      (paths) => {
+        handed.push([...paths]);
+        return true;
+      },
+    );
+    const fresh = { accountId: owner.accountId, agentId: newId('agent') };
+    const first = checked();
+    await deferring.put(fresh, [first]);
+    assert.deepEqual(
+      fs.readFileSync(fileOf(first, fresh.agentId)),
+      Buffer.from(first.bytes),
+      'written before put returns',
+    );
+    const second = checked();
+    await deferring.put(fresh, [second]);
+    const agentFolder = path.join(folder, fresh.agentId);
+    assert.deepEqual(handed, [
+      [fileOf(first, fresh.agentId), agentFolder, folder],
+      [fileOf(second, fresh.agentId), agentFolder],
+    ]);
+  });
+
+  it('makes an agent folder again when it was removed since its last file (the sweep removes empty ones)', async () => {
+    const again = { accountId: owner.accountId, agentId: newId('agent') };
+    const first = checked();
+    await store.put(again, [first]);
+    await store.discard(again, [first]);
+    fs.rmdirSync(path.join(folder, again.agentId));
+    const second = checked();
+    await store.put(again, [second]);
+    assert.deepEqual(fs.readFileSync(fileOf(second, again.agentId)), Buffer.from(second.bytes));
+  });
+
   it('puts the bytes itself when saving without a transaction (images a tool made)', async () => {
     const image = checked();
     await store.save(owner, [image], 'tool');

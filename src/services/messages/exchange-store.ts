@@ -57,7 +57,7 @@ export interface Exchange {
   /** Images sent with the message, checked; stored with its turn. */
   attachments?: MessageImage[];
   /**
-   * The images' bytes being made durable by the file store (`put`), started
+   * The images' bytes being written by the file store (`put`), started
    * as soon as the message is known to be stored so that the write overlaps
    * the model's answer; storing the exchange waits for it, and an exchange
    * never stored discards them (`discardKeptImages`).
@@ -174,7 +174,7 @@ export async function storeExchange(
   } else {
     let written = 0;
     try {
-      // Before the transaction: the bytes are durable before a row names them, and no file write holds the writer.
+      // Before the transaction: the bytes are written before a row names them, and no file write holds the writer.
       if (images.length > 0) {
         const kept = exchange.keptImages ?? fileStore.put(owner, images);
         delete exchange.keptImages;
