@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
 import pino from 'pino';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { createDependencies } from '../src/dependencies.js';
+import { repositoryRoot } from '../test/helpers/repository.js';
 
 /**
  * The typed client's types come from the server's own OpenAPI document, so a
@@ -15,8 +15,7 @@ import { createDependencies } from '../src/dependencies.js';
  * no port is opened and no configuration of the machine it runs on leaks in
  * (the environment is fixed here, so every run writes the same file).
  */
-const root = fileURLToPath(new URL('..', import.meta.url));
-export const clientTypesFile = path.join(root, 'src', 'client', 'openapi.d.ts');
+export const clientTypesFile = path.join(repositoryRoot, 'src', 'client', 'openapi.d.ts');
 
 const banner =
   '// Generated from GET /v1/openapi.json by `npm run client:types` (scripts/generate-client-types.ts).\n' +

@@ -1,13 +1,21 @@
 #!/usr/bin/env node
-// Runs every test file under test/ with node:test (TypeScript through tsx).
-// Node 20 cannot glob test files itself, so they are listed here. Extra
-// arguments are passed through, e.g. `npm test -- test/unit`.
+// Runs every test file under test/ with node:test, as the JavaScript that
+// `npm run build:tests` (tsc -p tsconfig.test.json, run by `npm test`) writes to
+// .test-dist/: loading TypeScript through tsx in every test process costs
+// seconds of CPU each. Node 20 cannot glob test files itself, so they are
+// listed here. Extra arguments are passed through, e.g. `npm test -- test/unit`
+// or `npm test -- test/api/agents.test.ts`: paths name the TypeScript sources.
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { findSecretsInLogs } from './log-secrets.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+// tsconfig.test.json's outDir; its rootDir is the repository, so test/x.test.ts is compiled to .test-dist/test/x.test.js.
+const compiledDirectory = path.join(root, '.test-dist');
 
 const roots = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
 const flags = process.argv.slice(2).filter((arg) => arg.startsWith('--'));
@@ -21,7 +29,38 @@ function collect(entry) {
     .flatMap((name) => collect(path.join(entry, name)));
 }
 
-const files = (roots.length ? roots : ['test']).flatMap(collect);
+/** Where tsc writes the JavaScript of a TypeScript file of the repository. */
+function compiledFile(source) {
+  return path.join(compiledDirectory, path.relative(root, path.resolve(source)).replace(/\.ts$/, '.js'));
+}
+
+/**
+ * TypeScript files whose compiled copy is missing or older than they are: tests run
+ * without compiling first would test old code. tsc rewrites every output on each run.
+ */
+function staleSources(directory) {
+  return fs.readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(directory, entry.name);
+    if (entry.isDirectory()) return staleSources(full);
+    if (!entry.name.endsWith('.ts') || entry.name.endsWith('.d.ts')) return [];
+    const compiled = compiledFile(full);
+    return fs.existsSync(compiled) && fs.statSync(compiled).mtimeMs >= fs.statSync(full).mtimeMs ? [] : [full];
+  });
+}
+
+const stale = ['src', 'test'].flatMap((directory) => staleSources(path.join(root, directory)));
+if (stale.length > 0) {
+  console.log(
+    `${path.relative(root, stale[0])}${stale.length > 1 ? ` and ${stale.length - 1} more files are` : ' is'} newer than` +
+      ' its compiled copy in .test-dist/: run `npm run build:tests` (as `npm test` does) first.' +
+      ' One file straight from its source: `node --import tsx --test test/…/x.test.ts`.',
+  );
+  process.exit(1);
+}
+
+const files = (roots.length ? roots : [path.join(root, 'test')])
+  .flatMap(collect)
+  .map((file) => path.relative(process.cwd(), compiledFile(file)));
 for (const [name, value] of [
   ['DATABASE_URL', process.env.DATABASE_URL],
   ['REDIS_URL', process.env.REDIS_URL],
@@ -38,8 +77,8 @@ fs.mkdirSync(logDirectory, { recursive: true });
 const result = spawnSync(
   process.execPath,
   [
-    '--import',
-    'tsx',
+    // Failures point at the TypeScript lines (tsconfig.json writes source maps).
+    '--enable-source-maps',
     '--test',
     '--test-reporter=spec',
     '--test-reporter-destination=stdout',

@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { repositoryPath } from '../helpers/repository.js';
 import { backends, createTestApp, type TestApp } from '../helpers/test-app.js';
 
-const fixtures = path.join(import.meta.dirname, '../fixtures/characters');
 function fixture(name: string): Record<string, any> {
-  return JSON.parse(fs.readFileSync(path.join(fixtures, name), 'utf8'));
+  return JSON.parse(fs.readFileSync(repositoryPath('test', 'fixtures', 'characters', name), 'utf8'));
 }
 const fixtureNames = ['v1-community-manager.json', 'v0-trader.json', 'minimal.json', 'long-archivist.json'];
 

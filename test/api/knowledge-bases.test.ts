@@ -3,9 +3,10 @@ import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { startFakeEmbeddingsServer, type FakeEmbeddingsServer } from '../helpers/fake-embeddings-server.js';
 import { embeddingsEnvironment, multipartBody, newKnowledgeBase, settledDocument } from '../helpers/knowledge.js';
+import { repositoryPath } from '../helpers/repository.js';
 import { backends, createTestApp, type TestAccount, type TestApp } from '../helpers/test-app.js';
 
-const fixture = (name: string) => fs.readFileSync(new URL(`../fixtures/knowledge/${name}`, import.meta.url));
+const fixture = (name: string) => fs.readFileSync(repositoryPath('test', 'fixtures', 'knowledge', name));
 
 const guide = [
   '# Harbor guide',

@@ -2,14 +2,15 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { after, afterEach, before, beforeEach } from 'node:test';
 import type { Page } from 'playwright-core';
 import { generateApiKey } from '../../src/security/api-key-secret.js';
 import { assertDashboardBuilt, launchBrowser, type OpenBrowser, type SharedBrowser } from '../helpers/browser.js';
+import { repositoryPath } from '../helpers/repository.js';
 import { assertBuilt, startServer, type ServerProcess } from '../helpers/server-process.js';
 
-const builtDirectory = fileURLToPath(new URL('../../dist', import.meta.url));
+const builtDirectory = repositoryPath('dist');
 
 /** agentd in a process of its own on SQLite, with a key, as the dashboard's browser tests use it. */
 export interface DashboardServer {

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { repositoryRoot } from './repository.js';
 
 /**
  * Debian's Chromium driven by playwright-core, for the dashboard's browser
@@ -28,11 +28,9 @@ export const chromiumFlags = [
   '--disable-quic',
 ];
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
-
 /** Screenshots and other artifacts of the browser tests: $AGENTD_TEST_ARTIFACTS, else test-artifacts/ (ignored by git). */
 export const artifactsDirectory = path.join(
-  process.env.AGENTD_TEST_ARTIFACTS || path.join(root, 'test-artifacts'),
+  process.env.AGENTD_TEST_ARTIFACTS || path.join(repositoryRoot, 'test-artifacts'),
   'browser',
 );
 
@@ -117,7 +115,7 @@ function watchConsole(page: Page): string[] {
 }
 
 /** Where the README's dashboard screenshots live (docs/dashboard, committed). */
-export const documentationScreenshots = path.join(root, 'docs', 'dashboard');
+export const documentationScreenshots = path.join(repositoryRoot, 'docs', 'dashboard');
 
 /**
  * Saves a full-page screenshot as a test artifact; the path is returned for
@@ -139,14 +137,14 @@ export async function screenshot(page: Page, name: string, options: { documented
 
 /** The built dashboard must be newer than its sources, as dist/ must be newer than src/. */
 export function assertDashboardBuilt(): void {
-  const index = path.join(root, 'dist', 'web', 'index.html');
+  const index = path.join(repositoryRoot, 'dist', 'web', 'index.html');
   if (!fs.existsSync(index)) throw new Error('dist/web is missing: run `npm run build` first');
   const newest = (directory: string): number =>
     fs.readdirSync(directory, { withFileTypes: true }).reduce((latest, entry) => {
       const full = path.join(directory, entry.name);
       return Math.max(latest, entry.isDirectory() ? newest(full) : fs.statSync(full).mtimeMs);
     }, 0);
-  if (fs.statSync(index).mtimeMs < newest(path.join(root, 'web', 'src'))) {
+  if (fs.statSync(index).mtimeMs < newest(path.join(repositoryRoot, 'web', 'src'))) {
     throw new Error('dist/web is older than web/src: run `npm run build` first');
   }
 }

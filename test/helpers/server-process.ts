@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { repositoryRoot } from './repository.js';
 import { serverLogFile } from './suite-log.js';
 
 /**
@@ -10,8 +10,7 @@ import { serverLogFile } from './suite-log.js';
  * build comes from `npm run build` (which `npm test` runs first); a missing or
  * stale build fails the test with that instruction rather than testing old code.
  */
-const root = fileURLToPath(new URL('../..', import.meta.url));
-export const mainScript = path.join(root, 'dist', 'main.js');
+export const mainScript = path.join(repositoryRoot, 'dist', 'main.js');
 
 /**
  * The Node.js flags `npm start` runs the server with (package.json), so that
@@ -30,7 +29,7 @@ function newestModification(directory: string): number {
 
 export function assertBuilt(): void {
   if (!fs.existsSync(mainScript)) throw new Error('dist/main.js is missing: run `npm run build` first');
-  if (fs.statSync(mainScript).mtimeMs < newestModification(path.join(root, 'src'))) {
+  if (fs.statSync(mainScript).mtimeMs < newestModification(path.join(repositoryRoot, 'src'))) {
     throw new Error('dist/ is older than src/: run `npm run build` first');
   }
 }

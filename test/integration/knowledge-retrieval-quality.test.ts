@@ -4,6 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { startFakeEmbeddingsServer, type FakeEmbeddingsServer } from '../helpers/fake-embeddings-server.js';
 import { embeddingsEnvironment, newKnowledgeBase, settledDocument } from '../helpers/knowledge.js';
 import { pgvectorSkip } from '../helpers/postgres.js';
+import { repositoryPath } from '../helpers/repository.js';
 import { backends, createTestApp, type TestApp } from '../helpers/test-app.js';
 
 /**
@@ -18,7 +19,7 @@ interface Corpus {
   queries: Array<{ query: string; answer: number }>;
 }
 const corpus = JSON.parse(
-  fs.readFileSync(new URL('../fixtures/knowledge/corpus.json', import.meta.url), 'utf8'),
+  fs.readFileSync(repositoryPath('test', 'fixtures', 'knowledge', 'corpus.json'), 'utf8'),
 ) as Corpus;
 
 async function loadCorpus(t: TestApp): Promise<{ knowledgeBaseId: string; documentIds: string[] }> {

@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import type { Redis } from 'ioredis';
 import type { ConcurrencyLease } from '../../src/limits/concurrency-limiter.js';
 import { RedisConcurrencyLimiter } from '../../src/limits/redis-concurrency-limiter.js';
@@ -10,9 +9,10 @@ import { RedisLink } from '../../src/limits/redis-link.js';
 import { redisSkip, redisUrl } from '../helpers/environment.js';
 import { captureLog } from '../helpers/log-capture.js';
 import { inspectionClient, randomRedisPrefix, removeRedisKeys } from '../helpers/redis.js';
+import { testScriptArguments } from '../helpers/repository.js';
 import { waitFor } from '../helpers/wait.js';
 
-const holdLeasesScript = fileURLToPath(new URL('../fixtures/hold-leases.ts', import.meta.url));
+const holdLeasesScript = testScriptArguments('test/fixtures/hold-leases');
 
 describe('Redis concurrency limiter', { skip: redisSkip }, () => {
   const prefix = randomRedisPrefix();
@@ -86,7 +86,7 @@ describe('Redis concurrency limiter', { skip: redisSkip }, () => {
     const observer = await instance();
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', holdLeasesScript, redisUrl as string, prefix, 'killed', '2', '2', String(leaseMs), '200'],
+      [...holdLeasesScript, redisUrl as string, prefix, 'killed', '2', '2', String(leaseMs), '200'],
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );
     try {

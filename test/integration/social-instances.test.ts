@@ -83,6 +83,9 @@ describe('X and Bluesky on two instances', { skip: postgresSkip }, () => {
       AGENTD_PLATFORM_CHANGE_POLL_MS: '100',
       AGENTD_BUILTIN_WORD_DELAY_MS: '0',
       AGENTD_SHUTDOWN_TIMEOUT_MS: '2000',
+      // The test reads the agent's platforms every few milliseconds until they run: more than getAgent's
+      // default 60 a minute when the instances take a second or two to start them.
+      AGENTD_RATE_LIMITS: 'getAgent=100000',
     };
     servers.set('first', await start('first'));
     servers.set('second', await start('second'));

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import path from 'node:path';
 import { describe, it } from 'node:test';
 import { AppError } from '../../src/errors.js';
 import type { Agent } from '../../src/schemas/agents.js';
@@ -12,10 +11,10 @@ import {
   type ImportEnvironment,
 } from '../../src/services/agents/character-import.js';
 import { platformSecretOf, variableOfPlatformSecret } from '../../src/services/agents/character-names.js';
+import { repositoryPath } from '../helpers/repository.js';
 
-const fixtures = path.join(import.meta.dirname, '../fixtures/characters');
 function fixture(name: string): Character {
-  return JSON.parse(fs.readFileSync(path.join(fixtures, name), 'utf8')) as Character;
+  return JSON.parse(fs.readFileSync(repositoryPath('test', 'fixtures', 'characters', name), 'utf8')) as Character;
 }
 
 function environment(overrides: Partial<ImportEnvironment> = {}): ImportEnvironment {

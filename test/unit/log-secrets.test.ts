@@ -3,8 +3,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-// @ts-expect-error: a plain script of the test runner, without type declarations
-import { findSecretsInLogs } from '../../scripts/log-secrets.mjs';
+import { pathToFileURL } from 'node:url';
+import { repositoryPath } from '../helpers/repository.js';
+
+// A plain script of the test runner, without type declarations, taken from the repository: the compiled
+// tests that `npm test` runs (.test-dist/) hold only what TypeScript emits.
+const { findSecretsInLogs } = (await import(pathToFileURL(repositoryPath('scripts', 'log-secrets.mjs')).href)) as {
+  findSecretsInLogs(directory: string): Promise<string[]>;
+};
 
 /** The check scripts/run-tests.mjs runs over a whole suite's logs, on a log written here. */
 describe('the secrets check of the test logs', () => {

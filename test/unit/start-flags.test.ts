@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { describe, it } from 'node:test';
+import { repositoryPath } from '../helpers/repository.js';
 import { serverNodeFlags } from '../helpers/server-process.js';
 
-const packageJson = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+const packageJson = JSON.parse(fs.readFileSync(repositoryPath('package.json'), 'utf8')) as {
   scripts: Record<string, string>;
 };
-const dockerfile = fs.readFileSync(new URL('../../Dockerfile', import.meta.url), 'utf8');
+const dockerfile = fs.readFileSync(repositoryPath('Dockerfile'), 'utf8');
 
 describe('the Node.js flags the server runs with', () => {
   it('are the same in `npm start`, the container image and the processes tests and benchmarks start', () => {

@@ -2,7 +2,6 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
 import {
   createPublicClient,
   createWalletClient,
@@ -14,6 +13,7 @@ import {
   type PublicClient,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import { repositoryPath } from '../repository.js';
 
 /**
  * A real EVM node on loopback for the `evm` plugin's tests and benchmark:
@@ -38,8 +38,8 @@ export interface LocalChain {
   close(): Promise<void>;
 }
 
-const nodeScript = fileURLToPath(new URL('./hardhat-node-process.cjs', import.meta.url));
-const tokenSource = fileURLToPath(new URL('./TestToken.sol', import.meta.url));
+const nodeScript = repositoryPath('test', 'helpers', 'evm', 'hardhat-node-process.cjs');
+const tokenSource = repositoryPath('test', 'helpers', 'evm', 'TestToken.sol');
 
 export async function startLocalChain(accounts: FundedAccount[]): Promise<LocalChain> {
   const genesis = accounts.map((account) => ({ privateKey: account.privateKey, balance: account.balance.toString() }));
