@@ -12,6 +12,39 @@ import fs from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import v8 from 'node:v8';
 
+// Where RSS lives, to tell V8's spaces from the allocator's pages: resident memory by kind of mapping
+// (/proc/self/smaps: the brk heap is glibc's main arena, anonymous mappings are V8's pages and the
+// other threads' malloc arenas, file mappings are code). Also read by test/fuzz/memory-probe.mjs.
+export function residentByMapping() {
+  let text;
+  try {
+    text = fs.readFileSync('/proc/self/smaps', 'utf8');
+  } catch {
+    return null;
+  }
+  const kib = { brkHeap: 0, anonymous: 0, file: 0, stack: 0, other: 0 };
+  let kind = 'other';
+  for (const line of text.split('\n')) {
+    const header = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ (\d+)\s*(.*)$/.exec(line);
+    if (header) {
+      const name = header[2];
+      kind =
+        name === '[heap]'
+          ? 'brkHeap'
+          : name === ''
+            ? 'anonymous'
+            : name.startsWith('[stack')
+              ? 'stack'
+              : name.startsWith('/')
+                ? 'file'
+                : 'other';
+      continue;
+    }
+    if (line.startsWith('Rss:')) kib[kind] += Number(line.slice(4).trim().split(' ')[0]);
+  }
+  return kib;
+}
+
 const file = process.env.SOAK_SAMPLES_FILE;
 const intervalMs = Number(process.env.SOAK_SAMPLE_INTERVAL_MS ?? 5000);
 // With `--expose-gc`: every sample after a full collection, so it shows what is still held.
@@ -32,38 +65,7 @@ if (file) {
     }
   };
 
-  // Where RSS lives, to tell V8's spaces from the allocator's pages: resident memory by kind of mapping
-  // (/proc/self/smaps: the brk heap is glibc's main arena, anonymous mappings are V8's pages and the
-  // other threads' malloc arenas, file mappings are code), and per V8 space what it holds and has resident.
-  const residentByMapping = () => {
-    let text;
-    try {
-      text = fs.readFileSync('/proc/self/smaps', 'utf8');
-    } catch {
-      return null;
-    }
-    const kib = { brkHeap: 0, anonymous: 0, file: 0, stack: 0, other: 0 };
-    let kind = 'other';
-    for (const line of text.split('\n')) {
-      const header = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ (\d+)\s*(.*)$/.exec(line);
-      if (header) {
-        const name = header[2];
-        kind =
-          name === '[heap]'
-            ? 'brkHeap'
-            : name === ''
-              ? 'anonymous'
-              : name.startsWith('[stack')
-                ? 'stack'
-                : name.startsWith('/')
-                  ? 'file'
-                  : 'other';
-        continue;
-      }
-      if (line.startsWith('Rss:')) kib[kind] += Number(line.slice(4).trim().split(' ')[0]);
-    }
-    return kib;
-  };
+  // Per V8 space what it holds and has resident.
   const heapSpaces = () =>
     Object.fromEntries(
       v8

@@ -12,6 +12,7 @@ import type {
   WebhookDeliveryRepository,
 } from '../storage/repositories/webhook-deliveries.js';
 import type { WebhookRepository } from '../storage/repositories/webhooks.js';
+import { attemptSignal } from './attempt-signal.js';
 import { retryDelayMs } from './retry-schedule.js';
 
 /** Deliveries one instance has in flight at once: a slow receiver holds one slot, not the whole dispatcher. */
@@ -171,6 +172,7 @@ export class WebhookDispatcher {
     const started = performance.now();
     let statusCode: number | null = null;
     let error: string | null = null;
+    const abort = attemptSignal(this.#stopping.signal, settings.timeoutMs);
     try {
       const response = await this.#deps.fetch(webhook.url, {
         method: 'POST',
@@ -184,7 +186,7 @@ export class WebhookDispatcher {
         body: delivery.payload,
         // Redirects are failures, as in the Standard Webhooks guidance: a receiver answers where it was registered.
         redirect: 'error',
-        signal: AbortSignal.any([AbortSignal.timeout(settings.timeoutMs), this.#stopping.signal]),
+        signal: abort.signal,
       });
       statusCode = response.status;
       // Only the status matters; the body is not read (a receiver could send any amount).
@@ -198,6 +200,8 @@ export class WebhookDispatcher {
         return;
       }
       error = describeFailure(failure, settings.timeoutMs);
+    } finally {
+      abort.release();
     }
     const now = clock.now();
     const attempt: DeliveryAttempt = {

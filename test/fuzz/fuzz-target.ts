@@ -43,7 +43,18 @@ async function call(baseUrl: string, key: string, method: string, url: string, b
   return answer;
 }
 
-export async function startFuzzTarget(): Promise<FuzzTarget> {
+/** Node flags, environment and an IPC channel beyond the defaults: what run.ts loads to read the server's memory. */
+export interface FuzzTargetOptions {
+  nodeFlags?: string[];
+  env?: Record<string, string>;
+  ipc?: boolean;
+}
+
+export async function startFuzzTarget({
+  nodeFlags = [],
+  env: extraEnv = {},
+  ipc = false,
+}: FuzzTargetOptions = {}): Promise<FuzzTarget> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentd-fuzz-'));
   const owner = generateApiKey();
   const env = {
@@ -56,7 +67,7 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
     PORT: String(await unusedPort()),
   };
   // Two minutes to start: a machine busy with other work has taken over 30 s.
-  const server = await startServer(env, 120_000);
+  const server = await startServer({ ...env, ...extraEnv }, 120_000, { nodeFlags, ipc });
   const baseUrl = server.url;
   try {
     // The command line opens the database itself: as slow to start as the server on a busy machine.

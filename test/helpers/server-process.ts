@@ -89,10 +89,14 @@ export interface ServerProcess {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Another build to start (a benchmark comparing builds), and Node flags beyond `serverNodeFlags`. */
+/**
+ * Another build to start (a benchmark comparing builds), Node flags beyond `serverNodeFlags`, and an IPC
+ * channel to the server (`child.send`) for a module loaded with `--import` to answer on.
+ */
 export interface StartOptions {
   script?: string;
   nodeFlags?: string[];
+  ipc?: boolean;
 }
 
 /**
@@ -103,12 +107,12 @@ export interface StartOptions {
 export async function startServer(
   env: Record<string, string>,
   startTimeoutMs = 30_000,
-  { script = mainScript, nodeFlags = [] }: StartOptions = {},
+  { script = mainScript, nodeFlags = [], ipc = false }: StartOptions = {},
 ): Promise<ServerProcess> {
   assertBuilt();
   const child = spawn(process.execPath, [...serverNodeFlags, ...nodeFlags, script, 'serve'], {
     env: processEnvironment({ HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env }),
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe', ...(ipc ? ['ipc' as const] : [])],
   });
   let output = '';
   // Everything the server writes goes to the run's log for the secrets check, not just its JSON lines.
