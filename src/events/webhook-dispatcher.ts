@@ -12,7 +12,7 @@ import type {
   WebhookDeliveryRepository,
 } from '../storage/repositories/webhook-deliveries.js';
 import type { WebhookRepository } from '../storage/repositories/webhooks.js';
-import { attemptSignal } from './attempt-signal.js';
+import { attemptSignal } from '../attempt-signal.js';
 import { retryDelayMs } from './retry-schedule.js';
 
 /** Deliveries one instance has in flight at once: a slow receiver holds one slot, not the whole dispatcher. */

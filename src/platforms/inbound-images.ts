@@ -1,3 +1,4 @@
+import { attemptSignal } from '../attempt-signal.js';
 import { readCapped } from '../plugins/http/capped-body.js';
 import { maxAttachmentsPerMessage } from '../schemas/files.js';
 import type { InboundMessage, PlatformContext } from './platform.js';
@@ -70,7 +71,8 @@ async function fetchOne(
     context.logger.warn(where, 'platform file not fetched: its host is not the platform’s');
     return null;
   }
-  const signal = AbortSignal.any([context.signal, AbortSignal.timeout(downloadTimeoutMs)]);
+  const attempt = attemptSignal(context.signal, downloadTimeoutMs);
+  const { signal } = attempt;
   try {
     const response = await context.fetch(url, { headers: options.headers ?? {}, signal });
     if (!response.ok) {
@@ -90,6 +92,8 @@ async function fetchOne(
       context.logger.warn({ ...where, reason }, 'platform file not fetched');
     }
     return null;
+  } finally {
+    attempt.release();
   }
 }
 

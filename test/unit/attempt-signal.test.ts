@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { getEventListeners } from 'node:events';
 import { test } from 'node:test';
-import { attemptSignal } from '../../src/events/attempt-signal.js';
+import { attemptSignal } from '../../src/attempt-signal.js';
 
 /** Node's own record, on a signal, of the composite signals made from it; null on a Node without one. */
 const dependantsKey = (() => {

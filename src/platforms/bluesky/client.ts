@@ -1,4 +1,5 @@
 import type { AtpAgent, XRPCError } from '@atproto/api';
+import { attemptSignal } from '../../attempt-signal.js';
 import { OutboundRefusedError } from '../../outbound/outbound-refused-error.js';
 import { PlatformCredentialsRejected, type PlatformContext } from '../platform.js';
 import type { BlueskySecrets, BlueskySettings } from './settings.js';
@@ -23,6 +24,8 @@ function isXrpcError(error: unknown): error is XRPCError {
   return loaded !== undefined && error instanceof loaded.XRPCError;
 }
 const requestTimeoutMs = 15_000;
+/** Statuses whose responses have no body (a Response built with one throws). */
+const withoutBody = new Set([204, 205, 304]);
 
 /**
  * An AtpAgent on the entry's PDS. A PDS the entry names is a user-given
@@ -36,22 +39,35 @@ export async function createBlueskyAgent(settings: BlueskySettings, context: Pla
   const userGiven = settings.serviceUrl !== undefined;
   const service = settings.serviceUrl ?? context.apiBaseUrl ?? defaultBlueskyServiceUrl;
   const send = userGiven ? context.fetch : fetch;
-  const bounded = (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-    const request = input instanceof Request ? input : null;
-    const signals = [context.signal, AbortSignal.timeout(requestTimeoutMs)];
-    if (init?.signal) signals.push(init.signal);
-    if (request !== null) {
+  /** One call, aborted with the connector or after 15 s, its body read before the connector's signal is let go. */
+  const sendBounded = async (url: string | URL, init: RequestInit, callerSignal: AbortSignal | null | undefined) => {
+    const attempt = attemptSignal(context.signal, requestTimeoutMs);
+    try {
+      const response = await send(url, {
+        ...init,
+        signal: callerSignal ? AbortSignal.any([attempt.signal, callerSignal]) : attempt.signal,
+      });
+      const body = withoutBody.has(response.status) ? null : await response.arrayBuffer();
+      return new Response(body, {
+        status: response.status,
+        statusText: response.statusText,
+        headers: response.headers,
+      });
+    } finally {
+      attempt.release();
+    }
+  };
+  const bounded = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    if (input instanceof Request) {
       // The library hands over a Request; its body is read here so every fetch gets plain parts.
-      return request.arrayBuffer().then((body) =>
-        send(request.url, {
-          method: request.method,
-          headers: request.headers,
-          ...(body.byteLength > 0 ? { body } : {}),
-          signal: AbortSignal.any(signals),
-        }),
+      const body = await input.arrayBuffer();
+      return sendBounded(
+        input.url,
+        { method: input.method, headers: input.headers, ...(body.byteLength > 0 ? { body } : {}) },
+        init?.signal ?? input.signal,
       );
     }
-    return send(input as string | URL, { ...init, signal: AbortSignal.any(signals) });
+    return sendBounded(input, { ...init, signal: null }, init?.signal);
   };
   return new AtpAgent({ service, fetch: bounded as typeof fetch });
 }

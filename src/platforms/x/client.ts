@@ -1,4 +1,5 @@
 import type { ITwitterApiClientPlugin, TwitterApi, TwitterResponse } from 'twitter-api-v2';
+import { attemptSignal } from '../../attempt-signal.js';
 import { PlatformCredentialsRejected } from '../platform.js';
 import type { XSecrets } from './settings.js';
 
@@ -67,13 +68,20 @@ function fetchPlugin(apiBaseUrl: string, signal: AbortSignal): ITwitterApiClient
           };
         }
       ).getHttpRequestArgs(params);
-      const response = await fetch(args.url, {
-        method: args.method,
-        headers: args.headers,
-        ...(args.body !== undefined ? { body: args.body } : {}),
-        signal: AbortSignal.any([signal, AbortSignal.timeout(requestTimeoutMs)]),
-      });
-      const text = await response.text();
+      const attempt = attemptSignal(signal, requestTimeoutMs);
+      let response: Response;
+      let text: string;
+      try {
+        response = await fetch(args.url, {
+          method: args.method,
+          headers: args.headers,
+          ...(args.body !== undefined ? { body: args.body } : {}),
+          signal: attempt.signal,
+        });
+        text = await response.text();
+      } finally {
+        attempt.release();
+      }
       let data: unknown = null;
       try {
         data = text === '' ? null : JSON.parse(text);
