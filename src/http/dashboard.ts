@@ -2,29 +2,13 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-/**
- * The package root: the nearest folder above this module holding package.json.
- * This module runs from dist/, from src/ (tsx) and from the compiled copy the
- * tests run (.test-dist/src/), not all at the same depth.
- */
-function packageRoot(): string {
-  const start = path.dirname(fileURLToPath(import.meta.url));
-  let directory = start;
-  while (!fs.existsSync(path.join(directory, 'package.json'))) {
-    const parent = path.dirname(directory);
-    if (parent === directory) return path.join(start, '..', '..');
-    directory = parent;
-  }
-  return directory;
-}
+import { packageRoot } from '../package-root.js';
 
 /**
  * The web dashboard at `/`: the static files `npm run build` writes to
  * dist/web (web/ holds their sources).
  */
-export const dashboardDirectory = path.join(packageRoot(), 'dist', 'web');
+export const dashboardDirectory = path.join(packageRoot, 'dist', 'web');
 
 /**
  * The dashboard's pages load only their own scripts, styles and API: no

@@ -1,25 +1,15 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { packageRoot } from '../../src/package-root.js';
 
 /**
- * The repository's root: the nearest folder above this module that holds
- * package.json. Counting `../..` from a module would not do: `npm test` runs
+ * The repository's root (the package root: the nearest folder above with
+ * package.json). Counting `../..` from a module would not do: `npm test` runs
  * the tests compiled to .test-dist/ (one level deeper), a developer runs them
  * from test/ through tsx, and files that are not TypeScript (fixtures, the
  * Dockerfile, dist/) exist only at the root.
  */
-function findRepositoryRoot(): string {
-  let directory = path.dirname(fileURLToPath(import.meta.url));
-  while (!fs.existsSync(path.join(directory, 'package.json'))) {
-    const parent = path.dirname(directory);
-    if (parent === directory) throw new Error(`no package.json above ${fileURLToPath(import.meta.url)}`);
-    directory = parent;
-  }
-  return directory;
-}
-
-export const repositoryRoot = findRepositoryRoot();
+export const repositoryRoot = packageRoot;
 
 /** A path inside the repository, from its root: `repositoryPath('test', 'fixtures', 'knowledge')`. */
 export function repositoryPath(...segments: string[]): string {
