@@ -6,7 +6,7 @@ import pino from 'pino';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { createDependencies } from '../src/dependencies.js';
-import { repositoryRoot } from '../test/helpers/repository.js';
+import { packageRoot } from '../src/package-root.js';
 
 /**
  * The typed client's types come from the server's own OpenAPI document, so a
@@ -15,7 +15,7 @@ import { repositoryRoot } from '../test/helpers/repository.js';
  * no port is opened and no configuration of the machine it runs on leaks in
  * (the environment is fixed here, so every run writes the same file).
  */
-export const clientTypesFile = path.join(repositoryRoot, 'src', 'client', 'openapi.d.ts');
+export const clientTypesFile = path.join(packageRoot, 'src', 'client', 'openapi.d.ts');
 
 const banner =
   '// Generated from GET /v1/openapi.json by `npm run client:types` (scripts/generate-client-types.ts).\n' +
