@@ -194,10 +194,29 @@ describe('tasks on two instances', { skip }, () => {
     }
 
     const postedRuns = await runsOf(taskIds[1]!);
+    // A run whose reply was ready just as the agent was made inactive is not posted: the post is refused and the
+    // task records the failure (logged as "task run failed"). Only runs due before the change may be refused.
+    const refused = instances
+      .flatMap((instance) => instance.output().split('\n'))
+      .filter((line) => line.includes('"task run failed"') && line.endsWith('}'))
+      .map((line) => JSON.parse(line) as { taskId: string; runId: string; error: string })
+      .filter((line) => line.taskId === taskIds[1]);
+    for (const failure of refused) {
+      assert.match(failure.error, /the agent is inactive/, 'a post is refused only while the agent is inactive');
+    }
+    const refusedRuns = await reader.query<{ due_at: string }>('select due_at from runs where id = any($1)', [
+      refused.map((failure) => failure.runId),
+    ]);
+    assert.equal(refusedRuns.rows.length, refused.length);
+    for (const run of refusedRuns.rows) {
+      assert.ok(Date.parse(run.due_at) < inactiveAt + claimInFlightMs, `${run.due_at} was due before the change`);
+    }
+    const expectedPosts = postedRuns.length - refused.length;
     // A run ends before its reply is posted: the last posts may still be on their way.
-    await waitFor(() => telegram.sentTo(botToken, chatId).length >= postedRuns.length, 10_000);
+    await waitFor(() => telegram.sentTo(botToken, chatId).length >= expectedPosts, 10_000);
     const sent = telegram.sentTo(botToken, chatId);
-    assert.equal(sent.length, postedRuns.length, 'one post per due time');
+    assert.equal(sent.length, expectedPosts, `one post per due time (${refused.length} refused while inactive)`);
+    assert.ok(refused.length <= 2, `${refused.length} posts refused`);
     assert.ok(
       sent.every((text) => /Post the news/.test(text)),
       sent[0],
