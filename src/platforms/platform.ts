@@ -72,8 +72,20 @@ export interface PlatformContext {
     last(): Promise<number | null>;
     /** The last position as decimal text: ids past 2^53 (X's post ids) keep every digit. */
     lastText(): Promise<string | null>;
-    /** A number, or a decimal integer of up to 20 digits as text. */
-    claim(position: number | string): Promise<boolean>;
+    /**
+     * A number, or a decimal integer of up to 20 digits as text. `pending`
+     * (the item itself, serialized) is kept as taken-but-unanswered until
+     * `settle`, so that a connector started after a crash answers it.
+     */
+    claim(position: number | string, pending?: string): Promise<boolean>;
+    /**
+     * The item an earlier holder took and never settled (its process died
+     * while answering), with the attempts made counting this one; for exactly
+     * one caller. Null when there is none.
+     */
+    retakePending(): Promise<{ pending: string; attempts: number } | null>;
+    /** The item taken at `position` is answered, or given up. */
+    settle(position: number | string): Promise<void>;
   };
   /**
    * Items taken for answering, by the platform's id for them, shared by every

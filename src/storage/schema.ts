@@ -128,6 +128,8 @@ export interface PlatformStatesTable {
   /** The instance running it, for connectors that run on one instance under a lease. */
   holder: string | null;
   position: string | null;
+  /** The item taken at `position` and not answered yet, with its attempts (migration 0021). */
+  pending_item: string | null;
   updated_at: string;
 }
 

@@ -82,6 +82,11 @@ export interface FakeTelegram {
    * to a kept-alive connection the server has just let go of.
    */
   resetNext(method: string, count: number): void;
+  /**
+   * Records the next `count` calls of `method` and never answers them (until
+   * the caller goes away): a Bot API call that hangs, holding its caller.
+   */
+  holdNext(method: string, count: number): void;
   /** Whether a long poll of this bot is waiting now. */
   isPolling(token: string): boolean;
   /** Texts sent with sendMessage to a chat, in order. */
@@ -118,6 +123,7 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
   let messageId = 1000;
   const failures = new Map<string, { count: number; status: number }>();
   const resets = new Map<string, number>();
+  const holds = new Map<string, number>();
   /** Files of the fake's storage by path, with the bot they belong to. */
   const files = new Map<string, { token: string; bytes: Buffer; fileId: string }>();
 
@@ -144,6 +150,11 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
         return;
       }
       calls.push({ token, method, body, at: Date.now() });
+      const holdsLeft = holds.get(method) ?? 0;
+      if (holdsLeft > 0) {
+        holds.set(method, holdsLeft - 1);
+        return;
+      }
       const failure = failures.get(method);
       if (failure !== undefined && failure.count > 0) {
         failure.count -= 1;
@@ -288,6 +299,9 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
     },
     resetNext(method, count) {
       resets.set(method, count);
+    },
+    holdNext(method, count) {
+      holds.set(method, count);
     },
     isPolling: (token) => bots.get(token)?.waiting != null,
     sentTo: (token, chatId) =>

@@ -11,6 +11,8 @@ import { captureLog, type CapturedLog } from './log-capture.js';
  */
 export interface TestPlatformContext {
   context: PlatformContext;
+  /** The item taken and not settled now, if any. */
+  pending(): { pending: string; attempts: number } | null;
   received: InboundMessage[];
   events(): number;
   /** What the connector reported through `reportFailure` after it started. */
@@ -25,6 +27,8 @@ export function createTestPlatformContext(options: {
   logger?: Logger;
   /** Files the connector may read (the images a reply produced), by id. */
   files?: Record<string, { bytes: Uint8Array; mediaType: string }>;
+  /** An item an earlier holder took at `position` and never settled (its process died while answering it). */
+  pending?: { position: number; pending: string; attempts: number };
 }): TestPlatformContext {
   const received: InboundMessage[] = [];
   let events = 0;
@@ -32,7 +36,9 @@ export function createTestPlatformContext(options: {
   const log = captureLog();
   const answer = options.answer ?? ((message) => ({ text: `echo: ${message.content}`, limited: false }));
   const failures: unknown[] = [];
-  let position: number | null = null;
+  let position: number | null = options.pending?.position ?? null;
+  let pending: { pending: string; attempts: number } | null =
+    options.pending === undefined ? null : { pending: options.pending.pending, attempts: options.pending.attempts };
   const items = new Set<string>();
   // Built untyped and then assigned, so that members the core's PlatformContext gains
   // (a durable position, reportFailure) can be given here before and after they exist.
@@ -54,11 +60,20 @@ export function createTestPlatformContext(options: {
     positions: {
       last: async () => position,
       lastText: async () => (position === null ? null : String(position)),
-      async claim(next: number | string) {
+      async claim(next: number | string, item?: string) {
         const value = Number(next);
         if (position !== null && value <= position) return false;
         position = value;
+        pending = item === undefined ? null : { pending: item, attempts: 1 };
         return true;
+      },
+      async retakePending() {
+        if (pending === null) return null;
+        pending = { ...pending, attempts: pending.attempts + 1 };
+        return pending;
+      },
+      async settle(at: number | string) {
+        if (Number(at) === position) pending = null;
       },
     },
     items: {
@@ -75,5 +90,13 @@ export function createTestPlatformContext(options: {
     },
   };
   const context: PlatformContext = fields;
-  return { context, received, events: () => events, failures, log, abort: () => controller.abort() };
+  return {
+    context,
+    pending: () => pending,
+    received,
+    events: () => events,
+    failures,
+    log,
+    abort: () => controller.abort(),
+  };
 }

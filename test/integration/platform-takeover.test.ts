@@ -17,7 +17,8 @@ import { eventually } from '../helpers/wait.js';
  * polling leases in Redis or (without Redis) in PostgreSQL advisory locks,
  * and one Telegram bot on a fake Bot API: exactly one instance polls it, a
  * PATCH on either instance stops it, and when the polling instance is killed
- * the other takes over within 30 s without answering any update twice.
+ * (while it answers an update) the other takes over within 30 s, answers the
+ * update the killed one had taken, and answers no update twice.
  */
 const token = '424246:telegram-takeover-secret-i9j0';
 const leaseMs = 3000;
@@ -124,13 +125,30 @@ for (const variant of variants) {
       assert.equal(telegram.conflicts, 0, 'never two pollers at once');
 
       const survivor = holderAgain === 'first' ? 'second' : 'first';
+      // The holder takes "update two" and is killed while it answers (its typing call hangs): the update was taken
+      // but never answered, and the instance that takes the bot over answers it.
+      telegram.holdNext('sendChatAction', 1);
+      const injectedAt = Date.now();
+      telegram.injectMessage(token, { chatId: 6001, fromId: 6001, text: 'update two' });
+      await eventually(
+        async () =>
+          telegram.callsOf('sendChatAction', token).some((call) => call.at >= injectedAt && call.body.chat_id === 6001)
+            ? true
+            : null,
+        'the holder answering update two',
+        10_000,
+      );
       const killedAt = Date.now();
       await servers.get(holderAgain)!.stop('SIGKILL');
       servers.delete(holderAgain);
-      telegram.injectMessage(token, { chatId: 6001, fromId: 6001, text: 'update two' });
       telegram.injectMessage(token, { chatId: 6001, fromId: 6001, text: 'update three' });
       await eventually(
-        async () => (telegram.sentTo(token, 6001).some((text) => text.includes('update three')) ? true : null),
+        async () => {
+          const replies = telegram.sentTo(token, 6001);
+          return ['update two', 'update three'].every((text) => replies.some((reply) => reply.includes(text)))
+            ? true
+            : null;
+        },
         'the replies after the takeover',
         30_000,
       );

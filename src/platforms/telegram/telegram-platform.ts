@@ -145,11 +145,17 @@ async function sendPhotos(
  * Answers one update through the agent: the typing indicator while the model
  * works, then the reply, split at Telegram's limit. Failures to send are
  * logged (a user who blocked the bot is no reason to stop), and a rejected
- * token is reported.
+ * token is reported. False when the connector stopped before the update was
+ * settled: it stays pending for the next start, here or on another instance.
  */
-async function answerUpdate(api: Api, update: TelegramUpdate, token: string, context: PlatformContext): Promise<void> {
+async function answerUpdate(
+  api: Api,
+  update: TelegramUpdate,
+  token: string,
+  context: PlatformContext,
+): Promise<boolean> {
   const inbound = inboundFromUpdate(update);
-  if (inbound === null) return;
+  if (inbound === null) return true;
   context.markEvent();
   const { chatId, message } = inbound;
   const working = new AbortController();
@@ -174,11 +180,12 @@ async function answerUpdate(api: Api, update: TelegramUpdate, token: string, con
         await api.sendMessage(chatId, part, undefined, forGrammy(context.signal));
     }
     await sendPhotos(api, chatId, reply.attachments, context);
+    return true;
   } catch (error) {
-    if (context.signal.aborted) return;
+    if (context.signal.aborted) return false;
     if (rejected(error)) {
       context.reportFailure(credentialsRejected(error as GrammyError));
-      return;
+      return false;
     }
     context.logger.warn(
       {
@@ -189,6 +196,7 @@ async function answerUpdate(api: Api, update: TelegramUpdate, token: string, con
       },
       'telegram update not answered',
     );
+    return true;
   } finally {
     working.abort();
     context.signal.removeEventListener('abort', stopTyping);
@@ -198,21 +206,29 @@ async function answerUpdate(api: Api, update: TelegramUpdate, token: string, con
 /**
  * Long polling: getUpdates with the offset after the last update taken. Each
  * update is taken (its id stored durably, once, by whichever instance gets
- * there first) before it is answered, so a takeover never answers an update
- * twice; a crash between taking and answering loses that one update.
+ * there first) with the update itself, and settled once answered, so a
+ * takeover never answers an update twice; one the previous holder took and
+ * never answered (its process died, or it stopped) is answered first, up to
+ * `maxUpdateAttempts` tries over takeovers.
  */
 async function poll(api: Api, token: string, timeoutSeconds: number, context: PlatformContext): Promise<void> {
+  await answerPending(api, token, context);
   let failures = 0;
   while (!context.signal.aborted) {
-    let updates: TelegramUpdate[];
     try {
       const last = await context.positions.last();
-      updates = (await api.getUpdates(
+      const updates = (await api.getUpdates(
         { ...(last !== null ? { offset: last + 1 } : {}), timeout: timeoutSeconds, allowed_updates: ['message'] },
         forGrammy(context.signal),
       )) as TelegramUpdate[];
       failures = 0;
+      for (const update of updates) {
+        if (context.signal.aborted) return;
+        if (!(await context.positions.claim(update.update_id, JSON.stringify(update)))) continue;
+        if (await answerUpdate(api, update, token, context)) await context.positions.settle(update.update_id);
+      }
     } catch (error) {
+      // A failed poll, or the database out of reach while taking or settling an update: polled again after a pause.
       if (context.signal.aborted) return;
       if (rejected(error)) {
         context.reportFailure(credentialsRejected(error as GrammyError));
@@ -225,13 +241,31 @@ async function poll(api: Api, token: string, timeoutSeconds: number, context: Pl
         'telegram poll failed',
       );
       await abortableDelay(delay, context.signal);
-      continue;
     }
-    for (const update of updates) {
-      if (context.signal.aborted) return;
-      if (!(await context.positions.claim(update.update_id))) continue;
-      await answerUpdate(api, update, token, context);
+  }
+}
+
+/** An update taken this many times over takeovers and never answered is given up (it may be what kills them). */
+const maxUpdateAttempts = 3;
+
+/** Answers the update an earlier holder took and left unanswered, if there is one. */
+async function answerPending(api: Api, token: string, context: PlatformContext): Promise<void> {
+  const about = { agentId: context.agentId, platform: 'telegram' };
+  try {
+    const taken = await context.positions.retakePending();
+    if (taken === null) return;
+    const update = JSON.parse(taken.pending) as TelegramUpdate;
+    const seen = { ...about, updateId: update.update_id, attempts: taken.attempts };
+    if (taken.attempts > maxUpdateAttempts) {
+      context.logger.warn(seen, 'telegram update given up after repeated takeovers');
+      await context.positions.settle(update.update_id);
+      return;
     }
+    context.logger.info(seen, 'telegram update taken before a takeover, answered now');
+    if (await answerUpdate(api, update, token, context)) await context.positions.settle(update.update_id);
+  } catch (error) {
+    if (context.signal.aborted) return;
+    context.logger.warn({ ...about, error: describeFault(error, token) }, 'telegram pending update not answered');
   }
 }
 

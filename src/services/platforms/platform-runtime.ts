@@ -94,13 +94,15 @@ export function createPlatformRuntime(options: PlatformRuntimeOptions): Platform
       positions: {
         last: () => repositories.platformStates.position(agent.id, type),
         lastText: () => repositories.platformStates.positionText(agent.id, type),
-        claim: async (position) => {
+        claim: async (position, pending) => {
           // The row exists once the connector has reported a state; an inbound request may come first.
           if ((await repositories.platformStates.position(agent.id, type)) === null) {
             await repositories.platformStates.ensure(agent.id, type, isoTime(clock.now()));
           }
-          return repositories.platformStates.claimPosition(agent.id, type, position);
+          return repositories.platformStates.claimPosition(agent.id, type, position, pending);
         },
+        retakePending: () => repositories.platformStates.retakePending(agent.id, type),
+        settle: (position) => repositories.platformStates.settlePosition(agent.id, type, position),
       },
       items: {
         claim: (itemId) => repositories.platformStates.claimItem(agent.id, type, itemId, isoTime(clock.now())),

@@ -126,20 +126,60 @@ export class PlatformStateRepository {
    * decimal integer of up to 20 digits as text) unless it is there already:
    * true for exactly one caller, so two instances that both saw the same
    * update (a lease lost while a poll was in flight) never both handle it.
+   * `pending` is the item taken there, kept until `settlePosition` (or
+   * replaced by the next claim): whoever takes the connector over after a
+   * crash finds it with `retakePending`.
    */
-  async claimPosition(agentId: string, type: string, position: number | string): Promise<boolean> {
+  async claimPosition(agentId: string, type: string, position: number | string, pending?: string): Promise<boolean> {
     if (typeof position === 'string' && !/^[0-9]{1,20}$/.test(position)) {
       throw new Error('a position is a decimal integer of up to 20 digits');
     }
     const encoded = encodePosition(position);
     const result = await this.db
       .updateTable('platform_states')
-      .set({ position: encoded })
+      .set({ position: encoded, pending_item: pending === undefined ? null : JSON.stringify({ attempts: 1, pending }) })
       .where('agent_id', '=', agentId)
       .where('type', '=', type)
       .where((where) => where.or([where('position', 'is', null), where('position', '<', encoded)]))
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
+  }
+
+  /**
+   * The item left pending at the position by an earlier holder (taken, never
+   * answered), counted as one more attempt: for exactly one caller. Null when
+   * there is none.
+   */
+  async retakePending(agentId: string, type: string): Promise<{ pending: string; attempts: number } | null> {
+    const row = await this.db
+      .selectFrom('platform_states')
+      .select(['position', 'pending_item'])
+      .where('agent_id', '=', agentId)
+      .where('type', '=', type)
+      .executeTakeFirst();
+    if (row?.pending_item == null || row.position === null) return null;
+    const taken = JSON.parse(row.pending_item) as { attempts: number; pending: string };
+    const retaken = { attempts: taken.attempts + 1, pending: taken.pending };
+    const result = await this.db
+      .updateTable('platform_states')
+      .set({ pending_item: JSON.stringify(retaken) })
+      .where('agent_id', '=', agentId)
+      .where('type', '=', type)
+      .where('position', '=', row.position)
+      .where('pending_item', '=', row.pending_item)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0 ? retaken : null;
+  }
+
+  /** The item taken at `position` is answered (or given up): nothing is pending there any more. */
+  async settlePosition(agentId: string, type: string, position: number | string): Promise<void> {
+    await this.db
+      .updateTable('platform_states')
+      .set({ pending_item: null })
+      .where('agent_id', '=', agentId)
+      .where('type', '=', type)
+      .where('position', '=', encodePosition(position))
+      .execute();
   }
 
   async deleteForAgent(agentId: string): Promise<void> {

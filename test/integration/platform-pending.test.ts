@@ -1,0 +1,84 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { openDatabase, type DatabaseHandle } from '../../src/storage/database.js';
+import { migrateToLatest } from '../../src/storage/migrate.js';
+import { PlatformStateRepository } from '../../src/storage/repositories/platform-states.js';
+import { databaseUrl, postgresSkip } from '../helpers/environment.js';
+import { createFreshDatabase, type FreshDatabase } from '../helpers/postgres.js';
+
+/**
+ * A connector's taken-but-unanswered item (a Telegram update whose holder
+ * died while answering it): kept with the position it was taken at, handed
+ * to exactly one of the instances that look for it after a takeover, counted
+ * per attempt, and cleared when answered, never by a stale holder after the
+ * position moved on.
+ */
+function pendingChecks(handles: () => DatabaseHandle[]) {
+  it('keeps the item taken until it is settled, and hands it to one taker per takeover', async () => {
+    const [one, two] = handles().map((handle) => new PlatformStateRepository(handle.db));
+    const agentId = `agt_pending${Date.now()}`;
+    await one!.ensure(agentId, 'telegram', new Date().toISOString());
+    assert.equal(await one!.retakePending(agentId, 'telegram'), null, 'nothing pending before a take');
+
+    assert.equal(await one!.claimPosition(agentId, 'telegram', 41, '{"update_id":41}'), true);
+    assert.equal(await two!.claimPosition(agentId, 'telegram', 41, '{"update_id":41}'), false, 'taken once');
+    // The holder died before settling: two instances look for it at once, one gets it.
+    const retakes = await Promise.all([
+      one!.retakePending(agentId, 'telegram'),
+      two!.retakePending(agentId, 'telegram'),
+    ]);
+    const taken = retakes.filter((retake) => retake !== null);
+    assert.deepEqual(taken, [{ pending: '{"update_id":41}', attempts: 2 }]);
+    assert.deepEqual(await one!.retakePending(agentId, 'telegram'), { pending: '{"update_id":41}', attempts: 3 });
+
+    await one!.settlePosition(agentId, 'telegram', 41);
+    assert.equal(await two!.retakePending(agentId, 'telegram'), null, 'nothing pending once answered');
+    assert.equal(await one!.position(agentId, 'telegram'), 41, 'the position stays');
+  });
+
+  it('replaces the pending item at the next take, and a stale settle leaves the new one alone', async () => {
+    const [one, two] = handles().map((handle) => new PlatformStateRepository(handle.db));
+    const agentId = `agt_stale${Date.now()}`;
+    await one!.ensure(agentId, 'telegram', new Date().toISOString());
+    assert.equal(await one!.claimPosition(agentId, 'telegram', 7, 'seven'), true);
+    assert.equal(await two!.claimPosition(agentId, 'telegram', 8, 'eight'), true);
+    await one!.settlePosition(agentId, 'telegram', 7);
+    assert.deepEqual(await two!.retakePending(agentId, 'telegram'), { pending: 'eight', attempts: 2 });
+    // A take without an item (a connector that does not keep them) leaves nothing pending.
+    assert.equal(await one!.claimPosition(agentId, 'telegram', 9), true);
+    assert.equal(await one!.retakePending(agentId, 'telegram'), null);
+  });
+}
+
+describe('pending platform items on SQLite', () => {
+  let dataDir: string;
+  let handle: DatabaseHandle;
+  before(async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentd-pending-'));
+    handle = openDatabase({ kind: 'sqlite', file: path.join(dataDir, 'agentd.sqlite') });
+    await migrateToLatest(handle);
+  });
+  after(async () => {
+    await handle?.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+  pendingChecks(() => [handle, handle]);
+});
+
+describe('pending platform items on PostgreSQL from two instances', { skip: postgresSkip }, () => {
+  let database: FreshDatabase;
+  let handles: DatabaseHandle[];
+  before(async () => {
+    database = await createFreshDatabase(databaseUrl);
+    handles = [0, 1].map(() => openDatabase({ kind: 'postgres', url: database.url, poolSize: 4 }));
+    await migrateToLatest(handles[0]!);
+  });
+  after(async () => {
+    for (const handle of handles ?? []) await handle.close();
+    await database?.drop();
+  });
+  pendingChecks(() => handles);
+});
