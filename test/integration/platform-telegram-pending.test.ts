@@ -13,12 +13,12 @@ import { eventually } from '../helpers/wait.js';
  */
 const token = '424250:telegram-pending-secret-k1l2';
 
-function updateFor(updateId: number, chatId: number, text: string) {
+function updateFor(updateId: number, chatId: number, text: string, sentAt = Date.now()) {
   return {
     update_id: updateId,
     message: {
       message_id: updateId,
-      date: Math.floor(Date.now() / 1000),
+      date: Math.floor(sentAt / 1000),
       chat: { id: chatId, type: 'private' },
       from: { id: chatId, is_bot: false, first_name: 'Test' },
       text,
@@ -72,5 +72,13 @@ describe('a Telegram update taken and never answered', () => {
     assert.equal(warning?.updateId, 78);
     assert.equal(warning?.attempts, 4);
     assert.ok(!test.log.text().includes(token), 'the token is never logged');
+  });
+
+  it('gives it up when it was taken more than a day ago', async () => {
+    const update = updateFor(79, 503, 'yesterday’s news', Date.now() - 25 * 60 * 60 * 1000);
+    const test = await startAndPoll({ position: 79, pending: JSON.stringify(update), attempts: 1 });
+    assert.deepEqual(telegram.sentTo(token, 503), []);
+    assert.equal(test.pending(), null);
+    assert.ok(test.log.entries().some((entry) => entry.msg === 'telegram update given up: taken more than a day ago'));
   });
 });

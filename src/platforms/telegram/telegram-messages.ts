@@ -41,6 +41,8 @@ export interface TelegramUpdate {
   update_id: number;
   message?: {
     message_id: number;
+    /** When it was sent, in Unix seconds. */
+    date?: number;
     text?: string;
     /** A photo message: its sizes, and its text as `caption`. */
     photo?: TelegramPhotoSize[];

@@ -247,6 +247,8 @@ async function poll(api: Api, token: string, timeoutSeconds: number, context: Pl
 
 /** An update taken this many times over takeovers and never answered is given up (it may be what kills them). */
 const maxUpdateAttempts = 3;
+/** A pending update older than this is given up: as long as Telegram itself keeps an update nobody fetched. */
+const maxPendingAgeMs = 24 * 60 * 60 * 1000;
 
 /** Answers the update an earlier holder took and left unanswered, if there is one. */
 async function answerPending(api: Api, token: string, context: PlatformContext): Promise<void> {
@@ -258,6 +260,13 @@ async function answerPending(api: Api, token: string, context: PlatformContext):
     const seen = { ...about, updateId: update.update_id, attempts: taken.attempts };
     if (taken.attempts > maxUpdateAttempts) {
       context.logger.warn(seen, 'telegram update given up after repeated takeovers');
+      await context.positions.settle(update.update_id);
+      return;
+    }
+    const sentAt = update.message?.date;
+    if (sentAt !== undefined && context.clock.now() - sentAt * 1000 > maxPendingAgeMs) {
+      // The bot was stopped for a day or more (the agent inactive, the platform disabled): not news any more.
+      context.logger.warn(seen, 'telegram update given up: taken more than a day ago');
       await context.positions.settle(update.update_id);
       return;
     }
