@@ -20,6 +20,7 @@ import { doorTriggersMigration } from './migrations/0017-door-triggers.js';
 import { accountApprovalsMigration } from './migrations/0018-account-approvals.js';
 import { accountEventIndexesMigration } from './migrations/0019-account-event-indexes.js';
 import { apiKeyLastUsedMigration } from './migrations/0020-api-key-last-used.js';
+import { runCallKeysMigration } from './migrations/0021-run-call-keys.js';
 import type { Dialect } from './schema.js';
 
 /** Every migration, by name, in the order they apply. */
@@ -45,6 +46,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0018-account-approvals': accountApprovalsMigration(),
     '0019-account-event-indexes': accountEventIndexesMigration(),
     '0020-api-key-last-used': apiKeyLastUsedMigration(),
+    '0021-run-call-keys': runCallKeysMigration(),
   };
 }
 
