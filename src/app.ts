@@ -71,7 +71,7 @@ import { registerMcpEndpoint } from './routes/mcp/mcp-endpoint.js';
 import { registerA2aJsonRpc } from './routes/a2a/a2a-json-rpc.js';
 import { registerGetAgentCard } from './routes/a2a/get-agent-card.js';
 import { registerListAgentCards } from './routes/a2a/list-agent-cards.js';
-import { McpCallRegistry } from './services/mcp/mcp-server.js';
+import { McpCallRegistry } from './services/mcp/mcp-calls.js';
 import { registerCreateWebhook } from './routes/webhooks/create-webhook.js';
 import { registerDeleteWebhook } from './routes/webhooks/delete-webhook.js';
 import { registerGetWebhook } from './routes/webhooks/get-webhook.js';

@@ -839,7 +839,7 @@ export interface paths {
     put?: never;
     /**
      * The MCP server (Streamable HTTP)
-     * @description A Model Context Protocol server for MCP clients (IDEs, desktop assistants, other agents), on the Streamable HTTP transport: JSON-RPC messages in, a JSON-RPC response or an event stream of progress notifications and the response out. Tools: `list_agents`, `get_agent`, `send_message` and one `ask_<agent>` per agent with `mcp.exposed`; resources: each agent’s profile (`agentd://agents/{id}`, secrets masked). A tool call needs the scope its REST route needs (`agents:read`, `messages:send`) and spends the same per-minute limits and in-flight slots; its reply is a run with trigger `mcp`. Stateless: every instance answers every request; GET and DELETE are 405. See docs/mcp-server.md.
+     * @description A Model Context Protocol server for MCP clients (IDEs, desktop assistants, other agents), on the Streamable HTTP transport: JSON-RPC messages in, a JSON-RPC response or an event stream of progress notifications and the response out. Tools: `list_agents`, `get_agent`, `send_message` and one `ask_<agent>` per agent with `mcp.exposed`; resources: each agent’s profile (`agentd://agents/{id}`, secrets masked). A tool call needs the scope its REST route needs (`agents:read`, `messages:send`) and spends the same per-minute limits and in-flight slots; its reply is a run with trigger `mcp`. Stateless: every instance answers every request; GET and DELETE are 405. A `notifications/cancelled` stops the call it names (by request id within the `Mcp-Session-Id`, or within the API key without one) on whichever instance it lands. See docs/mcp-server.md.
      */
     post: operations['mcp'];
     delete?: never;

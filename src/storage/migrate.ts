@@ -21,6 +21,7 @@ import { accountApprovalsMigration } from './migrations/0018-account-approvals.j
 import { accountEventIndexesMigration } from './migrations/0019-account-event-indexes.js';
 import { apiKeyLastUsedMigration } from './migrations/0020-api-key-last-used.js';
 import { platformPendingMigration } from './migrations/0021-platform-pending.js';
+import { runCallKeysMigration } from './migrations/0022-run-call-keys.js';
 import type { Dialect } from './schema.js';
 
 /** Every migration, by name, in the order they apply. */
@@ -47,6 +48,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0019-account-event-indexes': accountEventIndexesMigration(),
     '0020-api-key-last-used': apiKeyLastUsedMigration(),
     '0021-platform-pending': platformPendingMigration(),
+    '0022-run-call-keys': runCallKeysMigration(),
   };
 }
 

@@ -317,6 +317,11 @@ export interface RunsTable {
   finished_at: string | null;
   /** For `approval` runs: the decision that resumed the reply (migration 0013). */
   approval_id: string | null;
+  /**
+   * For `mcp` runs: the call they answer, as src/services/mcp/mcp-calls.ts
+   * names it, so a cancellation on any instance finds its run (migration 0022).
+   */
+  call_key: string | null;
 }
 
 /** Consecutive events of a run, `first_seq`..`last_seq`, as a JSON array of { event, data }. */

@@ -4,10 +4,14 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { buildApp } from '../../src/app.js';
+import { createDependencies, type AppDeps } from '../../src/dependencies.js';
 import type { App } from '../../src/http/app-instance.js';
+import { createLogger } from '../../src/logger.js';
+import { postgresSkip } from '../helpers/environment.js';
 import { startFakeOpenAiServer } from '../helpers/fake-openai-server.js';
 import type { FakeProviderServer } from '../helpers/fake-provider-server.js';
-import { startRoundRobinProxy } from '../helpers/round-robin-proxy.js';
+import { startRoundRobinProxy, type RoundRobinProxy } from '../helpers/round-robin-proxy.js';
+import { suiteLogger } from '../helpers/suite-log.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { eventually } from '../helpers/wait.js';
 
@@ -351,4 +355,136 @@ describe('the MCP server', () => {
       await secondApp.close();
     }
   });
+});
+
+/**
+ * Two instances, each with its own runs, calls and heartbeat, on one
+ * PostgreSQL schema, behind a round-robin balancer: a cancellation that
+ * reaches the instance not producing the reply still stops it.
+ */
+describe('MCP cancellation across two instances on one PostgreSQL', { skip: postgresSkip }, () => {
+  let fake: FakeProviderServer;
+  let first: TestApp;
+  let secondDeps: AppDeps;
+  let second: App;
+  let origins: string[];
+  let proxy: RoundRobinProxy;
+
+  before(async () => {
+    fake = await startFakeOpenAiServer();
+    // A short heartbeat: an instance sees a cancel requested elsewhere at its next one.
+    first = await createTestApp({
+      backend: 'postgres',
+      env: { AGENTD_OPENAI_COMPATIBLE_BASE_URL: fake.baseUrl, AGENTD_RUN_HEARTBEAT_MS: '100' },
+    });
+    secondDeps = await createDependencies(first.config, {
+      logger: suiteLogger() ?? createLogger('silent'),
+      database: { searchPath: first.deps.database.schema! },
+    });
+    second = await buildApp({ config: first.config, deps: secondDeps });
+    origins = [await listen(first.app), await listen(second)];
+    proxy = await startRoundRobinProxy(origins);
+  });
+  after(async () => {
+    await proxy?.close();
+    await second?.close();
+    await secondDeps?.close();
+    await first?.close();
+    await fake?.close();
+  });
+  beforeEach(() => fake.reset());
+
+  const slowAgent = async () => {
+    const agent = await first.newAgent({ model: { provider: 'openai-compatible', name: 'test-model' } });
+    fake.enqueue({ reply: 'a b c d e f g h i j k l m n o p q r s t u v w x y z', tokenDelayMs: 200 });
+    return agent;
+  };
+
+  /** The run of the agent's one MCP call, once it is stored. */
+  const mcpRun = (agentId: string) =>
+    eventually(async () => {
+      const runs = (await first.inject({ method: 'GET', url: `/v1/agents/${agentId}/runs?trigger=mcp` })).json();
+      return runs.data[0] ?? null;
+    }, 'the call’s run to be stored');
+
+  const endsCancelled = (agentId: string, runId: string) =>
+    eventually(async () => {
+      const run = (await first.inject({ method: 'GET', url: `/v1/agents/${agentId}/runs/${runId}` })).json();
+      return run.status === 'cancelled' ? run : null;
+    }, 'the run to end as cancelled');
+
+  it('stops the reply when the SDK client’s cancellation reaches the instance not producing it', async () => {
+    const client = await connect(proxy.url, first.owner.key);
+    try {
+      const agent = await slowAgent();
+      const controller = new AbortController();
+      let callServedBy: number | undefined;
+      let progressCount = 0;
+      const call = client.callTool(
+        { name: 'send_message', arguments: { agentId: agent.id, text: 'Talk slowly' } },
+        undefined,
+        {
+          signal: controller.signal,
+          onprogress: () => {
+            progressCount += 1;
+            if (progressCount !== 2) return;
+            // The call's event stream is the last answer the balancer began: the next request goes to the other.
+            callServedBy = proxy.served.at(-1);
+            controller.abort('enough');
+          },
+        },
+      );
+      await assert.rejects(call);
+      await fake.waitForAbort(0);
+      assert.equal(fake.requests[0]!.aborted, true, 'the provider saw the model call end early');
+      const run = await mcpRun(agent.id);
+      const cancelled = await endsCancelled(agent.id, run.id);
+      assert.equal(cancelled.reply?.finishReason, 'aborted', 'what was said so far is kept');
+      // The reply was produced by the instance that served the call; the cancellation was served by the other one.
+      const stored = await first.deps.services.repositories.runs.findById(run.id);
+      const producer = [first.deps.services.runs.instanceId, secondDeps.services.runs.instanceId].indexOf(
+        stored!.instance_id!,
+      );
+      assert.equal(producer, callServedBy, 'the call’s instance produced its run');
+      assert.equal(proxy.served.at(-1), 1 - callServedBy!, 'the cancellation went to the other instance');
+    } finally {
+      await client.close();
+    }
+  });
+
+  for (const session of [true, false]) {
+    it(`cancels a call of ${session ? 'a session' : 'no session (named within its API key)'} from the other instance`, async () => {
+      const agent = await slowAgent();
+      const headers = {
+        authorization: `Bearer ${first.owner.key}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        ...(session ? { 'mcp-session-id': `mcps_cross-${agent.id}` } : {}),
+      };
+      const call = fetch(`${origins[0]}/v1/mcp`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 7,
+          method: 'tools/call',
+          params: { name: 'send_message', arguments: { agentId: agent.id, text: 'Talk slowly' } },
+        }),
+      });
+      const run = await mcpRun(agent.id);
+      const cancelled = await fetch(`${origins[1]}/v1/mcp`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 7 } }),
+      });
+      assert.equal(cancelled.status, 202);
+      const response = (await (await call).json()) as { id: number; result: { isError?: boolean } };
+      assert.equal(response.id, 7);
+      assert.equal(response.result.isError, true);
+      assert.match(textOf(response.result), /cancelled/);
+      await fake.waitForAbort(0);
+      assert.equal(fake.requests[0]!.aborted, true, 'the provider saw the model call end early');
+      await endsCancelled(agent.id, run.id);
+    });
+  }
 });

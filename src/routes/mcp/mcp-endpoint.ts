@@ -14,7 +14,8 @@ import type { GracefulShutdown } from '../../http/graceful-shutdown.js';
 import { contextOf } from '../../http/operation.js';
 import { sendEventStream, type ServerSentEvent } from '../../http/sse.js';
 import type { RateCheck } from '../../services/mcp/agent-tools.js';
-import { createMcpServer, McpCallRegistry } from '../../services/mcp/mcp-server.js';
+import type { McpCallRegistry } from '../../services/mcp/mcp-calls.js';
+import { createMcpServer } from '../../services/mcp/mcp-server.js';
 import { problemResponses } from '../../schemas/common.js';
 import { McpMessageBody } from '../../schemas/mcp.js';
 import { RequestTransport } from './request-transport.js';
@@ -90,7 +91,9 @@ export function registerMcpEndpoint(
           '`ask_<agent>` per agent with `mcp.exposed`; resources: each agent’s profile (`agentd://agents/{id}`, ' +
           'secrets masked). A tool call needs the scope its REST route needs (`agents:read`, `messages:send`) and ' +
           'spends the same per-minute limits and in-flight slots; its reply is a run with trigger `mcp`. ' +
-          'Stateless: every instance answers every request; GET and DELETE are 405. See docs/mcp-server.md.',
+          'Stateless: every instance answers every request; GET and DELETE are 405. A `notifications/cancelled` ' +
+          'stops the call it names (by request id within the `Mcp-Session-Id`, or within the API key without ' +
+          'one) on whichever instance it lands. See docs/mcp-server.md.',
         body: McpMessageBody,
         response: {
           200: {

@@ -34,6 +34,8 @@ export type ProgressReporter = (text: string, progress: number) => Promise<void>
 
 export interface ToolCallOptions {
   signal: AbortSignal;
+  /** The key the call's run is stored under, so a cancellation on any instance finds it (mcp-calls.ts). */
+  callKey: string | null;
   /** Present when the client asked for progress notifications: the reply is then streamed. */
   progress: ProgressReporter | null;
 }
@@ -141,6 +143,7 @@ async function answer(
     input: { ...input, stream: options.progress !== null },
     signal: options.signal,
     trigger: 'mcp',
+    callKey: options.callKey,
   });
   let progress = 0;
   let completed: MessageReplyView | null = null;

@@ -22,41 +22,12 @@ import {
   type McpToolSpec,
   type RateCheck,
 } from './agent-tools.js';
+import { cancelMcpCall, mcpCallKey, type McpCallRegistry } from './mcp-calls.js';
 
 const serverInfo = { name: 'agentd', version: '0.1.0' };
 /** One for every request's server: the SDK would otherwise build an Ajv instance per server, the largest cost of a request. */
 const jsonSchemaValidator = new AjvJsonSchemaValidator();
 const resourcePrefix = 'agentd://agents/';
-
-/**
- * The tool calls this instance is answering, by account, MCP session and
- * JSON-RPC request id, so that a client's `notifications/cancelled` (a request
- * of its own, served by a server of its own) reaches the call it names.
- */
-export class McpCallRegistry {
-  readonly #calls = new Map<string, AbortController>();
-
-  static key(accountId: string, sessionId: string, requestId: string | number): string {
-    return `${accountId}\n${sessionId}\n${typeof requestId}:${requestId}`;
-  }
-
-  begin(key: string, controller: AbortController): () => void {
-    this.#calls.set(key, controller);
-    return () => {
-      if (this.#calls.get(key) === controller) this.#calls.delete(key);
-    };
-  }
-
-  cancel(key: string, reason: unknown): boolean {
-    const controller = this.#calls.get(key);
-    controller?.abort(reason);
-    return controller !== undefined;
-  }
-
-  get size(): number {
-    return this.#calls.size;
-  }
-}
 
 /** Where an `ask_<agent>` tool says which agent it asks, so a client (the dashboard) can match tools to agents. */
 export const toolAgentIdMeta = 'agentd/agentId';
@@ -95,7 +66,7 @@ export function createMcpServer({
 }: {
   ctx: ServiceContext;
   rateCheck: RateCheck;
-  /** The client's Mcp-Session-Id ('' without one): with the request id, it names a call to cancel. */
+  /** The client's Mcp-Session-Id ('' without one): with the request id, it names a call to cancel (mcp-calls.ts). */
   sessionId: string;
   calls: McpCallRegistry;
 }): Server {
@@ -118,7 +89,8 @@ export function createMcpServer({
     const controller = new AbortController();
     const onAbort = () => controller.abort(extra.signal.reason);
     extra.signal.addEventListener('abort', onAbort, { once: true });
-    const end = calls.begin(McpCallRegistry.key(accountId, sessionId, extra.requestId), controller);
+    const callKey = mcpCallKey(sessionId, ctx.actor.keyId, extra.requestId);
+    const end = calls.begin(accountId, callKey.local, controller);
     const progressToken = request.params._meta?.progressToken;
     try {
       const result = await callAgentTool({
@@ -128,6 +100,7 @@ export function createMcpServer({
         args: request.params.arguments,
         options: {
           signal: controller.signal,
+          callKey: callKey.stored,
           progress:
             progressToken === undefined
               ? null
@@ -183,11 +156,26 @@ export function createMcpServer({
     }
   });
 
-  // The call a cancellation names was begun by another request's server: it is found by session and request id.
+  // The call a cancellation names was begun by another request's server, on this instance or another one.
+  // A notification has no answer: what came of it is only logged.
   server.setNotificationHandler(CancelledNotificationSchema, async (notification) => {
     const { requestId, reason } = notification.params;
     if (requestId === undefined) return;
-    calls.cancel(McpCallRegistry.key(accountId, sessionId, requestId), reason ?? 'cancelled by the client');
+    try {
+      const outcome = await cancelMcpCall({
+        ctx,
+        calls,
+        callKey: mcpCallKey(sessionId, ctx.actor.keyId, requestId),
+        reason: reason ?? 'cancelled by the client',
+      });
+      ctx.deps.logger.debug(
+        { requestId: ctx.requestId, mcpRequestId: String(requestId).slice(0, 200), outcome },
+        'mcp cancellation',
+      );
+    } catch (error) {
+      const level = error instanceof AppError ? 'debug' : 'warn';
+      ctx.deps.logger[level]({ err: error, requestId: ctx.requestId }, 'mcp cancellation not carried out');
+    }
   });
 
   return server;

@@ -119,13 +119,15 @@ const cancelledBeforeStart = (runId: string) => new AppError('conflict', `Run ${
 /**
  * The run this reply is: a queued one (a background message, a task's due
  * time) becomes running on this instance; otherwise a new running one is
- * written, without waiting for the write (its events wait for it instead).
+ * written, without waiting for the write (its events wait for it instead),
+ * under the `callKey` of the door's call it answers, if any.
  */
 export async function openRun(
   ctx: ServiceContext,
   exchange: Exchange,
   trigger: RunTrigger,
   queued: boolean,
+  callKey: string | null = null,
 ): Promise<RunLog> {
   const { repositories, runs } = ctx.deps;
   const run = { id: exchange.runId, accountId: ctx.actor.accountId, agentId: exchange.agentId };
@@ -156,6 +158,7 @@ export async function openRun(
     event_count: 0,
     created_at: startedAt,
     started_at: startedAt,
+    call_key: callKey,
   });
   return runs.begin(run, stored);
 }
@@ -195,6 +198,7 @@ export async function sendMessage({
   trigger = 'message',
   queuedRunId,
   origin,
+  callKey,
 }: {
   ctx: ServiceContext;
   agentId: string;
@@ -212,6 +216,8 @@ export async function sendMessage({
   queuedRunId?: string;
   /** The platform the message came from: a reply that pauses for approvals goes on there. */
   origin?: MessageOrigin;
+  /** The MCP call this reply answers (src/services/mcp/mcp-calls.ts): a cancellation on any instance finds its run. */
+  callKey?: string | null;
 }): Promise<Reply> {
   requireScope(ctx, 'messages:send');
   const startedTick = performance.now();
@@ -263,7 +269,7 @@ export async function sendMessage({
   /** The client left before the first word: the run is cancelled, not failed. */
   let leftEarly = false;
   try {
-    run = await openRun(ctx, exchange, trigger, queuedRunId !== undefined);
+    run = await openRun(ctx, exchange, trigger, queuedRunId !== undefined, callKey ?? null);
     // The run's own stop (a cancel, a shutdown) ends the model call and any tool just as the client's leaving does.
     signal = AbortSignal.any([signal, run.signal]);
     const [built, toolbox] = await Promise.all([

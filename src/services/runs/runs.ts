@@ -114,15 +114,27 @@ export async function cancelRun({
 }): Promise<RunView> {
   requireScope(ctx, 'messages:send');
   const row = await findOwnRun(ctx, agentId, runId);
-  const { runs: runRepository } = ctx.deps.repositories;
-  const now = isoTime(ctx.deps.clock.now());
-  if (!(await runRepository.requestCancel(runId, now))) {
+  if (!(await requestRunCancel(ctx, row))) {
     throw new AppError('conflict', `Run ${runId} has already ended (${row.status}); there is nothing to cancel.`);
   }
-  if (ctx.deps.runs.stopLocal(runId, 'cancelled')) {
-    await ctx.deps.runs.ended(runId, cancelWaitMs);
+  const { runs: runRepository } = ctx.deps.repositories;
+  return runView(ctx, (await runRepository.find(ctx.actor.accountId, agentId, runId)) ?? row);
+}
+
+/**
+ * Asks a run of the caller's account (`row`, already found as the caller's)
+ * to end, as `cancelRun` describes; false when it had already ended. Every
+ * way of cancelling a run goes through here, so a run is stopped the same way
+ * whichever instance is asked.
+ */
+export async function requestRunCancel(ctx: ServiceContext, row: RunRow): Promise<boolean> {
+  const { runs: runRepository } = ctx.deps.repositories;
+  const now = isoTime(ctx.deps.clock.now());
+  if (!(await runRepository.requestCancel(row.id, now))) return false;
+  if (ctx.deps.runs.stopLocal(row.id, 'cancelled')) {
+    await ctx.deps.runs.ended(row.id, cancelWaitMs);
   } else if (row.status === 'queued') {
-    await runRepository.finish(runId, {
+    await runRepository.finish(row.id, {
       status: 'cancelled',
       finishReason: null,
       usage: null,
@@ -132,5 +144,5 @@ export async function cancelRun({
       finishedAt: now,
     });
   }
-  return runView(ctx, (await runRepository.find(ctx.actor.accountId, agentId, runId)) ?? row);
+  return true;
 }

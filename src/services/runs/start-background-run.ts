@@ -61,6 +61,7 @@ export async function startBackgroundRun({
     started_at: null,
     finished_at: null,
     approval_id: null,
+    call_key: null,
   };
   await repositories.runs.insert(row);
   void produceRun(ctx.deps, {

@@ -58,6 +58,7 @@ export async function runTaskNow({
     started_at: null,
     finished_at: null,
     approval_id: null,
+    call_key: null,
   };
   await ctx.deps.repositories.runs.insert(row);
   scheduler.launch({

@@ -52,6 +52,7 @@ const insertedColumns = [
   'created_at',
   'started_at',
   'approval_id',
+  'call_key',
 ] as const;
 
 type AppendFields = { runId: string; firstSeq: number; lastSeq: number; events: string; createdAt: string };
@@ -245,6 +246,27 @@ export class RunRepository {
       .orderBy('first_seq')
       .execute();
     return rows.map((row) => ({ firstSeq: row.first_seq, lastSeq: row.last_seq, events: row.events }));
+  }
+
+  /**
+   * Up to `limit` unfinished runs of the account started under `callKey` (an
+   * MCP call, see src/services/mcp/mcp-calls.ts), by the partial index
+   * `runs_call_key_idx`: only runs with a key are in it.
+   */
+  async unfinishedByCallKey(
+    accountId: string,
+    callKey: string,
+    limit: number,
+    executor: Executor = this.db,
+  ): Promise<RunRow[]> {
+    return executor
+      .selectFrom('runs')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('call_key', '=', callKey)
+      .where('status', 'in', unfinishedRunStatuses)
+      .limit(limit)
+      .execute();
   }
 
   /** Asks for a run to end; the instance producing it sees the request. False when it had already ended. */
