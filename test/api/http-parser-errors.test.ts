@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { sendRaw, type RawResponse } from '../helpers/raw-http.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
@@ -57,6 +57,45 @@ describe('requests the HTTP parser rejects', () => {
   it('serves a request with an expectation it does not know instead of a bare 417', async () => {
     const response = await send('GET /v1/agents/agt_missing HTTP/1.1\r\nHost: x\r\nExpect: something-else');
     assertProblem(response, 401, 'unauthorized');
+  });
+
+  it('answers a malformed request whose body is still being sent, without the answer being lost to a reset', async () => {
+    // The client sends the whole body before it reads anything (a client busy uploading): a server that
+    // closed at once, with the body unread, made the kernel reset the connection and drop the answer.
+    const bodyBytes = 4 * 1_048_576;
+    const socket = net.connect(port, '127.0.0.1');
+    await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+    socket.pause();
+    const writeError = new Promise<Error | null>((resolve) => {
+      socket.once('error', resolve);
+      socket.write(
+        Buffer.from(
+          `POST /v1/agents HTTP/1.1\r\nHost: x\r\nX-Odd: a\u0007b\r\nContent-Type: application/json\r\n` +
+            `Content-Length: ${bodyBytes}\r\n\r\n`,
+          'latin1',
+        ),
+      );
+      const chunk = Buffer.alloc(64 * 1024, 0x20);
+      let written = 0;
+      const writeMore = () => {
+        while (written < bodyBytes) {
+          written += chunk.length;
+          if (!socket.write(chunk)) return void socket.once('drain', writeMore);
+        }
+        resolve(null);
+      };
+      writeMore();
+    });
+    assert.equal(await writeError, null, 'the whole body was taken');
+    const received: Buffer[] = [];
+    socket.on('data', (data: Buffer) => received.push(data));
+    socket.resume();
+    socket.end();
+    await new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    const answer = Buffer.concat(received).toString('latin1');
+    assert.match(answer, /^HTTP\/1\.1 400 /);
+    assert.match(answer, /application\/problem\+json/);
+    assert.match(answer, /"code":"validation_failed"/);
   });
 
   it('keeps serving afterwards', async () => {
