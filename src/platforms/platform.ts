@@ -89,11 +89,30 @@ export interface PlatformContext {
   };
   /**
    * Items taken for answering, by the platform's id for them, shared by every
-   * instance: `claim` is true for exactly one caller per item. For platforms
-   * whose order is not a number (Bluesky's notifications); `sweep` forgets
-   * claims older than `olderThanMs`.
+   * instance: `claim` is true for exactly one caller per item. For connectors
+   * that answer several items at once (X's mentions, Bluesky's notifications),
+   * where one position cannot say which of them were answered.
    */
-  items: { claim(itemId: string): Promise<boolean>; sweep(olderThanMs: number): Promise<void> };
+  items: {
+    /**
+     * `pending` (the item itself, serialized) is kept with the take as
+     * taken-but-unanswered until `settle`, so that a connector started after
+     * a crash answers it.
+     */
+    claim(itemId: string, pending?: string): Promise<boolean>;
+    /**
+     * The items earlier holders took and never settled (their process died,
+     * or the connector stopped, while answering them), oldest take first,
+     * each with the attempts made counting this one and when it was first
+     * taken (epoch ms); each handed to exactly one caller. Call it at start,
+     * before taking anything: items this connector is answering are pending too.
+     */
+    retakePending(): Promise<Array<{ itemId: string; pending: string; attempts: number; takenAt: number }>>;
+    /** The item is answered, or given up: it stays taken, no longer pending. */
+    settle(itemId: string): Promise<void>;
+    /** Forgets claims (pending or not) older than `olderThanMs`. */
+    sweep(olderThanMs: number): Promise<void>;
+  };
   /**
    * Takes one of today's (UTC) posts under `cap`, shared by every instance:
    * false once `cap` posts were made today.

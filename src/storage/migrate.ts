@@ -22,6 +22,7 @@ import { accountEventIndexesMigration } from './migrations/0019-account-event-in
 import { apiKeyLastUsedMigration } from './migrations/0020-api-key-last-used.js';
 import { platformPendingMigration } from './migrations/0021-platform-pending.js';
 import { runCallKeysMigration } from './migrations/0022-run-call-keys.js';
+import { platformPendingItemsMigration } from './migrations/0023-platform-pending-items.js';
 import type { Dialect } from './schema.js';
 
 /** Every migration, by name, in the order they apply. */
@@ -49,6 +50,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0020-api-key-last-used': apiKeyLastUsedMigration(),
     '0021-platform-pending': platformPendingMigration(),
     '0022-run-call-keys': runCallKeysMigration(),
+    '0023-platform-pending-items': platformPendingItemsMigration(),
   };
 }
 

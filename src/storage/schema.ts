@@ -139,6 +139,10 @@ export interface PlatformItemsTable {
   type: string;
   item_id: string;
   claimed_at: string;
+  /** The item itself (JSON) while it is taken and not answered yet (migration 0023). */
+  pending: string | null;
+  /** How many pollers took it: 1 at the take, one more each time another picks it up after a crash. */
+  attempts: number;
 }
 
 /** Posts a connector made on one UTC day, for its daily cap (migration 0016). */

@@ -11,7 +11,8 @@ import { startLoopbackHttpServer, type LoopbackHttpServer, type ReceivedRequest 
  * network would: `$type`, text within 300 graphemes, a `createdAt`, reply
  * references whose root and parent are existing posts (the root being the
  * parent's root), and facets whose byte ranges hold the link or @handle they
- * name; posts that fail are refused 400 and listed in `shapeProblems`.
+ * name; posts that fail are refused 400 and listed in `shapeProblems`. The
+ * test can fail the next calls of a method, or never answer them.
  */
 
 export interface BlueskyAccount {
@@ -55,6 +56,8 @@ export interface FakeBluesky {
   seenAt(did: string): string | null;
   shapeProblems: string[];
   failNext(nsid: string, count: number, status: number, headers?: Record<string, string>): void;
+  /** Never answers the next `count` calls of `nsid` (they are listed in `calls`, and not acted on). */
+  holdNext(nsid: string, count: number): void;
   close(): Promise<void>;
 }
 
@@ -108,6 +111,7 @@ export async function startFakeBluesky(): Promise<FakeBluesky> {
   const calls: BlueskyCall[] = [];
   const shapeProblems: string[] = [];
   const failures: Array<{ nsid: string; count: number; status: number; headers: Record<string, string> }> = [];
+  const holds = new Map<string, number>();
   let clock = Date.now();
   let rkeys = 0;
   // Strictly increasing index times, as a PDS's are in practice at this rate.
@@ -185,6 +189,11 @@ export async function startFakeBluesky(): Promise<FakeBluesky> {
     const token = (request.headers.authorization ?? '').replace(/^Bearer /, '');
     const did = sessions.get(token) ?? null;
     calls.push({ method: request.method, nsid, query, body, did, at: Date.now() });
+    const holdsLeft = holds.get(nsid) ?? 0;
+    if (holdsLeft > 0) {
+      holds.set(nsid, holdsLeft - 1);
+      return;
+    }
     const failure = failures.find((candidate) => candidate.count > 0 && candidate.nsid === nsid);
     if (failure) {
       failure.count -= 1;
@@ -306,6 +315,9 @@ export async function startFakeBluesky(): Promise<FakeBluesky> {
     shapeProblems,
     failNext(nsid, count, status, headers = {}) {
       failures.push({ nsid, count, status, headers });
+    },
+    holdNext(nsid, count) {
+      holds.set(nsid, count);
     },
     close: () => server.close(),
   };

@@ -11,8 +11,9 @@ import { startLoopbackHttpServer, type LoopbackHttpServer, type ReceivedRequest 
  * 5849: the method, the base URL and every query and oauth_ parameter; JSON
  * bodies are not signed), or a user access token as a Bearer. Anything else
  * is answered 401 with X's problem body. The test can answer the next calls of
- * a path with a status (a 429 with `x-rate-limit-reset`). Post ids are past
- * 2^53, as X's are.
+ * a path with a status (a 429 with `x-rate-limit-reset`), or never answer them
+ * (a post X has not taken when its caller dies). Post ids are past 2^53, as
+ * X's are.
  */
 
 export interface XCredentials {
@@ -64,6 +65,8 @@ export interface FakeX {
   post(id: string): XPostRecord | undefined;
   /** Answers the next `count` requests whose path matches with `status` (and headers). */
   failNext(pathPattern: RegExp, count: number, status: number, headers?: Record<string, string>): void;
+  /** Never answers the next `count` requests whose path matches (they are listed in `calls`, and not acted on). */
+  holdNext(pathPattern: RegExp, count: number): void;
   close(): Promise<void>;
 }
 
@@ -116,6 +119,7 @@ export async function startFakeX(): Promise<FakeX> {
   const mentions = new Map<string, string[]>(); // account id → post ids mentioning it, oldest first
   const calls: XCall[] = [];
   const failures: Array<{ pattern: RegExp; count: number; status: number; headers: Record<string, string> }> = [];
+  const holds: Array<{ pattern: RegExp; count: number }> = [];
   let nextId = 1_800_000_000_000_000_000n;
   const newId = () => String((nextId += 1_000n));
   let server: LoopbackHttpServer;
@@ -177,6 +181,11 @@ export async function startFakeX(): Promise<FakeX> {
       at: Date.now(),
     });
     if (account === null) return send(response, 401, problem(401, 'Unauthorized'));
+    const hold = holds.find((candidate) => candidate.count > 0 && candidate.pattern.test(url.pathname));
+    if (hold) {
+      hold.count -= 1;
+      return;
+    }
     const failure = failures.find((candidate) => candidate.count > 0 && candidate.pattern.test(url.pathname));
     if (failure) {
       failure.count -= 1;
@@ -267,6 +276,9 @@ export async function startFakeX(): Promise<FakeX> {
     post: (id) => posts.find((post) => post.id === id),
     failNext(pattern, count, status, headers = {}) {
       failures.push({ pattern, count, status, headers });
+    },
+    holdNext(pattern, count) {
+      holds.push({ pattern, count });
     },
     close: () => server.close(),
   };

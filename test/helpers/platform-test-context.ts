@@ -13,6 +13,8 @@ export interface TestPlatformContext {
   context: PlatformContext;
   /** The item taken and not settled now, if any. */
   pending(): { pending: string; attempts: number } | null;
+  /** The items taken (`items.claim`) and not settled now, by id. */
+  pendingItems(): Map<string, { pending: string; attempts: number }>;
   received: InboundMessage[];
   events(): number;
   /** What the connector reported through `reportFailure` after it started. */
@@ -29,6 +31,8 @@ export function createTestPlatformContext(options: {
   files?: Record<string, { bytes: Uint8Array; mediaType: string }>;
   /** An item an earlier holder took at `position` and never settled (its process died while answering it). */
   pending?: { position: number; pending: string; attempts: number };
+  /** Items earlier holders took (`items.claim`) and never settled; `takenAt` defaults to now. */
+  pendingItems?: Array<{ itemId: string; pending: string; attempts: number; takenAt?: number }>;
 }): TestPlatformContext {
   const received: InboundMessage[] = [];
   let events = 0;
@@ -40,6 +44,11 @@ export function createTestPlatformContext(options: {
   let pending: { pending: string; attempts: number } | null =
     options.pending === undefined ? null : { pending: options.pending.pending, attempts: options.pending.attempts };
   const items = new Set<string>();
+  const pendingItems = new Map<string, { pending: string; attempts: number; takenAt: number }>();
+  for (const item of options.pendingItems ?? []) {
+    items.add(item.itemId);
+    pendingItems.set(item.itemId, { takenAt: Date.now(), ...item });
+  }
   // Built untyped and then assigned, so that members the core's PlatformContext gains
   // (a durable position, reportFailure) can be given here before and after they exist.
   const fields = {
@@ -77,7 +86,21 @@ export function createTestPlatformContext(options: {
       },
     },
     items: {
-      claim: async (itemId: string) => (items.has(itemId) ? false : (items.add(itemId), true)),
+      async claim(itemId: string, pending?: string) {
+        if (items.has(itemId)) return false;
+        items.add(itemId);
+        if (pending !== undefined) pendingItems.set(itemId, { pending, attempts: 1, takenAt: Date.now() });
+        return true;
+      },
+      async retakePending() {
+        return [...pendingItems.entries()].map(([itemId, item]) => {
+          item.attempts += 1;
+          return { itemId, ...item };
+        });
+      },
+      async settle(itemId: string) {
+        pendingItems.delete(itemId);
+      },
       sweep: async () => undefined,
     },
     dailyPosts: { take: async () => true },
@@ -93,6 +116,8 @@ export function createTestPlatformContext(options: {
   return {
     context,
     pending: () => pending,
+    pendingItems: () =>
+      new Map([...pendingItems].map(([itemId, item]) => [itemId, { pending: item.pending, attempts: item.attempts }])),
     received,
     events: () => events,
     failures,

@@ -14,7 +14,8 @@ import { createFreshDatabase, type FreshDatabase } from '../helpers/postgres.js'
  * died while answering it): kept with the position it was taken at, handed
  * to exactly one of the instances that look for it after a takeover, counted
  * per attempt, and cleared when answered, never by a stale holder after the
- * position moved on.
+ * position moved on. The same for the several items an X or Bluesky poller
+ * answers at once, kept with their takes in platform_items.
  */
 function pendingChecks(handles: () => DatabaseHandle[]) {
   it('keeps the item taken until it is settled, and hands it to one taker per takeover', async () => {
@@ -50,6 +51,62 @@ function pendingChecks(handles: () => DatabaseHandle[]) {
     // A take without an item (a connector that does not keep them) leaves nothing pending.
     assert.equal(await one!.claimPosition(agentId, 'telegram', 9), true);
     assert.equal(await one!.retakePending(agentId, 'telegram'), null);
+  });
+
+  it('keeps every item taken with its item until settled, each retaken by one taker, oldest first', async () => {
+    const [one, two] = handles().map((handle) => new PlatformStateRepository(handle.db));
+    const agentId = `agt_items${Date.now()}`;
+    const at = (minute: number) => `2026-11-27T10:0${minute}:00.000Z`;
+    assert.deepEqual(await one!.retakePendingItems(agentId, 'x'), [], 'nothing pending before a take');
+    // Four mentions in flight at once (a poller answers up to four), and one taken without an item.
+    for (const [minute, id] of ['1801', '1802', '1803', '1804'].entries()) {
+      assert.equal(await one!.claimItem(agentId, 'x', id, at(minute), `{"id":"${id}"}`), true);
+    }
+    assert.equal(await two!.claimItem(agentId, 'x', '1802', at(5), '{"id":"1802"}'), false, 'taken once');
+    assert.equal(await one!.claimItem(agentId, 'x', '1805', at(5)), true);
+    await one!.settleItem(agentId, 'x', '1803');
+    // Another type of the same agent keeps its own.
+    assert.equal(await one!.claimItem(agentId, 'bluesky', 'at://one', at(0), 'sky'), true);
+
+    // The holder died: two instances look at once, and each item goes to exactly one of them.
+    const [first, second] = await Promise.all([
+      one!.retakePendingItems(agentId, 'x'),
+      two!.retakePendingItems(agentId, 'x'),
+    ]);
+    const retaken = [...first!, ...second!].sort((a, b) => a.itemId.localeCompare(b.itemId));
+    assert.deepEqual(retaken, [
+      { itemId: '1801', pending: '{"id":"1801"}', attempts: 2, takenAt: at(0) },
+      { itemId: '1802', pending: '{"id":"1802"}', attempts: 2, takenAt: at(1) },
+      { itemId: '1804', pending: '{"id":"1804"}', attempts: 2, takenAt: at(3) },
+    ]);
+    const again = await one!.retakePendingItems(agentId, 'x');
+    assert.deepEqual(
+      again.map((item) => [item.itemId, item.attempts]),
+      [
+        ['1801', 3],
+        ['1802', 3],
+        ['1804', 3],
+      ],
+      'oldest take first, one more attempt each',
+    );
+
+    await one!.settleItem(agentId, 'x', '1801');
+    await two!.settleItem(agentId, 'x', '1804');
+    assert.deepEqual(
+      (await two!.retakePendingItems(agentId, 'x')).map((item) => item.itemId),
+      ['1802'],
+      'settled items are no longer pending',
+    );
+    assert.equal(await two!.claimItem(agentId, 'x', '1801', at(6), 'again'), false, 'a settled item stays taken');
+    assert.deepEqual(
+      (await one!.retakePendingItems(agentId, 'bluesky')).map((item) => [item.itemId, item.pending]),
+      [['at://one', 'sky']],
+    );
+
+    // The week's sweep forgets claims, pending or not.
+    await one!.sweepItems(agentId, 'x', at(9));
+    assert.deepEqual(await one!.retakePendingItems(agentId, 'x'), []);
+    assert.equal(await one!.claimItem(agentId, 'x', '1802', at(9)), true);
   });
 }
 

@@ -1,6 +1,7 @@
 import type { AtpAgent } from '@atproto/api';
 import { takeInOrder } from '../in-order.js';
 import { pollUntilStopped } from '../poll-loop.js';
+import { answerLeftovers, ClaimSweeper } from '../taken-items.js';
 import {
   PlatformCredentialsRejected,
   PlatformPostFailed,
@@ -27,9 +28,6 @@ const maxPages = 20;
 /** Notifications answered at a time by one poller, within the agent's in-flight limit (10). */
 const answerConcurrency = 4;
 const defaultRateWaitMs = 60_000;
-/** Claims of notifications are kept this long (a poll never reaches further back), and swept this often. */
-const claimRetentionMs = 7 * 24 * 3_600_000;
-const sweepEveryMs = 3_600_000;
 
 interface StrongRef {
   uri: string;
@@ -104,8 +102,16 @@ async function postThread(
   }
 }
 
+/** What of a notification is stored with its take, to answer it after a takeover. */
+function takenNotification(notification: Notification): string {
+  const { uri, cid, author, reason, record, indexedAt } = notification;
+  return JSON.stringify({ uri, cid, author: { did: author.did, handle: author.handle }, reason, record, indexedAt });
+}
+
+const threadOf = (notification: Notification) => replyRefsFor(notification, notification.record as PostRecord).root.uri;
+
 class NotificationPoller {
-  #sweptAt = Number.NEGATIVE_INFINITY;
+  readonly #sweeper: ClaimSweeper;
 
   constructor(
     private readonly agent: AtpAgent,
@@ -113,11 +119,25 @@ class NotificationPoller {
     private readonly settings: BlueskySettings,
     private readonly secrets: BlueskySecrets,
     private readonly context: PlatformContext,
-  ) {}
+  ) {
+    this.#sweeper = new ClaimSweeper(context);
+  }
 
-  run(): Promise<void> {
+  async run(): Promise<void> {
     const { context } = this;
-    return pollUntilStopped({
+    // What a dead holder took and left unanswered is answered before anything new is taken.
+    await answerLeftovers({
+      platform: 'bluesky',
+      noun: 'Bluesky notification',
+      context,
+      concurrency: answerConcurrency,
+      parse: (pending) => JSON.parse(pending) as Notification,
+      compare: (first, second) => Date.parse(first.indexedAt) - Date.parse(second.indexedAt),
+      threadOf,
+      answer: (notification) => this.#answer(notification),
+      describe: (error) => describeBlueskyFault(error, this.secrets),
+    });
+    await pollUntilStopped({
       platform: 'bluesky',
       notRead: 'Bluesky notifications not read',
       context,
@@ -172,37 +192,40 @@ class NotificationPoller {
       .filter((notification) => Date.parse(notification.indexedAt) >= since)
       .sort((first, second) => Date.parse(first.indexedAt) - Date.parse(second.indexedAt));
     let seenAt: string | null = null;
-    // Each is taken before it is answered, by its URI (whichever instance takes it answers it, once), in order;
-    // a thread's posts are answered one after the other.
+    // Each is taken before it is answered, by its URI and with the notification itself (whichever instance takes
+    // it answers it, once; if that one dies first, the next poller to start answers it), in order; a thread's
+    // posts are answered one after the other. The position moves past a notification another poller took too.
     await takeInOrder(
       due,
       answerConcurrency,
       context.signal,
       async (notification) => {
-        if (!(await context.items.claim(notification.uri))) return false;
+        const taken = await context.items.claim(notification.uri, takenNotification(notification));
         await context.positions.claim(Date.parse(notification.indexedAt));
-        return true;
+        return taken;
       },
       async (notification) => {
         context.markEvent();
         context.recordPost('received', { postId: notification.uri, userId: `bluesky:${notification.author.did}` });
-        await this.#answer(notification);
+        if (await this.#answer(notification)) await context.items.settle(notification.uri);
         if (seenAt === null || notification.indexedAt > seenAt) seenAt = notification.indexedAt;
       },
-      (notification) => replyRefsFor(notification, notification.record as PostRecord).root.uri,
+      threadOf,
     );
     if (seenAt !== null) await this.agent.updateSeenNotifications(seenAt as `${string}`).catch(() => undefined);
-    if (context.clock.now() - this.#sweptAt > sweepEveryMs) {
-      this.#sweptAt = context.clock.now();
-      await context.items.sweep(claimRetentionMs).catch(() => undefined);
-    }
+    await this.#sweeper.sweepIfDue();
   }
 
-  async #answer(notification: Notification): Promise<void> {
+  /**
+   * True once the notification is answered or definitively not (nothing to
+   * answer, the agent's limits, the PDS refusing the reply): false only when
+   * the connector stopped first.
+   */
+  async #answer(notification: Notification): Promise<boolean> {
     const { context } = this;
     const record = notification.record as PostRecord;
     const content = typeof record.text === 'string' ? notificationContent(record.text) : '';
-    if (content === '') return;
+    if (content === '') return true;
     const refs = replyRefsFor(notification, record);
     const inbound: InboundMessage = {
       userId: `bluesky:${notification.author.did}`,
@@ -217,11 +240,12 @@ class NotificationPoller {
           { agentId: context.agentId, platform: 'bluesky', postId: notification.uri },
           'Bluesky notification over the agent’s limits, not answered',
         );
-        return;
+        return true;
       }
       await postThread(this.agent, splitForBluesky(reply.text), refs, context, 'reply');
+      return true;
     } catch (error) {
-      if (context.signal.aborted) return;
+      if (context.signal.aborted) return false;
       if (isRejection(error)) throw error;
       context.logger.warn(
         {
@@ -232,6 +256,7 @@ class NotificationPoller {
         },
         'Bluesky notification not answered',
       );
+      return true;
     }
   }
 }

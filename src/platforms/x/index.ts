@@ -2,6 +2,7 @@ import type { TwitterApi } from 'twitter-api-v2';
 import { abortableDelay } from '../../providers/abortable-delay.js';
 import { takeInOrder } from '../in-order.js';
 import { pollUntilStopped } from '../poll-loop.js';
+import { answerLeftovers, ClaimSweeper } from '../taken-items.js';
 import {
   PlatformPostFailed,
   type PlatformConnection,
@@ -108,18 +109,39 @@ async function postThread(
   return posted;
 }
 
+/** What of a mention is stored with its take, to answer it after a takeover. */
+function takenMention(mention: XPost): string {
+  const { id, text, author_id, conversation_id } = mention;
+  return JSON.stringify({ id, text, author_id, conversation_id });
+}
+
 class MentionPoller {
   #following: { ids: Set<string>; readAt: number } | null = null;
+  readonly #sweeper: ClaimSweeper;
 
   constructor(
     private readonly client: TwitterApi,
     private readonly account: XAccount,
     private readonly settings: XSettings,
     private readonly context: PlatformContext,
-  ) {}
+  ) {
+    this.#sweeper = new ClaimSweeper(context);
+  }
 
-  run(): Promise<void> {
-    return pollUntilStopped({
+  async run(): Promise<void> {
+    // What a dead holder took and left unanswered is answered before anything new is taken.
+    await answerLeftovers({
+      platform: 'x',
+      noun: 'X mention',
+      context: this.context,
+      concurrency: answerConcurrency,
+      parse: (pending) => JSON.parse(pending) as XPost,
+      compare: byIdAscending,
+      threadOf: (mention) => mention.conversation_id ?? mention.id,
+      answer: (mention) => this.#answerTaken(mention),
+      describe: describeXFault,
+    });
+    await pollUntilStopped({
       platform: 'x',
       notRead: 'X mentions not read',
       context: this.context,
@@ -167,20 +189,34 @@ class MentionPoller {
     }
     const mentions = await this.#newMentions(since);
     if (mentions.length > 0) context.markEvent();
-    // Each is taken before it is answered (whichever instance takes it answers it, once), in id order;
-    // a thread's mentions are answered one after the other.
+    // Each is taken before it is answered, by its id and with the mention itself (whichever instance takes it
+    // answers it, once; if that one dies first, the next poller to start answers it), in id order; a thread's
+    // mentions are answered one after the other. The position (the next read's since_id) moves past a mention
+    // taken by another poller too: it is answered there.
     await takeInOrder(
       mentions,
       answerConcurrency,
       context.signal,
-      (mention) => context.positions.claim(mention.id),
       async (mention) => {
-        if (mention.author_id === this.account.id) return;
-        context.recordPost('received', { postId: mention.id, userId: `x:${mention.author_id ?? ''}` });
-        await this.#answer(mention);
+        const taken = await context.items.claim(mention.id, takenMention(mention));
+        await context.positions.claim(mention.id);
+        return taken;
+      },
+      async (mention) => {
+        if (mention.author_id !== this.account.id) {
+          context.recordPost('received', { postId: mention.id, userId: `x:${mention.author_id ?? ''}` });
+        }
+        if (await this.#answerTaken(mention)) await context.items.settle(mention.id);
       },
       (mention) => mention.conversation_id ?? mention.id,
     );
+    await this.#sweeper.sweepIfDue();
+  }
+
+  /** Answers a mention taken: false when the connector stopped first (it stays pending). */
+  async #answerTaken(mention: XPost): Promise<boolean> {
+    if (mention.author_id === this.account.id) return true;
+    return this.#answer(mention);
   }
 
   async #mayAnswer(authorId: string): Promise<boolean> {
@@ -214,10 +250,18 @@ class MentionPoller {
     return this.#following.ids.has(authorId);
   }
 
-  async #answer(mention: XPost): Promise<void> {
+  /**
+   * True once the mention is answered or definitively not (an author not
+   * answered, the agent's limits, the daily cap, X refusing the reply): false
+   * only when the connector stopped first.
+   */
+  async #answer(mention: XPost): Promise<boolean> {
     const { context } = this;
     const inbound = inboundFromMention(mention);
-    if (inbound === null || !(await this.#mayAnswer(mention.author_id!))) return;
+    if (inbound === null) return true;
+    const allowed = await this.#mayAnswer(mention.author_id!);
+    if (context.signal.aborted) return false;
+    if (!allowed) return true;
     try {
       const reply = await context.handleMessage(inbound, { signal: context.signal });
       // The agent's limits refused it: a public "too many messages" reply would only add to the noise.
@@ -226,11 +270,12 @@ class MentionPoller {
           { agentId: context.agentId, platform: 'x', postId: mention.id },
           'X mention over the agent’s limits, not answered',
         );
-        return;
+        return true;
       }
       await postThread(this.client, splitForX(reply.text), mention.id, this.settings, context, 'reply');
+      return true;
     } catch (error) {
-      if (context.signal.aborted) return;
+      if (context.signal.aborted) return false;
       if (error instanceof XApiError && error.status === 401) throw error;
       context.logger.warn(
         {
@@ -241,6 +286,7 @@ class MentionPoller {
         },
         'X mention not answered',
       );
+      return true;
     }
   }
 }

@@ -105,7 +105,14 @@ export function createPlatformRuntime(options: PlatformRuntimeOptions): Platform
         settle: (position) => repositories.platformStates.settlePosition(agent.id, type, position),
       },
       items: {
-        claim: (itemId) => repositories.platformStates.claimItem(agent.id, type, itemId, isoTime(clock.now())),
+        claim: (itemId, pending) =>
+          repositories.platformStates.claimItem(agent.id, type, itemId, isoTime(clock.now()), pending),
+        retakePending: async () =>
+          (await repositories.platformStates.retakePendingItems(agent.id, type)).map((item) => ({
+            ...item,
+            takenAt: Date.parse(item.takenAt),
+          })),
+        settle: (itemId) => repositories.platformStates.settleItem(agent.id, type, itemId),
         sweep: (olderThanMs) =>
           repositories.platformStates.sweepItems(agent.id, type, isoTime(clock.now() - olderThanMs)),
       },

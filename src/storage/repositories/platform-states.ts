@@ -11,6 +11,17 @@ export interface PlatformStateRecord {
   holder: string | null;
 }
 
+/** An item a connector took and has not answered yet, as `retakePendingItems` hands it over. */
+export interface PendingItem {
+  itemId: string;
+  /** The item as the connector stored it with its take. */
+  pending: string;
+  /** Pollers that took it, this one included. */
+  attempts: number;
+  /** When it was first taken (ISO 8601). */
+  takenAt: string;
+}
+
 /** Positions are stored as fixed-width decimal text, so that text order is number order on both dialects. */
 const positionWidth = 20;
 const encodePosition = (position: number | string) => String(position).padStart(positionWidth, '0');
@@ -189,16 +200,72 @@ export class PlatformStateRepository {
   }
 
   /**
-   * Takes one platform item (a notification) for handling: true for exactly
-   * one caller per item, whichever instance asks, so an item is answered once.
+   * Takes one platform item (a notification, a mention) for handling: true
+   * for exactly one caller per item, whichever instance asks, so an item is
+   * answered once. `pending` is the item itself, kept with the take (the same
+   * insert) until `settleItem`: whoever takes the connector over after a
+   * crash finds it with `retakePendingItems`.
    */
-  async claimItem(agentId: string, type: string, itemId: string, at: string): Promise<boolean> {
+  async claimItem(agentId: string, type: string, itemId: string, at: string, pending?: string): Promise<boolean> {
     const result = await this.db
       .insertInto('platform_items')
-      .values({ agent_id: agentId, type, item_id: itemId, claimed_at: at })
+      .values({
+        agent_id: agentId,
+        type,
+        item_id: itemId,
+        claimed_at: at,
+        pending: pending ?? null,
+        attempts: pending === undefined ? 0 : 1,
+      })
       .onConflict((conflict) => conflict.columns(['agent_id', 'type', 'item_id']).doNothing())
       .executeTakeFirst();
     return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
+  }
+
+  /**
+   * The items taken and never settled (their poller died, or stopped, while
+   * answering them), oldest take first, each counted as one more attempt and
+   * handed to exactly one caller: a conditional update on the attempts read,
+   * so two instances looking at once share them out rather than both answer.
+   */
+  async retakePendingItems(agentId: string, type: string): Promise<PendingItem[]> {
+    const rows = await this.db
+      .selectFrom('platform_items')
+      .select(['item_id', 'pending', 'attempts', 'claimed_at'])
+      .where('agent_id', '=', agentId)
+      .where('type', '=', type)
+      .where('pending', 'is not', null)
+      .orderBy('claimed_at')
+      .orderBy('item_id')
+      .execute();
+    const retaken: PendingItem[] = [];
+    for (const row of rows) {
+      const attempts = Number(row.attempts) + 1;
+      const result = await this.db
+        .updateTable('platform_items')
+        .set({ attempts })
+        .where('agent_id', '=', agentId)
+        .where('type', '=', type)
+        .where('item_id', '=', row.item_id)
+        .where('attempts', '=', row.attempts)
+        .where('pending', 'is not', null)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) > 0) {
+        retaken.push({ itemId: row.item_id, pending: row.pending!, attempts, takenAt: row.claimed_at });
+      }
+    }
+    return retaken;
+  }
+
+  /** The item is answered (or given up): it stays taken, and nothing of it is pending any more. */
+  async settleItem(agentId: string, type: string, itemId: string): Promise<void> {
+    await this.db
+      .updateTable('platform_items')
+      .set({ pending: null })
+      .where('agent_id', '=', agentId)
+      .where('type', '=', type)
+      .where('item_id', '=', itemId)
+      .execute();
   }
 
   /** Forgets claims older than `before`: the connectors never look that far back again. */
