@@ -102,6 +102,8 @@ describe('knowledge bases on PostgreSQL with pgvector', { skip: vectorSkip }, ()
         and indexdef like '%USING hnsw%'`.execute(t.deps.database.db);
     assert.equal(rows.length, 1);
     assert.match(rows[0]!.definition, /vector_cosine_ops/);
+    // Built wider than pgvector's default graph (ef_construction 64), for recall at a million chunks.
+    assert.match(rows[0]!.definition, /WITH \(m='?16'?, ef_construction='?128'?\)/);
   });
 
   it('never finds a deleted document again, and deletes the vectors of a deleted base', async () => {

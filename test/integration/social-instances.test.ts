@@ -17,7 +17,9 @@ import { eventually } from '../helpers/wait.js';
  * advisory locks), one agent on X and Bluesky (fakes on loopback): each
  * account is polled by one instance, every mention is answered once, and
  * neither a SIGKILL of the poller (the other takes over) nor its restart
- * answers anything twice.
+ * answers anything twice; a mention the killed poller had taken and was
+ * answering (the fake holds its reply) is answered by the instance that
+ * takes the account over, once.
  */
 const xAccount = { id: '1500000000000000777', username: 'agentd_twins' };
 const xKeys = {
@@ -32,6 +34,19 @@ const skyAccount = {
   appPassword: 'bsky-app-pass-instances-2w5e',
 };
 const author = { did: 'did:plc:bob4bob4bob4bob4bob', handle: 'bob.test' };
+/** Accounts of their own for the agents killed while answering: the first test's agent polls the others. */
+const pendingXAccount = { id: '1500000000000000888', username: 'agentd_pending' };
+const pendingXKeys = {
+  appKey: 'x-app-key-pending-takeover',
+  appSecret: 'x-app-secret-pending-takeover-3d9e',
+  accessToken: '1500000000000000888-x-access-token',
+  accessSecret: 'x-access-secret-pending-takeover-8f1b',
+};
+const pendingSkyAccount = {
+  did: 'did:plc:agentd4pending4skyte',
+  handle: 'pending-takeover.test',
+  appPassword: 'bsky-app-pass-pending-takeover-5h2k',
+};
 const leaseMs = 3000;
 
 describe('X and Bluesky on two instances', { skip: postgresSkip }, () => {
@@ -53,7 +68,14 @@ describe('X and Bluesky on two instances', { skip: postgresSkip }, () => {
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     const text = await response.text();
-    for (const secret of [xKeys.appSecret, xKeys.accessSecret, skyAccount.appPassword]) {
+    for (const secret of [
+      xKeys.appSecret,
+      xKeys.accessSecret,
+      skyAccount.appPassword,
+      pendingXKeys.appSecret,
+      pendingXKeys.accessSecret,
+      pendingSkyAccount.appPassword,
+    ]) {
       assert.ok(!text.includes(secret), 'a secret appears in a response');
     }
     return { status: response.status, body: text ? JSON.parse(text) : null };
@@ -65,6 +87,11 @@ describe('X and Bluesky on two instances', { skip: postgresSkip }, () => {
     return startServer({ ...environment, AGENTD_DATA_DIR: dataDir, AGENTD_INSTANCE_ID: name });
   };
 
+  /** Starts the instances of the two that are not running (one killed by an earlier test comes back). */
+  async function bothRunning() {
+    for (const name of ['first', 'second']) if (!servers.has(name)) servers.set(name, await start(name));
+  }
+
   before(async () => {
     database = await createFreshDatabase();
     x = await startFakeX();
@@ -72,6 +99,8 @@ describe('X and Bluesky on two instances', { skip: postgresSkip }, () => {
     sky = await startFakeBluesky();
     sky.addAccount(skyAccount);
     sky.addAccount({ ...author, appPassword: 'bob-pass-unused' });
+    x.addAccount({ id: pendingXAccount.id, username: pendingXAccount.username, oauth1: pendingXKeys });
+    sky.addAccount(pendingSkyAccount);
     environment = {
       DATABASE_URL: database.url,
       AGENTD_DATABASE_POOL_SIZE: '4',
@@ -146,6 +175,17 @@ describe('X and Bluesky on two instances', { skip: postgresSkip }, () => {
     assert.equal(created.status, 201, JSON.stringify(created.body));
     const agentId = created.body.id as string;
     const initial = await eventually(() => holders(agentId), 'both running', 20_000);
+    // A poller's first read sets where the account's mentions start (what came before is not news): a mention
+    // is sent once each account has been read twice.
+    await eventually(
+      async () =>
+        x.callsTo(/mentions$/, xAccount.id).length >= 2 &&
+        sky.callsTo('app.bsky.notification.listNotifications', skyAccount.did).length >= 2
+          ? true
+          : null,
+      'a second read of each account',
+      20_000,
+    );
 
     const one = await mentionBoth('one');
     // One poller per account: its reads are a poll interval apart; two pollers would interleave.
@@ -186,5 +226,88 @@ describe('X and Bluesky on two instances', { skip: postgresSkip }, () => {
     );
     assert.deepEqual(sky.shapeProblems, []);
     assert.ok(x.calls.every((request) => request.auth === 'oauth1'));
+  });
+
+  /** The instance running the agent's one platform, once it runs. */
+  async function holderOf(agentId: string): Promise<string | null> {
+    const [server] = [...servers.values()];
+    const report = await call(server!, 'GET', `/v1/agents/${agentId}/platforms`);
+    const entry = report.body.data[0] as { state: string; instance: string | null };
+    return entry.state === 'running' ? entry.instance : null;
+  }
+
+  /**
+   * Creates an agent on `platform`, lets its poller take `mention()` and kills
+   * that instance while the reply is held by the fake; resolves with the mention.
+   */
+  async function killWhileAnswering<Mention>(
+    platform: Record<string, unknown>,
+    reads: () => number,
+    hold: () => void,
+    mention: () => Mention,
+    answering: () => boolean,
+  ): Promise<Mention> {
+    await bothRunning();
+    const created = await call(servers.get('first')!, 'POST', '/v1/agents', {
+      name: `Pending ${String(platform.type)}`,
+      platforms: [platform],
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const agentId = created.body.id as string;
+    const readsBefore = reads();
+    const holder = await eventually(() => holderOf(agentId), 'a holder', 20_000);
+    // The first read sets where the account's mentions start: after a second one, this mention is news.
+    await eventually(async () => (reads() >= readsBefore + 2 ? true : null), 'a read after the first', 10_000);
+    hold();
+    const sent = mention();
+    await eventually(async () => (answering() ? true : null), 'the holder posting its reply', 15_000);
+    await servers.get(holder)!.stop('SIGKILL');
+    servers.delete(holder);
+    return sent;
+  }
+
+  it('X: the instance that takes the account over answers the mention the killed one had taken', async () => {
+    const answersTo = (mentionId: string) =>
+      x.postsBy(pendingXAccount.id).filter((post) => post.inReplyTo === mentionId);
+    const postsBefore = x.callsTo(/^\/2\/tweets$/, pendingXAccount.id).length;
+    const mentionId = await killWhileAnswering(
+      { type: 'x', settings: { pollIntervalSeconds: 1 }, secrets: pendingXKeys },
+      () => x.callsTo(/mentions$/, pendingXAccount.id).length,
+      () => x.holdNext(/^\/2\/tweets$/, 1),
+      () =>
+        x.mention(pendingXAccount.id, {
+          authorId: '1700000000000000778',
+          text: `@${pendingXAccount.username} still there?`,
+        }),
+      () => x.callsTo(/^\/2\/tweets$/, pendingXAccount.id).length > postsBefore,
+    );
+    assert.deepEqual(answersTo(mentionId), [], 'the killed instance’s reply never reached X');
+    await eventually(async () => (answersTo(mentionId).length > 0 ? true : null), 'the survivor’s answer', 30_000);
+    // Absence of a second answer is observed over a window: a few poll intervals.
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    assert.equal(answersTo(mentionId).length, 1, 'answered once');
+    assert.ok(x.calls.every((request) => request.auth === 'oauth1'));
+  });
+
+  it('Bluesky: the instance that takes the account over answers the mention the killed one had taken', async () => {
+    const answersTo = (uri: string) =>
+      sky.postsBy(pendingSkyAccount.did).filter((post) => post.record.reply?.parent.uri === uri);
+    const postsBefore = sky.callsTo('com.atproto.repo.createRecord', pendingSkyAccount.did).length;
+    const mention = await killWhileAnswering(
+      {
+        type: 'bluesky',
+        settings: { pollIntervalSeconds: 1 },
+        secrets: { identifier: pendingSkyAccount.handle, appPassword: pendingSkyAccount.appPassword },
+      },
+      () => sky.callsTo('app.bsky.notification.listNotifications', pendingSkyAccount.did).length,
+      () => sky.holdNext('com.atproto.repo.createRecord', 1),
+      () => sky.mention(pendingSkyAccount.did, author, `@${pendingSkyAccount.handle} still there?`),
+      () => sky.callsTo('com.atproto.repo.createRecord', pendingSkyAccount.did).length > postsBefore,
+    );
+    assert.deepEqual(answersTo(mention.uri), [], 'the killed instance’s reply never reached the PDS');
+    await eventually(async () => (answersTo(mention.uri).length > 0 ? true : null), 'the survivor’s answer', 30_000);
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    assert.equal(answersTo(mention.uri).length, 1, 'answered once');
+    assert.deepEqual(sky.shapeProblems, []);
   });
 });
