@@ -25,7 +25,7 @@ import { monotonicFactory } from 'ulid';
 import { openDatabase } from '../src/storage/database.js';
 import { migrateToLatest } from '../src/storage/migrate.js';
 import { knowledgeVectorLayout } from '../src/storage/repositories/knowledge-bases.js';
-import { VectorIndex } from '../src/storage/repositories/vector-index.js';
+import { hnswBuildOptions, VectorIndex } from '../src/storage/repositories/vector-index.js';
 import { createFreshDatabase } from '../test/helpers/postgres.js';
 import {
   dimensions,
@@ -344,7 +344,7 @@ async function postgresRun(baseUrl: string): Promise<void> {
     await database.drop();
   }
   printTable(
-    'PostgreSQL (pgvector 0.8, HNSW m 16, ef_construction 64, ef_search by table size, iterative scan; disk: vector table and its indexes)',
+    `PostgreSQL (pgvector 0.8, HNSW m ${hnswBuildOptions.m}, ef_construction ${hnswBuildOptions.efConstruction}, ef_search by table size, iterative scan; disk: vector table and its indexes)`,
     results,
   );
   console.log('\nPostgreSQL, 1,000 rows added through the built index (one transaction), then deleted\n');
