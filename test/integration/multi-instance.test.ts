@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import { generateApiKey } from '../../src/security/api-key-secret.js';
+import { callJson } from '../helpers/call-json.js';
 import { postgresSkip, redisSkip, redisUrl } from '../helpers/environment.js';
 import { startFakeOpenAiServer } from '../helpers/fake-openai-server.js';
 import { turnsOf, type FakeProviderServer } from '../helpers/fake-provider-server.js';
@@ -29,18 +30,8 @@ interface Caller {
   key: string;
 }
 
-async function call(server: ServerProcess, caller: Caller, method: string, url: string, body?: unknown) {
-  const response = await fetch(`${server.url}${url}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${caller.key}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : null };
-}
+const call = (server: ServerProcess, caller: Caller, method: string, url: string, body?: unknown) =>
+  callJson(server.url, caller.key, method, url, body);
 
 describe('two instances on one PostgreSQL and one Redis', { skip }, () => {
   const bootstrap: Caller = { key: generateApiKey() };

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { generateApiKey } from '../../src/security/api-key-secret.js';
+import { callJson } from '../helpers/call-json.js';
 import { postgresSkip, redisSkip, redisUrl } from '../helpers/environment.js';
 import { startFakeTelegram, type FakeTelegram } from '../helpers/fake-telegram-server.js';
 import { createFreshDatabase, type FreshDatabase } from '../helpers/postgres.js';
@@ -37,19 +38,8 @@ for (const variant of variants) {
     let telegram: FakeTelegram;
     const servers = new Map<string, ServerProcess>();
 
-    async function call(server: ServerProcess, method: string, url: string, body?: unknown) {
-      const response = await fetch(`${server.url}${url}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${bootstrapKey}`,
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      const text = await response.text();
-      assert.ok(!text.includes(token), 'the bot token never appears in a response');
-      return { status: response.status, body: text ? JSON.parse(text) : null };
-    }
+    const call = (server: ServerProcess, method: string, url: string, body?: unknown) =>
+      callJson(server.url, bootstrapKey, method, url, body, [token]);
 
     before(async () => {
       database = await createFreshDatabase();

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { generateApiKey } from '../../src/security/api-key-secret.js';
+import { callJson } from '../helpers/call-json.js';
 import { postgresSkip, redisSkip, redisUrl } from '../helpers/environment.js';
 import { startFakeOpenAiServer } from '../helpers/fake-openai-server.js';
 import type { FakeProviderServer } from '../helpers/fake-provider-server.js';
@@ -40,18 +41,8 @@ describe('runs on two instances', { skip }, () => {
     return { ...environment, AGENTD_DATA_DIR: dataDir };
   }
 
-  async function call(server: ServerProcess, method: string, url: string, body?: unknown): Promise<any> {
-    const response = await fetch(`${server.url}${url}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${key}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await response.text();
-    return { status: response.status, body: text ? JSON.parse(text) : null };
-  }
+  const call = (server: ServerProcess, method: string, url: string, body?: unknown) =>
+    callJson(server.url, key, method, url, body);
 
   async function newAgent(): Promise<string> {
     const created = await call(first, 'POST', '/v1/agents', {

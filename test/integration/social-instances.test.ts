@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { generateApiKey } from '../../src/security/api-key-secret.js';
+import { callJson } from '../helpers/call-json.js';
 import { postgresSkip } from '../helpers/environment.js';
 import { startFakeBluesky, type FakeBluesky } from '../helpers/fake-bluesky.js';
 import { startFakeX, type FakeX } from '../helpers/fake-x-server.js';
@@ -58,28 +59,15 @@ describe('X and Bluesky on two instances', { skip: postgresSkip }, () => {
   let environment: Record<string, string>;
   const servers = new Map<string, ServerProcess>();
 
-  async function call(server: ServerProcess, method: string, url: string, body?: unknown) {
-    const response = await fetch(`${server.url}${url}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${bootstrapKey}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await response.text();
-    for (const secret of [
+  const call = (server: ServerProcess, method: string, url: string, body?: unknown) =>
+    callJson(server.url, bootstrapKey, method, url, body, [
       xKeys.appSecret,
       xKeys.accessSecret,
       skyAccount.appPassword,
       pendingXKeys.appSecret,
       pendingXKeys.accessSecret,
       pendingSkyAccount.appPassword,
-    ]) {
-      assert.ok(!text.includes(secret), 'a secret appears in a response');
-    }
-    return { status: response.status, body: text ? JSON.parse(text) : null };
-  }
+    ]);
 
   const start = (name: string) => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentd-social-'));

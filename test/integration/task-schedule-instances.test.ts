@@ -6,6 +6,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { generateApiKey } from '../../src/security/api-key-secret.js';
+import { callJson } from '../helpers/call-json.js';
 import { postgresSkip, redisSkip, redisUrl } from '../helpers/environment.js';
 import { startFakeTelegram, type FakeTelegram } from '../helpers/fake-telegram-server.js';
 import { createFreshDatabase, type FreshDatabase } from '../helpers/postgres.js';
@@ -82,18 +83,8 @@ describe('tasks on two instances', { skip }, () => {
     for (const directory of dataDirs) fs.rmSync(directory, { recursive: true, force: true });
   });
 
-  async function call(instance: ServerProcess, method: string, url: string, body?: unknown) {
-    const response = await fetch(`${instance.url}${url}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${owner.key}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await response.text();
-    return { status: response.status, body: text ? JSON.parse(text) : null };
-  }
+  const call = (instance: ServerProcess, method: string, url: string, body?: unknown) =>
+    callJson(instance.url, owner.key, method, url, body);
 
   async function runsOf(taskId: string): Promise<RunRecord[]> {
     const result = await reader.query<RunRecord>(
