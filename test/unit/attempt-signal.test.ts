@@ -33,7 +33,14 @@ test('an attempt started after the long-lived signal aborted is aborted already'
 
 test('an attempt times out with a TimeoutError', async () => {
   const attempt = attemptSignal(new AbortController().signal, 5);
-  await new Promise((resolve) => attempt.signal.addEventListener('abort', resolve, { once: true }));
+  // AbortSignal.timeout's timer does not keep the process alive: with nothing else pending, the test runner
+  // would see the event loop end before the abort. This timer keeps it alive while the test waits.
+  const keepAlive = setInterval(() => undefined, 1_000);
+  try {
+    await new Promise((resolve) => attempt.signal.addEventListener('abort', resolve, { once: true }));
+  } finally {
+    clearInterval(keepAlive);
+  }
   assert.equal((attempt.signal.reason as Error).name, 'TimeoutError');
   attempt.release();
 });
