@@ -89,6 +89,8 @@ describe("the dashboard's tasks", { skip: chromiumMissing ?? false }, () => {
     // (hence a click and a wait rather than `uncheck()`, which checks the state right after the click).
     await row.getByLabel('Morning summary enabled').click();
     await page.getByRole('status').filter({ hasText: 'Morning summary disabled.' }).waitFor();
+    // The notice comes with the server's answer; the box follows once the list is read again.
+    await row.locator('input[aria-label="Morning summary enabled"]:not(:checked)').waitFor();
     assert.equal(await row.getByLabel('Morning summary enabled').isChecked(), false);
     assert.equal((await server.api('GET', `/v1/agents/${agent.id}/tasks/${stored.id}`)).body.enabled, false);
 
