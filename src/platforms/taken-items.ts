@@ -7,7 +7,7 @@ import type { PlatformContext } from './platform.js';
  * answered by the next poller to start, and old claims are forgotten.
  */
 
-/** An item taken this many times over takeovers and never answered is given up (it may be what kills them). */
+/** An item (a mention, a Telegram update) taken this many times over takeovers and never answered is given up (it may be what kills them). */
 export const maxItemAttempts = 3;
 /** A pending item taken longer ago than this is given up: the account was stopped for a day, it is not news. */
 export const maxPendingAgeMs = 24 * 60 * 60 * 1000;

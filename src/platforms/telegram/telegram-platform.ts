@@ -10,6 +10,7 @@ import {
   type InboundReply,
   type PlatformInboundResponse,
 } from '../platform.js';
+import { maxItemAttempts, maxPendingAgeMs } from '../taken-items.js';
 import { inboundFromUpdate, photoToFetch, splitForTelegram, type TelegramUpdate } from './telegram-messages.js';
 
 const settingsSchema = Type.Object(
@@ -209,7 +210,7 @@ async function answerUpdate(
  * there first) with the update itself, and settled once answered, so a
  * takeover never answers an update twice; one the previous holder took and
  * never answered (its process died, or it stopped) is answered first, up to
- * `maxUpdateAttempts` tries over takeovers.
+ * `maxItemAttempts` tries over takeovers.
  */
 async function poll(api: Api, token: string, timeoutSeconds: number, context: PlatformContext): Promise<void> {
   await answerPending(api, token, context);
@@ -245,11 +246,6 @@ async function poll(api: Api, token: string, timeoutSeconds: number, context: Pl
   }
 }
 
-/** An update taken this many times over takeovers and never answered is given up (it may be what kills them). */
-const maxUpdateAttempts = 3;
-/** A pending update older than this is given up: as long as Telegram itself keeps an update nobody fetched. */
-const maxPendingAgeMs = 24 * 60 * 60 * 1000;
-
 /** Answers the update an earlier holder took and left unanswered, if there is one. */
 async function answerPending(api: Api, token: string, context: PlatformContext): Promise<void> {
   const about = { agentId: context.agentId, platform: 'telegram' };
@@ -258,7 +254,7 @@ async function answerPending(api: Api, token: string, context: PlatformContext):
     if (taken === null) return;
     const update = JSON.parse(taken.pending) as TelegramUpdate;
     const seen = { ...about, updateId: update.update_id, attempts: taken.attempts };
-    if (taken.attempts > maxUpdateAttempts) {
+    if (taken.attempts > maxItemAttempts) {
       context.logger.warn(seen, 'telegram update given up after repeated takeovers');
       await context.positions.settle(update.update_id);
       return;
