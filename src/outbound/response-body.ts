@@ -1,9 +1,10 @@
 import type http from 'node:http';
+import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 
-function decoded(message: http.IncomingMessage): NodeJS.ReadableStream {
+function decoded(message: Readable, contentEncoding: string | undefined): NodeJS.ReadableStream {
   // Nothing asks for compression, but a server may compress anyway; the global fetch would decode it.
-  switch (message.headers['content-encoding']?.trim().toLowerCase()) {
+  switch (contentEncoding?.trim().toLowerCase()) {
     case 'gzip':
     case 'x-gzip':
       return message.pipe(zlib.createGunzip());
@@ -25,7 +26,20 @@ export function responseBody(
   message: http.IncomingMessage,
   signal: AbortSignal | undefined,
 ): ReadableStream<Uint8Array> {
-  const source = decoded(message);
+  return bodyStream(message, message.headers['content-encoding'], () => message.complete, signal);
+}
+
+/**
+ * The same for any readable carrying a body: an HTTP/2 stream, whose body is
+ * complete when it has ended.
+ */
+export function bodyStream(
+  message: Readable,
+  contentEncoding: string | undefined,
+  complete: () => boolean,
+  signal: AbortSignal | undefined,
+): ReadableStream<Uint8Array> {
+  const source = decoded(message, contentEncoding);
   let cancelled = false;
   return new ReadableStream<Uint8Array>({
     start(controller) {
@@ -44,11 +58,13 @@ export function responseBody(
         controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
         if ((controller.desiredSize ?? 1) <= 0) source.pause();
       });
-      source.once('end', () => settle(() => controller.close()));
+      const terminated = () => new TypeError('terminated', { cause: new Error('other side closed') });
+      // An HTTP/2 stream reset without an error code ends like a whole one: `complete` tells them apart.
+      source.once('end', () => (complete() ? settle(() => controller.close()) : fail(terminated())));
       source.once('error', fail);
       if (source !== message) message.once('error', fail);
       message.once('close', () => {
-        if (!message.complete) fail(new TypeError('terminated', { cause: new Error('other side closed') }));
+        if (!complete()) fail(terminated());
       });
     },
     pull() {

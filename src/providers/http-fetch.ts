@@ -1,7 +1,9 @@
 import http from 'node:http';
+import http2 from 'node:http2';
 import https from 'node:https';
 // The body reader is the outbound client's: both read node:http answers as the global fetch would.
-import { responseBody } from '../outbound/response-body.js';
+import { bodyStream, responseBody } from '../outbound/response-body.js';
+import { Http2Sessions, type Http2SessionsOptions, type PooledSession } from './http2-sessions.js';
 
 /**
  * The `fetch` the AI SDK's providers are given: the same contract as the
@@ -16,10 +18,6 @@ import { responseBody } from '../outbound/response-body.js';
  * global fetch, so behaviour never differs, only cost.
  */
 
-const agents = {
-  'http:': new http.Agent({ keepAlive: true }),
-  'https:': new https.Agent({ keepAlive: true }),
-};
 const redirects = new Set([301, 302, 303, 307, 308]);
 const withoutBody = new Set([101, 204, 205, 304]);
 
@@ -32,47 +30,180 @@ function headersOf(init: RequestInit | undefined, body: string | Uint8Array | un
   return headers;
 }
 
-export const httpFetch: typeof fetch = (input, init) => {
-  const fallback = () => fetch(input, init);
-  const url = typeof input === 'string' ? new URL(input) : input instanceof URL ? input : null;
-  const body = init?.body ?? undefined;
-  const carried = body === undefined || typeof body === 'string' || body instanceof Uint8Array;
-  if (url === null || !carried || (url.protocol !== 'http:' && url.protocol !== 'https:')) return fallback();
-  const signal = init?.signal ?? undefined;
-  if (signal?.aborted) return Promise.reject(signal.reason);
+/** Headers HTTP/2 forbids (RFC 9113, 8.2.2) or carries as pseudo-headers. */
+const notForHttp2 = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'host']);
+/** Failures before any answer that say the server did not take the stream: it is sent again on another connection. */
+const retriedHttp2Codes = new Set(['ERR_HTTP2_GOAWAY_SESSION', 'ERR_HTTP2_INVALID_SESSION', 'ERR_HTTP2_STREAM_CANCEL']);
+const maximumHttp2Retries = 3;
 
-  return new Promise<Response>((resolve, reject) => {
-    const request = (url.protocol === 'https:' ? https : http).request(url, {
-      method: init?.method ?? 'GET',
-      headers: headersOf(init, body),
-      agent: agents[url.protocol as 'http:' | 'https:'],
-      ...(signal ? { signal } : {}),
+function refusedStream(error: NodeJS.ErrnoException): boolean {
+  return (
+    retriedHttp2Codes.has(error.code ?? '') ||
+    (error.code === 'ERR_HTTP2_STREAM_ERROR' && error.message.includes('NGHTTP2_REFUSED_STREAM'))
+  );
+}
+
+export interface HttpFetchOptions extends Http2SessionsOptions {}
+
+/** A provider `fetch` with its own connection pools (`httpFetch` is the process's). */
+export function createHttpFetch(options: HttpFetchOptions = {}): typeof fetch & { close(): void } {
+  const agents = {
+    'http:': new http.Agent({ keepAlive: true }),
+    'https:': new https.Agent({ keepAlive: true, ...(options.ca !== undefined ? { ca: options.ca } : {}) }),
+  };
+  const sessions = new Http2Sessions(options);
+
+  function viaHttp1(
+    url: URL,
+    init: RequestInit | undefined,
+    body: string | Uint8Array | undefined,
+    fallback: () => Promise<Response>,
+  ): Promise<Response> {
+    const signal = init?.signal ?? undefined;
+    return new Promise<Response>((resolve, reject) => {
+      const request = (url.protocol === 'https:' ? https : http).request(url, {
+        method: init?.method ?? 'GET',
+        headers: headersOf(init, body),
+        agent: agents[url.protocol as 'http:' | 'https:'],
+        ...(signal ? { signal } : {}),
+      });
+      request.once('error', (error) => {
+        // The global fetch's shapes: the signal's reason when aborted, else "fetch failed" with the cause.
+        if (signal?.aborted) reject(signal.reason);
+        else reject(new TypeError('fetch failed', { cause: error }));
+      });
+      request.once('response', (response) => {
+        const status = response.statusCode ?? 0;
+        if (redirects.has(status) && response.headers.location !== undefined) {
+          response.resume();
+          resolve(fallback());
+          return;
+        }
+        const headers = new Headers();
+        for (let index = 0; index < response.rawHeaders.length; index += 2) {
+          headers.append(response.rawHeaders[index]!, response.rawHeaders[index + 1]!);
+        }
+        if (withoutBody.has(status)) response.resume();
+        resolve(
+          new Response(withoutBody.has(status) ? null : responseBody(response, signal), {
+            status,
+            statusText: response.statusMessage ?? '',
+            headers,
+          }),
+        );
+      });
+      request.end(body);
     });
-    request.once('error', (error) => {
-      // The global fetch's shapes: the signal's reason when aborted, else "fetch failed" with the cause.
-      if (signal?.aborted) reject(signal.reason);
-      else reject(new TypeError('fetch failed', { cause: error }));
-    });
-    request.once('response', (response) => {
-      const status = response.statusCode ?? 0;
-      if (redirects.has(status) && response.headers.location !== undefined) {
-        response.resume();
-        resolve(fallback());
+  }
+
+  function viaHttp2(
+    pooled: PooledSession,
+    url: URL,
+    init: RequestInit | undefined,
+    body: string | Uint8Array | undefined,
+    fallback: () => Promise<Response>,
+  ): Promise<Response> {
+    const signal = init?.signal ?? undefined;
+    const outgoing: http2.OutgoingHttpHeaders = {
+      ':method': init?.method ?? 'GET',
+      ':path': `${url.pathname}${url.search}`,
+    };
+    for (const [name, value] of Object.entries(headersOf(init, body))) {
+      if (!notForHttp2.has(name)) outgoing[name] = value;
+    }
+    return new Promise<Response>((resolve, reject) => {
+      let stream: http2.ClientHttp2Stream;
+      try {
+        stream = pooled.session.request(outgoing, { endStream: body === undefined, ...(signal ? { signal } : {}) });
+      } catch (error) {
+        // The session closed between being chosen and being used.
+        sessions.release(pooled);
+        reject(error);
         return;
       }
-      const headers = new Headers();
-      for (let index = 0; index < response.rawHeaders.length; index += 2) {
-        headers.append(response.rawHeaders[index]!, response.rawHeaders[index + 1]!);
-      }
-      if (withoutBody.has(status)) response.resume();
-      resolve(
-        new Response(withoutBody.has(status) ? null : responseBody(response, signal), {
-          status,
-          statusText: response.statusMessage ?? '',
-          headers,
-        }),
-      );
+      let answered = false;
+      stream.once('close', () => sessions.release(pooled));
+      stream.on('error', (error: NodeJS.ErrnoException) => {
+        if (answered) return; // the body's reader reports it
+        if (signal?.aborted) reject(signal.reason);
+        else reject(error);
+      });
+      stream.once('response', (received) => {
+        answered = true;
+        const status = Number(received[':status'] ?? 0);
+        const headers = new Headers();
+        for (const [name, value] of Object.entries(received)) {
+          if (name.startsWith(':') || value === undefined) continue;
+          for (const one of Array.isArray(value) ? value : [value]) headers.append(name, String(one));
+        }
+        if ((redirects.has(status) && headers.has('location')) || withoutBody.has(status)) {
+          stream.resume();
+          if (redirects.has(status) && headers.has('location')) {
+            resolve(fallback());
+            return;
+          }
+        }
+        const contentEncoding = headers.get('content-encoding') ?? undefined;
+        // A stream the server resets without an error code also ends; with a length announced, a short body is
+        // known for cut off (node:http's `complete` tells the same of HTTP/1.1).
+        const announced = headers.has('content-length') ? Number(headers.get('content-length')) : undefined;
+        let bodyBytes = 0;
+        if (announced !== undefined) stream.on('data', (chunk: Buffer) => (bodyBytes += chunk.byteLength));
+        const complete = () => stream.readableEnded && (announced === undefined || bodyBytes === announced);
+        resolve(
+          new Response(withoutBody.has(status) ? null : bodyStream(stream, contentEncoding, complete, signal), {
+            status,
+            headers,
+          }),
+        );
+      });
+      if (body !== undefined) stream.end(body);
     });
-    request.end(body);
-  });
-};
+  }
+
+  async function viaHttps(
+    url: URL,
+    init: RequestInit | undefined,
+    body: string | Uint8Array | undefined,
+    fallback: () => Promise<Response>,
+  ): Promise<Response> {
+    const signal = init?.signal ?? undefined;
+    for (let retries = 0; ; retries += 1) {
+      let pooled: PooledSession | 'http/1.1';
+      try {
+        pooled = await sessions.acquire(url, signal);
+      } catch (error) {
+        if (signal?.aborted) throw signal.reason;
+        throw new TypeError('fetch failed', { cause: error });
+      }
+      if (pooled === 'http/1.1') return viaHttp1(url, init, body, fallback);
+      try {
+        return await viaHttp2(pooled, url, init, body, fallback);
+      } catch (error) {
+        if (signal?.aborted) throw signal.reason;
+        if (!refusedStream(error as NodeJS.ErrnoException) || retries >= maximumHttp2Retries) {
+          throw new TypeError('fetch failed', { cause: error });
+        }
+      }
+    }
+  }
+
+  const fetchWith = ((input, init) => {
+    const fallback = () => fetch(input, init);
+    const url = typeof input === 'string' ? new URL(input) : input instanceof URL ? input : null;
+    const body = init?.body ?? undefined;
+    const carried = body === undefined || typeof body === 'string' || body instanceof Uint8Array;
+    if (url === null || !carried || (url.protocol !== 'http:' && url.protocol !== 'https:')) return fallback();
+    const signal = init?.signal ?? undefined;
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    return url.protocol === 'https:' ? viaHttps(url, init, body, fallback) : viaHttp1(url, init, body, fallback);
+  }) as typeof fetch & { close(): void };
+  fetchWith.close = () => {
+    sessions.close();
+    agents['http:'].destroy();
+    agents['https:'].destroy();
+  };
+  return fetchWith;
+}
+
+export const httpFetch: typeof fetch = createHttpFetch();

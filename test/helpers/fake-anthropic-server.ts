@@ -5,6 +5,7 @@ import {
   type ChatMessage,
   type FakeProviderServer,
   type ProviderAnswer,
+  type FakeProviderServerOptions,
   type ProviderProtocol,
   type RecordedRequest,
 } from './fake-provider-server.js';
@@ -158,6 +159,6 @@ export const anthropicProtocol: ProviderProtocol = {
   ],
 };
 
-export function startFakeAnthropicServer(options: { port?: number } = {}): Promise<FakeProviderServer> {
+export function startFakeAnthropicServer(options: FakeProviderServerOptions = {}): Promise<FakeProviderServer> {
   return startFakeProviderServer(anthropicProtocol, options);
 }

@@ -4,6 +4,7 @@ import {
   type ChatMessage,
   type FakeProviderServer,
   type ProviderAnswer,
+  type FakeProviderServerOptions,
   type ProviderProtocol,
   type RecordedRequest,
   type TokenCounts,
@@ -147,6 +148,6 @@ export const openAiProtocol: ProviderProtocol = {
   ],
 };
 
-export function startFakeOpenAiServer(options: { port?: number } = {}): Promise<FakeProviderServer> {
+export function startFakeOpenAiServer(options: FakeProviderServerOptions = {}): Promise<FakeProviderServer> {
   return startFakeProviderServer(openAiProtocol, options);
 }

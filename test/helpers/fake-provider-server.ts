@@ -1,4 +1,6 @@
 import http from 'node:http';
+import http2 from 'node:http2';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import {
   answeredToolCalls,
@@ -95,6 +97,8 @@ export interface ChatMessage {
 
 export interface RecordedRequest {
   path: string;
+  /** '1.1', or '2.0' when it came over HTTP/2. */
+  httpVersion: string;
   /** Every request header, names in lower case (`authorization`, `x-api-key`, `anthropic-version`…). */
   headers: http.IncomingHttpHeaders;
   authorization: string | undefined;
@@ -168,6 +172,10 @@ export interface FakeProviderServer {
   baseUrl: string;
   /** Base URL without `/v1` (as Ollama and Anthropic users often write it). */
   origin: string;
+  /** Connections accepted so far (TLS connections when serving https:). */
+  readonly connections: number;
+  /** The HTTP/2 connections open now (serving https: with HTTP/2). */
+  readonly http2Sessions: http2.ServerHttp2Session[];
   requests: RecordedRequest[];
   /** The behaviour for requests with no queued behaviour. */
   setDefault(behaviour: FakeScript): void;
@@ -298,13 +306,16 @@ async function answer(
   response.writeHead(200, {
     'content-type': 'text/event-stream',
     'cache-control': 'no-cache',
-    connection: 'keep-alive',
+    // HTTP/2 has no connection header.
+    ...(request.httpVersion === '2.0' ? {} : { connection: 'keep-alive' }),
   });
   response.flushHeaders();
   if (behaviour.hang) return;
   const breakOff = () => {
     connection.brokenOnPurpose = true;
-    response.destroy();
+    // An HTTP/2 answer is a stream of a connection that other answers share: only the stream is broken.
+    if ('stream' in response) (response as unknown as http2.Http2ServerResponse).stream.destroy();
+    else response.destroy();
   };
   for (const frame of protocol.streamOpening(request, providerAnswer)) response.write(frame);
   const textPieces = carriesText(providerAnswer) ? text.split(/(?<= )/) : [];
@@ -327,9 +338,18 @@ async function answer(
   request.completedAt = performance.now();
 }
 
+export interface FakeProviderServerOptions {
+  port?: number;
+  /**
+   * Serve https: with this key and certificate. With `http2` (the default) the server offers HTTP/2 and
+   * HTTP/1.1 by ALPN, as hosted providers do; with `http2: false`, HTTP/1.1 only.
+   */
+  tls?: { key: string; cert: string; http2?: boolean };
+}
+
 export async function startFakeProviderServer(
   protocol: ProviderProtocol,
-  options: { port?: number } = {},
+  options: FakeProviderServerOptions = {},
 ): Promise<FakeProviderServer> {
   let defaultBehaviour: FakeScript = {};
   let queue: FakeScript[] = [];
@@ -351,7 +371,7 @@ export async function startFakeProviderServer(
       listeners.add(listener);
     });
 
-  const server = http.createServer((incoming, response) => {
+  const handle = (incoming: http.IncomingMessage, response: http.ServerResponse) => {
     const chunks: Buffer[] = [];
     incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
     incoming.on('end', () => {
@@ -374,6 +394,7 @@ export async function startFakeProviderServer(
       }
       const recorded: RecordedRequest = {
         path,
+        httpVersion: incoming.httpVersion,
         headers: incoming.headers,
         authorization: incoming.headers.authorization,
         body,
@@ -396,15 +417,42 @@ export async function startFakeProviderServer(
       const script = memoryTask ? memoryBehaviour : (queue.shift() ?? defaultBehaviour);
       void answer(protocol, recorded, typeof script === 'function' ? script(recorded) : script, response, connection);
     });
+  };
+  const sessions = new Set<http2.ServerHttp2Session>();
+  const sockets = new Set<import('node:net').Socket>();
+  let connections = 0;
+  const server =
+    options.tls === undefined
+      ? http.createServer(handle)
+      : options.tls.http2 === false
+        ? https.createServer({ key: options.tls.key, cert: options.tls.cert }, handle)
+        : http2.createSecureServer(
+            { key: options.tls.key, cert: options.tls.cert, allowHTTP1: true },
+            handle as unknown as (request: http2.Http2ServerRequest, response: http2.Http2ServerResponse) => void,
+          );
+  server.on(options.tls === undefined ? 'connection' : 'secureConnection', (socket: import('node:net').Socket) => {
+    connections += 1;
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  server.on('session', (session: http2.ServerHttp2Session) => {
+    sessions.add(session);
+    session.once('close', () => sessions.delete(session));
   });
 
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  const origin = `http://127.0.0.1:${port}`;
+  const origin = `${options.tls === undefined ? 'http' : 'https'}://127.0.0.1:${port}`;
 
   return {
     baseUrl: `${origin}/v1`,
     origin,
+    get connections() {
+      return connections;
+    },
+    get http2Sessions() {
+      return [...sessions];
+    },
     requests,
     memoryRequests,
     setMemoryBehaviour(behaviour) {
@@ -427,8 +475,10 @@ export async function startFakeProviderServer(
     },
     close: () =>
       new Promise<void>((resolve) => {
-        server.closeAllConnections();
         server.close(() => resolve());
+        for (const session of sessions) session.destroy();
+        for (const socket of sockets) socket.destroy();
+        if (server instanceof http.Server) server.closeAllConnections();
       }),
   };
 }
