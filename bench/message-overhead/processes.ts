@@ -34,7 +34,12 @@ function stopper(child: ChildProcess) {
   };
 }
 
-export async function startFakeProvider(tokenDelayMs: number, words: number): Promise<Started> {
+/** With `tls` (PEM files) the provider serves https: and offers HTTP/2. */
+export async function startFakeProvider(
+  tokenDelayMs: number,
+  words: number,
+  tls?: { keyPath: string; certPath: string },
+): Promise<Started> {
   const child = spawn(
     process.execPath,
     [
@@ -44,13 +49,14 @@ export async function startFakeProvider(tokenDelayMs: number, words: number): Pr
       '0',
       String(tokenDelayMs),
       String(words),
+      ...(tls ? [tls.keyPath, tls.certPath] : []),
     ],
     {
       cwd: root,
       stdio: ['ignore', 'pipe', 'inherit'],
     },
   );
-  const url = await firstLineMatching(child, /http:\/\/127\.0\.0\.1:\d+\/v1/);
+  const url = await firstLineMatching(child, /https?:\/\/127\.0\.0\.1:\d+\/v1/);
   return { process: child, url, stop: stopper(child) };
 }
 
@@ -93,7 +99,9 @@ export async function startAgentd(
       ...env,
     },
   });
-  child.stdout!.resume();
+  // AGENTD_OUTPUT=file keeps what agentd writes (its log, or `--trace-gc` lines given in NODE_ARGS).
+  if (process.env.AGENTD_OUTPUT) child.stdout!.pipe(fs.createWriteStream(process.env.AGENTD_OUTPUT));
+  else child.stdout!.resume();
   const url = `http://127.0.0.1:${port}`;
   for (let attempt = 0; ; attempt += 1) {
     try {

@@ -18,15 +18,18 @@
  *
  * Capacity: a fresh agentd and a provider that sends one word every 10 seconds hold
  * STREAMS streams open at once (opened OPENING at a time, default 32); agentd's resident memory is read when
- * all of them have begun, then PROBES (default 200) new streams measure the time to their first text
- * against the provider's own. Set STREAMS (default 5000) to try other numbers.
+ * all of them have begun, then PROBES (default 200) new streams, PROBE_GAP_MS (default 100) apart, measure the
+ * time to their first text against the provider's own. Set STREAMS (default 5000) to try other numbers. The provider is at an https:
+ * address offering HTTP/2, as hosted providers are; PROVIDER=http makes it plain HTTP/1.1.
  */
 import fs from 'node:fs';
 import http from 'node:http';
+import http2 from 'node:http2';
 import os from 'node:os';
 import path from 'node:path';
 import { load, percentile, post, type Timing } from './client.js';
 import { cpuMs, createBenchAgent, root, rssBytes, startAgentd, startFakeProvider, startSdkFloor } from './processes.js';
+import { makeTestCertificate } from '../../test/helpers/tls-certificate.js';
 
 const mib = (bytes: number) => `${(bytes / 1_048_576).toFixed(0)} MiB`;
 const fixed = (value: number) => value.toFixed(2);
@@ -213,15 +216,37 @@ async function latency() {
 }
 
 /** Milliseconds to the first occurrence of `marker` in a streamed answer; the request is then dropped. */
-function firstText(url: string, body: unknown, headers: Record<string, string>, marker: string): Promise<number> {
+function firstText(
+  url: string,
+  body: unknown,
+  headers: Record<string, string>,
+  marker: string,
+  session?: http2.ClientHttp2Session,
+): Promise<number> {
   const payload = JSON.stringify(body);
   const start = performance.now();
   return new Promise((resolve, reject) => {
-    const request = http.request(url, {
-      method: 'POST',
-      agent: false,
-      headers: { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) },
-    });
+    const outgoing = {
+      ...headers,
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(payload)),
+    };
+    // An https: provider directly: a stream of a connection already open, as agentd's own calls to it are.
+    if (session !== undefined) {
+      const stream = session.request({ ':method': 'POST', ':path': new URL(url).pathname, ...outgoing });
+      stream.on('error', reject);
+      stream.on('response', (received) => {
+        if (received[':status'] !== 200) reject(new Error(`HTTP ${received[':status']}`));
+      });
+      stream.on('data', (chunk: Buffer) => {
+        if (!chunk.includes(marker)) return;
+        resolve(performance.now() - start);
+        stream.close();
+      });
+      stream.end(payload);
+      return;
+    }
+    const request = http.request(url, { method: 'POST', agent: false, headers: outgoing });
     request.on('error', reject);
     request.on('response', (response) => {
       if (response.statusCode !== 200) reject(new Error(`HTTP ${response.statusCode}`));
@@ -243,10 +268,13 @@ async function capacity(streams: number) {
   // One word every 10 s, for longer than it takes to open every stream: streams that are open and mostly
   // waiting on the model, as real ones are (at one word a second, 5,000 streams are 5,000 events a second,
   // which measures CPU, not how many streams an instance holds).
-  const provider = await startFakeProvider(10_000, 120);
+  // The provider at an https: address offering HTTP/2, as hosted providers are (PROVIDER=http: plain HTTP/1.1).
+  const certificate = process.env.PROVIDER === 'http' ? undefined : makeTestCertificate();
+  const provider = await startFakeProvider(10_000, 120, certificate);
   const probes = Number(process.env.PROBES ?? 200);
   const agentd = await startAgentd(
     {
+      ...(certificate ? { NODE_EXTRA_CA_CERTS: certificate.certPath } : {}),
       AGENTD_OPENAI_COMPATIBLE_BASE_URL: provider.url,
       AGENTD_DEFAULT_MODEL: 'openai-compatible/bench-model',
       AGENTD_PROVIDER_TIMEOUT_MS: '120000',
@@ -269,11 +297,14 @@ async function capacity(streams: number) {
       })
     ).json()) as { id: string };
     const messagesUrl = `${agentd.url}/v1/agents/${created.id}/messages`;
-    // Each stream holds two descriptors in agentd (the client's connection and the provider's): past the process's
-    // limit, accepts fail (the kernel's connection is reset) and provider calls cannot connect (503).
+    // Each stream holds a descriptor in agentd for the client's connection, and over HTTP/1.1 one more for the
+    // provider's (over HTTP/2, 100 streams share one): past the process's limit, accepts fail (the kernel's
+    // connection is reset) and provider calls cannot connect (503).
+    const perStream = certificate ? 1.01 : 2;
+    const needed = Math.ceil(perStream * streams + 64);
     const openFiles = /Max open files\s+(\d+)/.exec(fs.readFileSync(`/proc/${agentd.process.pid}/limits`, 'utf8'))?.[1];
-    if (openFiles !== undefined && 2 * streams + 64 > Number(openFiles))
-      console.log(`agentd may open ${openFiles} files; ${streams} streams need about ${2 * streams + 64} (ulimit -n)`);
+    if (openFiles !== undefined && needed > Number(openFiles))
+      console.log(`agentd may open ${openFiles} files; ${streams} streams need about ${needed} (ulimit -n)`);
     const idleRss = rssBytes(agentd.process.pid!);
     const idleCpu = cpuMs(agentd.process.pid!);
     await heapSnapshot(agentd.process.pid!, 'idle');
@@ -336,12 +367,13 @@ async function capacity(streams: number) {
     // Let every stream receive a few words, then read memory with all of them open.
     await new Promise((resolve) => setTimeout(resolve, 5_000));
     const rss = rssBytes(agentd.process.pid!);
+    const descriptors = fs.readdirSync(`/proc/${agentd.process.pid}/fd`).length;
     console.log(
-      `\n| open streams | failed | retried connects | time to open all | agentd CPU to open them | agentd RSS idle | agentd RSS with all open | per stream |`,
+      `\n| open streams | failed | retried connects | time to open all | agentd CPU to open them | agentd RSS idle | agentd RSS with all open | per stream | agentd descriptors |`,
     );
-    console.log('|---|---|---|---|---|---|---|---|');
+    console.log('|---|---|---|---|---|---|---|---|---|');
     console.log(
-      `| ${begun} | ${failed} | ${retries} | ${(openedMs / 1000).toFixed(1)} s | ${(openingCpu / Math.max(1, begun)).toFixed(2)} ms per stream | ${mib(idleRss)} | ${mib(rss)} | ${((rss - idleRss) / Math.max(1, begun) / 1024).toFixed(0)} KiB |`,
+      `| ${begun} | ${failed} | ${retries} | ${(openedMs / 1000).toFixed(1)} s | ${(openingCpu / Math.max(1, begun)).toFixed(2)} ms per stream | ${mib(idleRss)} | ${mib(rss)} | ${((rss - idleRss) / Math.max(1, begun) / 1024).toFixed(0)} KiB | ${descriptors} |`,
     );
     // With every stream open: the time to the first text of a new stream, through agentd and from the provider
     // directly, alternating, one at a time.
@@ -354,8 +386,14 @@ async function capacity(streams: number) {
       stream_options: { include_usage: true },
     };
     let probesFailed = 0;
+    const session = certificate ? http2.connect(new URL(provider.url).origin, { ca: certificate.cert }) : undefined;
+    // New streams arrive PROBE_GAP_MS apart (default 100), not back to back: each one meets the open streams,
+    // not the wind-down of the probe before it (its client hung up after the first text, so agentd stops its
+    // model call and stores the cut-off exchange).
+    const gapMs = Number(process.env.PROBE_GAP_MS ?? 100);
     for (let index = 0; index < probes; index += 1) {
-      direct.push(await firstText(`${provider.url}/chat/completions`, providerBody, {}, '"content"'));
+      await new Promise((resolve) => setTimeout(resolve, gapMs));
+      direct.push(await firstText(`${provider.url}/chat/completions`, providerBody, {}, '"content"', session));
       const time = await firstText(
         messagesUrl,
         { text: 'Count slowly.', userId: `probe-${index}`, stream: true },
@@ -365,6 +403,7 @@ async function capacity(streams: number) {
       if (time === undefined) probesFailed += 1;
       else through.push(time);
     }
+    session?.close();
     if (probesFailed > 0) console.log(`${probesFailed} new streams failed to open`);
     await heapSnapshot(agentd.process.pid!, 'open');
     const at = (values: number[], fraction: number) => fixed(percentile(values, fraction));

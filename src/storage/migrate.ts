@@ -23,6 +23,7 @@ import { apiKeyLastUsedMigration } from './migrations/0020-api-key-last-used.js'
 import { platformPendingMigration } from './migrations/0021-platform-pending.js';
 import { runCallKeysMigration } from './migrations/0022-run-call-keys.js';
 import { platformPendingItemsMigration } from './migrations/0023-platform-pending-items.js';
+import { runCancelRequestsMigration } from './migrations/0024-run-cancel-requests.js';
 import type { Dialect } from './schema.js';
 
 /** Every migration, by name, in the order they apply. */
@@ -51,6 +52,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0021-platform-pending': platformPendingMigration(),
     '0022-run-call-keys': runCallKeysMigration(),
     '0023-platform-pending-items': platformPendingItemsMigration(),
+    '0024-run-cancel-requests': runCancelRequestsMigration(),
   };
 }
 

@@ -8,6 +8,8 @@ export interface TestCertificate {
   cert: string;
   /** The certificate in a PEM file, for NODE_EXTRA_CA_CERTS. */
   certPath: string;
+  /** The key in a PEM file. */
+  keyPath: string;
 }
 
 /**
@@ -41,5 +43,5 @@ export function makeTestCertificate(): TestCertificate {
     ],
     { stdio: 'ignore' },
   );
-  return { key: fs.readFileSync(keyPath, 'utf8'), cert: fs.readFileSync(certPath, 'utf8'), certPath };
+  return { key: fs.readFileSync(keyPath, 'utf8'), cert: fs.readFileSync(certPath, 'utf8'), certPath, keyPath };
 }

@@ -44,6 +44,8 @@ export class RunLog {
     readonly agentId: string,
     /** Resolved once the run's row exists: batches are written after it. */
     public stored: Promise<void>,
+    /** Told whenever the log has events to write: the runtime's flush visits only those logs. */
+    private readonly onUnwritten: (log: RunLog) => void = () => {},
   ) {}
 
   get ended(): boolean {
@@ -82,6 +84,7 @@ export class RunLog {
   record(event: WireEvent): number {
     const sequenced = { seq: this.lastSeq + 1, event: event.event, data: event.data };
     this.#events.push(sequenced);
+    this.onUnwritten(this);
     for (const listener of this.#listeners) listener(sequenced);
     return sequenced.seq;
   }
@@ -100,6 +103,7 @@ export class RunLog {
   /** A batch taken after `from` was not written: its events are taken again by the next. */
   untake(from: number): void {
     this.#handed = Math.min(this.#handed, from);
+    if (this.hasUnwritten) this.onUnwritten(this);
   }
 
   /** The events up to `seq` are in the database: readers that join later read them there. */

@@ -73,6 +73,8 @@ function finishOf(outcome: RunOutcome, lastSeq: number, now: string): RunFinish 
  */
 export class RunRuntime {
   readonly live = new Map<string, RunLog>();
+  /** Live runs with events to write: a flush visits these, not every open run (10,000 open streams, a few dozen). */
+  readonly #unwritten = new Set<RunLog>();
   #flushTimer: NodeJS.Timeout | null = null;
   #heartbeatTimer: NodeJS.Timeout | null = null;
   #flushing: Promise<void> = Promise.resolve();
@@ -117,7 +119,7 @@ export class RunRuntime {
   begin(run: { id: string; accountId: string; agentId: string }, stored: Promise<void>): RunLog {
     // A failed insert is reported where the run ends (its final write fails too); never unhandled.
     stored.catch(() => {});
-    const log = new RunLog(run.id, run.accountId, run.agentId, stored);
+    const log = new RunLog(run.id, run.accountId, run.agentId, stored, (unwritten) => this.#unwritten.add(unwritten));
     this.live.set(run.id, log);
     if (this.#closed) log.stop('shutdown');
     return log;
@@ -131,10 +133,12 @@ export class RunRuntime {
 
   async #flushOnce(): Promise<void> {
     const pending: { log: RunLog; from: number; events: SequencedEvent[] }[] = [];
-    for (const log of this.live.values()) {
+    for (const log of this.#unwritten) {
       if (log.ended || !log.hasUnwritten) continue;
       pending.push({ log, ...log.takeUnwritten() });
     }
+    // Events recorded from here on (and a batch given back by `untake`) mark their log again.
+    this.#unwritten.clear();
     if (pending.length === 0) return;
     try {
       await Promise.all(pending.map(({ log }) => log.stored));
@@ -269,8 +273,7 @@ export class RunRuntime {
     try {
       const now = clock.now();
       await runs.heartbeat(instanceId, isoTime(now));
-      const mine = [...this.live.keys()];
-      for (const runId of await runs.cancelRequested(mine)) this.live.get(runId)?.stop('cancelled');
+      for (const runId of await runs.cancelRequested(instanceId)) this.live.get(runId)?.stop('cancelled');
       await this.#sweep(isoTime(now - settings.staleMs));
       if (now - this.#lastPrune >= pruneEveryMs) {
         this.#lastPrune = now;

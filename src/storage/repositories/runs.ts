@@ -280,14 +280,14 @@ export class RunRepository {
     return Number(result.numUpdatedRows) === 1;
   }
 
-  /** Of these runs, the ones someone asked to cancel. */
-  async cancelRequested(runIds: string[], executor: Executor = this.db): Promise<string[]> {
-    if (runIds.length === 0) return [];
+  /** The unfinished runs `instanceId` produces that someone asked to cancel (an index lookup; migration 0024). */
+  async cancelRequested(instanceId: string, executor: Executor = this.db): Promise<string[]> {
     const rows = await executor
       .selectFrom('runs')
       .select('id')
-      .where('id', 'in', runIds)
+      .where('instance_id', '=', instanceId)
       .where('cancel_requested_at', 'is not', null)
+      .where('status', 'in', unfinishedRunStatuses)
       .execute();
     return rows.map((row) => row.id);
   }
@@ -308,31 +308,50 @@ export class RunRepository {
    * Unfinished runs whose instance has not beaten since `staleBefore` (or,
    * running, name none): their producer stopped, so nobody will end them but
    * the sweep. A queued run names the instance that will produce it.
+   *
+   * Read by instance, not by run: the instances that hold unfinished runs are
+   * found with one index seek each (a loose scan of `runs_unfinished_idx`),
+   * and only a stopped one's runs are read. Every instance runs this at every
+   * heartbeat, and one holding 10,000 open streams holds 10,000 running runs.
    */
   async orphaned(staleBefore: string, limit: number, executor: Executor = this.db): Promise<RunRow[]> {
-    return executor
+    const found = await executor
       .selectFrom('runs')
       .selectAll()
-      .where('status', 'in', unfinishedRunStatuses)
-      .where((where) =>
-        where.or([
-          where.and([where('status', '=', 'running'), where('instance_id', 'is', null)]),
-          where.and([
-            where('instance_id', 'is not', null),
-            where.not(
-              where.exists(
-                where
-                  .selectFrom('run_instances')
-                  .select('run_instances.instance_id')
-                  .whereRef('run_instances.instance_id', '=', 'runs.instance_id')
-                  .where('run_instances.seen_at', '>=', staleBefore),
-              ),
-            ),
-          ]),
-        ]),
-      )
+      .where('status', '=', 'running')
+      .where('instance_id', 'is', null)
       .limit(limit)
       .execute();
+    const alive = new Set(
+      (
+        await executor.selectFrom('run_instances').select('instance_id').where('seen_at', '>=', staleBefore).execute()
+      ).map((row) => row.instance_id),
+    );
+    for (const status of unfinishedRunStatuses) {
+      let after: string | null = null;
+      while (found.length < limit) {
+        let next = executor
+          .selectFrom('runs')
+          .select('instance_id')
+          .where('status', '=', status)
+          .where('instance_id', 'is not', null);
+        if (after !== null) next = next.where('instance_id', '>', after);
+        const row = await next.orderBy('instance_id').limit(1).executeTakeFirst();
+        if (row?.instance_id == null) break;
+        after = row.instance_id;
+        if (alive.has(after)) continue;
+        found.push(
+          ...(await executor
+            .selectFrom('runs')
+            .selectAll()
+            .where('status', '=', status)
+            .where('instance_id', '=', after)
+            .limit(limit - found.length)
+            .execute()),
+        );
+      }
+    }
+    return found;
   }
 
   /** Removes every run of a deleted agent, with its events. */
