@@ -16,15 +16,16 @@
  * FLOOR=store: the floor also stores each exchange in SQLite with agentd's
  * schema, as agentd must before a non-streamed reply (the storage floor).
  *
- * Capacity: a fresh agentd and a provider that sends one word every 10 seconds hold
- * STREAMS streams open at once (opened OPENING at a time, default 32); agentd's resident memory is read when
- * all of them have begun, then PROBES (default 200) new streams, PROBE_GAP_MS (default 100) apart, measure the
- * time to their first text against the provider's own. Set STREAMS (default 5000) to try other numbers. The provider is at an https:
- * address offering HTTP/2, as hosted providers are; PROVIDER=http makes it plain HTTP/1.1.
+ * Capacity: a fresh agentd and a provider that sends one word every 10 seconds hold STREAMS streams open at
+ * once (opened OPENING at a time, default 32); agentd's resident memory is read when all of them have begun,
+ * then PROBES (default 200) new streams (probe.ts, a process of its own), PROBE_GAP_MS (default 100) apart,
+ * measure the time to their first text against the provider's own. Set STREAMS (default 5000) to try other
+ * numbers. The provider is at an https: address offering HTTP/2, as hosted providers are; PROVIDER=http makes
+ * it plain HTTP/1.1. The agent has long-term memory on, as new agents have it (MEMORY=off: off).
  */
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import http2 from 'node:http2';
 import os from 'node:os';
 import path from 'node:path';
 import { load, percentile, post, type Timing } from './client.js';
@@ -216,51 +217,6 @@ async function latency() {
 }
 
 /** Milliseconds to the first occurrence of `marker` in a streamed answer; the request is then dropped. */
-function firstText(
-  url: string,
-  body: unknown,
-  headers: Record<string, string>,
-  marker: string,
-  session?: http2.ClientHttp2Session,
-): Promise<number> {
-  const payload = JSON.stringify(body);
-  const start = performance.now();
-  return new Promise((resolve, reject) => {
-    const outgoing = {
-      ...headers,
-      'content-type': 'application/json',
-      'content-length': String(Buffer.byteLength(payload)),
-    };
-    // An https: provider directly: a stream of a connection already open, as agentd's own calls to it are.
-    if (session !== undefined) {
-      const stream = session.request({ ':method': 'POST', ':path': new URL(url).pathname, ...outgoing });
-      stream.on('error', reject);
-      stream.on('response', (received) => {
-        if (received[':status'] !== 200) reject(new Error(`HTTP ${received[':status']}`));
-      });
-      stream.on('data', (chunk: Buffer) => {
-        if (!chunk.includes(marker)) return;
-        resolve(performance.now() - start);
-        stream.close();
-      });
-      stream.end(payload);
-      return;
-    }
-    const request = http.request(url, { method: 'POST', agent: false, headers: outgoing });
-    request.on('error', reject);
-    request.on('response', (response) => {
-      if (response.statusCode !== 200) reject(new Error(`HTTP ${response.statusCode}`));
-      response.on('data', (chunk: Buffer) => {
-        if (!chunk.includes(marker)) return;
-        resolve(performance.now() - start);
-        request.destroy();
-      });
-      response.on('error', () => undefined);
-    });
-    request.end(payload);
-  });
-}
-
 /** Connection failures a client retries: the server's listen queue was full or it reset a connection not yet accepted. */
 const retriedCodes = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT']);
 
@@ -287,13 +243,18 @@ async function capacity(streams: number) {
   );
   const agent = new http.Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY });
   const requests: http.ClientRequest[] = [];
+  let hangingUp = false;
   try {
     const auth = { authorization: `Bearer ${agentd.key}`, 'content-type': 'application/json' };
     const created = (await (
       await fetch(`${agentd.url}/v1/agents`, {
         method: 'POST',
         headers: auth,
-        body: JSON.stringify({ name: 'Streams' }),
+        // Long-term memory as new agents have it (on), unless MEMORY=off.
+        body: JSON.stringify({
+          name: 'Streams',
+          ...(process.env.MEMORY === 'off' ? { memory: { summary: false, facts: false, recall: false } } : {}),
+        }),
       })
     ).json()) as { id: string };
     const messagesUrl = `${agentd.url}/v1/agents/${created.id}/messages`;
@@ -311,6 +272,7 @@ async function capacity(streams: number) {
     const started = performance.now();
     let begun = 0;
     let failed = 0;
+    let dropped = 0;
     let retries = 0;
     const errors = new Map<string, number>();
     const count = (what: string) => errors.set(what, (errors.get(what) ?? 0) + 1);
@@ -344,6 +306,10 @@ async function capacity(streams: number) {
           }
           response.on('data', () => undefined);
           response.on('error', () => undefined);
+          // A stream that ends before this run hangs up was dropped (its reply has 120 words, 10 s apart).
+          response.once('close', () => {
+            if (response.statusCode === 200 && !hangingUp) dropped += 1;
+          });
           resolve();
         });
         request.end(JSON.stringify({ text: 'Count slowly.', userId: `stream-${index}`, stream: true }));
@@ -364,8 +330,8 @@ async function capacity(streams: number) {
     if (errors.size > 0) console.log('connection errors and refusals:', Object.fromEntries(errors));
     const openedMs = performance.now() - started;
     const openingCpu = cpuMs(agentd.process.pid!) - idleCpu;
-    // Let every stream receive a few words, then read memory with all of them open.
-    await new Promise((resolve) => setTimeout(resolve, 5_000));
+    // Let every stream receive a few words, then read memory with all of them open (HOLD_S: longer).
+    await new Promise((resolve) => setTimeout(resolve, 1000 * Number(process.env.HOLD_S ?? 5)));
     const rss = rssBytes(agentd.process.pid!);
     const descriptors = fs.readdirSync(`/proc/${agentd.process.pid}/fd`).length;
     console.log(
@@ -377,34 +343,37 @@ async function capacity(streams: number) {
     );
     // With every stream open: the time to the first text of a new stream, through agentd and from the provider
     // directly, alternating, one at a time.
-    const direct: number[] = [];
-    const through: number[] = [];
-    const providerBody = {
-      model: 'bench-model',
-      messages: [{ role: 'user', content: 'Count slowly.' }],
-      stream: true,
-      stream_options: { include_usage: true },
+    // The new streams come from a process of their own (probe.ts), as other clients' would: their timings are
+    // not held up by this process's work for the open streams (a word a second to read, its own collections).
+    const probeRun = spawnSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        path.join(root, 'bench/message-overhead/probe.ts'),
+        JSON.stringify({
+          providerUrl: provider.url,
+          ca: certificate?.cert,
+          messagesUrl,
+          authorization: auth.authorization,
+          probes,
+          gapMs: Number(process.env.PROBE_GAP_MS ?? 100),
+        }),
+      ],
+      { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+    );
+    if (probeRun.status !== 0) throw new Error(`probe.ts failed: ${probeRun.stderr}`);
+    const {
+      direct,
+      through,
+      failed: probesFailed,
+    } = JSON.parse(probeRun.stdout.trim().split('\n').at(-1)!) as {
+      direct: number[];
+      through: number[];
+      failed: number;
     };
-    let probesFailed = 0;
-    const session = certificate ? http2.connect(new URL(provider.url).origin, { ca: certificate.cert }) : undefined;
-    // New streams arrive PROBE_GAP_MS apart (default 100), not back to back: each one meets the open streams,
-    // not the wind-down of the probe before it (its client hung up after the first text, so agentd stops its
-    // model call and stores the cut-off exchange).
-    const gapMs = Number(process.env.PROBE_GAP_MS ?? 100);
-    for (let index = 0; index < probes; index += 1) {
-      await new Promise((resolve) => setTimeout(resolve, gapMs));
-      direct.push(await firstText(`${provider.url}/chat/completions`, providerBody, {}, '"content"', session));
-      const time = await firstText(
-        messagesUrl,
-        { text: 'Count slowly.', userId: `probe-${index}`, stream: true },
-        { authorization: auth.authorization },
-        'message.delta',
-      ).catch(() => undefined);
-      if (time === undefined) probesFailed += 1;
-      else through.push(time);
-    }
-    session?.close();
     if (probesFailed > 0) console.log(`${probesFailed} new streams failed to open`);
+    console.log(`\nopen streams that ended before the run hung up (dropped): ${dropped}`);
     await heapSnapshot(agentd.process.pid!, 'open');
     const at = (values: number[], fraction: number) => fixed(percentile(values, fraction));
     console.log(
@@ -415,6 +384,7 @@ async function capacity(streams: number) {
         `| added | **${fixed(percentile(through, 0.5) - percentile(direct, 0.5))}** | **${fixed(percentile(through, 0.99) - percentile(direct, 0.99))}** |`,
     );
   } finally {
+    hangingUp = true;
     for (const request of requests) request.destroy();
     agent.destroy();
     await agentd.stop();
