@@ -31,9 +31,22 @@ function headersOf(init: RequestInit | undefined, body: string | Uint8Array | un
 }
 
 /** Headers HTTP/2 forbids (RFC 9113, 8.2.2) or carries as pseudo-headers. */
-const notForHttp2 = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'host']);
+const notForHttp2 = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'upgrade',
+  'host',
+  'te',
+]);
 /** Failures before any answer that say the server did not take the stream: it is sent again on another connection. */
-const retriedHttp2Codes = new Set(['ERR_HTTP2_GOAWAY_SESSION', 'ERR_HTTP2_INVALID_SESSION', 'ERR_HTTP2_STREAM_CANCEL']);
+const retriedHttp2Codes = new Set([
+  'ERR_HTTP2_GOAWAY_SESSION',
+  'ERR_HTTP2_INVALID_SESSION',
+  'ERR_HTTP2_STREAM_CANCEL',
+  'ERR_HTTP2_STREAM_REFUSED',
+]);
 const maximumHttp2Retries = 3;
 
 function refusedStream(error: NodeJS.ErrnoException): boolean {
@@ -122,11 +135,21 @@ export function createHttpFetch(options: HttpFetchOptions = {}): typeof fetch & 
         return;
       }
       let answered = false;
-      stream.once('close', () => sessions.release(pooled));
       stream.on('error', (error: NodeJS.ErrnoException) => {
         if (answered) return; // the body's reader reports it
         if (signal?.aborted) reject(signal.reason);
         else reject(error);
+      });
+      stream.once('close', () => {
+        sessions.release(pooled);
+        if (answered) return;
+        // Closed with no answer and no error: the connection ended under it (Node closes its streams with
+        // CANCEL, which is no error), or the server refused the stream. A promise left pending here would
+        // never settle, whatever the signal did later.
+        if (signal?.aborted) reject(signal.reason);
+        else if (stream.rstCode === http2.constants.NGHTTP2_REFUSED_STREAM || stream.id === undefined) {
+          reject(Object.assign(new Error('the server did not take the stream'), { code: 'ERR_HTTP2_STREAM_REFUSED' }));
+        } else reject(new Error(`the stream closed before an answer (code ${stream.rstCode})`));
       });
       stream.once('response', (received) => {
         answered = true;
@@ -149,7 +172,11 @@ export function createHttpFetch(options: HttpFetchOptions = {}): typeof fetch & 
         const announced = headers.has('content-length') ? Number(headers.get('content-length')) : undefined;
         let bodyBytes = 0;
         if (announced !== undefined) stream.on('data', (chunk: Buffer) => (bodyBytes += chunk.byteLength));
-        const complete = () => stream.readableEnded && (announced === undefined || bodyBytes === announced);
+        // Ended by the server (not cut with CANCEL when the connection closed under it), and as long as announced.
+        const complete = () =>
+          stream.readableEnded &&
+          (stream.rstCode === undefined || stream.rstCode === http2.constants.NGHTTP2_NO_ERROR) &&
+          (announced === undefined || outgoing[':method'] === 'HEAD' || bodyBytes === announced);
         resolve(
           new Response(withoutBody.has(status) ? null : bodyStream(stream, contentEncoding, complete, signal), {
             status,

@@ -19,6 +19,8 @@ import tls from 'node:tls';
 export const streamsPerSession = 100;
 /** A connection with no stream for this long is closed. */
 const idleCloseMs = 30_000;
+/** Connecting, the TLS handshake and the server's first SETTINGS must take less than this. */
+const connectTimeoutMs = 10_000;
 /** Connection-level receive window: room for every stream's own window, so a slow reader never stalls the others. */
 const sessionWindowBytes = streamsPerSession * 65_535 * 2;
 
@@ -29,6 +31,8 @@ export interface PooledSession {
   /** At most this many streams: the lower of `streamsPerSession` and the server's limit. */
   limit: number;
   idleTimer: NodeJS.Timeout | undefined;
+  /** Takes it out of the pool: no new stream goes to it. */
+  readonly forget: () => void;
 }
 
 interface Opening {
@@ -40,12 +44,17 @@ interface Opening {
 interface Origin {
   /** The server chose HTTP/1.1 (or no ALPN at all): calls go to node:https. */
   http1: boolean;
+  /** Streams a connection to it may carry, as its server last said (`streamsPerSession` until it has). */
+  limit: number;
   readonly sessions: PooledSession[];
   readonly opening: Opening[];
 }
 
 export interface Http2SessionsOptions {
-  /** Certificates trusted besides the default ones (tests; production uses NODE_EXTRA_CA_CERTS). */
+  /**
+   * The certificates trusted instead of Node's default ones (tests). Production leaves it out: Node's roots,
+   * with NODE_EXTRA_CA_CERTS added, are trusted.
+   */
   ca?: string | Buffer;
 }
 
@@ -68,9 +77,14 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Pro
   });
 }
 
+function usable(pooled: PooledSession): boolean {
+  return pooled.active < pooled.limit && !pooled.session.closed && !pooled.session.destroyed;
+}
+
 export class Http2Sessions {
   readonly #origins = new Map<string, Origin>();
   readonly #options: Http2SessionsOptions;
+  #closed = false;
 
   constructor(options: Http2SessionsOptions = {}) {
     this.#options = options;
@@ -80,26 +94,25 @@ export class Http2Sessions {
    * A session with a stream reserved for the caller (give it back with
    * `release`), or 'http/1.1' when the origin does not speak HTTP/2. Calls
    * that arrive while a connection is being opened wait for it rather than
-   * each opening their own.
+   * each opening their own, as many as the server allows on one connection.
    */
   async acquire(url: URL, signal: AbortSignal | undefined): Promise<PooledSession | 'http/1.1'> {
     for (;;) {
       const origin = this.#originOf(url.origin);
       if (origin.http1) return 'http/1.1';
-      const free = origin.sessions.find((pooled) => pooled.active < pooled.limit);
+      const free = origin.sessions.find(usable);
       if (free !== undefined) {
         this.#take(free);
         return free;
       }
-      const opening =
-        origin.opening.find((candidate) => candidate.waiting < streamsPerSession) ?? this.#open(url, origin);
+      const opening = origin.opening.find((candidate) => candidate.waiting < origin.limit) ?? this.#open(url, origin);
       opening.waiting += 1;
       const opened = await abortable(opening.result, signal).finally(() => {
         opening.waiting -= 1;
       });
       if (opened === 'http/1.1') return opened;
       // The server may allow fewer streams than were waiting, or have gone away meanwhile: look again.
-      if (opened.active < opened.limit && !opened.session.closed && !opened.session.destroyed) {
+      if (usable(opened)) {
         this.#take(opened);
         return opened;
       }
@@ -109,15 +122,30 @@ export class Http2Sessions {
   /** Gives back the stream `acquire` reserved. */
   release(pooled: PooledSession): void {
     pooled.active -= 1;
-    if (pooled.active > 0 || pooled.session.destroyed) return;
-    pooled.session.unref();
-    pooled.idleTimer = setTimeout(() => pooled.session.close(), idleCloseMs).unref();
+    if (pooled.active === 0) this.#idle(pooled);
   }
 
-  /** Closes every connection (streams in flight finish first). */
+  /** Closes every connection (streams in flight finish first); connections still opening close when open. */
   close(): void {
-    for (const origin of this.#origins.values()) for (const pooled of origin.sessions) pooled.session.close();
+    this.#closed = true;
+    for (const origin of this.#origins.values()) {
+      for (const pooled of [...origin.sessions]) {
+        pooled.forget();
+        pooled.session.close();
+      }
+    }
     this.#origins.clear();
+  }
+
+  #idle(pooled: PooledSession): void {
+    if (pooled.session.destroyed) return;
+    pooled.session.unref();
+    clearTimeout(pooled.idleTimer);
+    pooled.idleTimer = setTimeout(() => {
+      // Out of the pool first: `close` waits for the server, and a call meanwhile must open another.
+      pooled.forget();
+      pooled.session.close();
+    }, idleCloseMs).unref();
   }
 
   #take(pooled: PooledSession): void {
@@ -131,12 +159,16 @@ export class Http2Sessions {
   #originOf(key: string): Origin {
     let origin = this.#origins.get(key);
     if (origin === undefined) {
-      origin = { http1: false, sessions: [], opening: [] };
+      origin = { http1: false, limit: streamsPerSession, sessions: [], opening: [] };
       this.#origins.set(key, origin);
     }
     return origin;
   }
 
+  /**
+   * A new connection, given to its waiters once the server's SETTINGS have
+   * come: they say how many streams it takes, and only so many waiters take one.
+   */
   #open(url: URL, origin: Origin): Opening {
     const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
     const result = new Promise<PooledSession | 'http/1.1'>((resolve, reject) => {
@@ -148,34 +180,59 @@ export class Http2Sessions {
         ALPNProtocols: ['h2', 'http/1.1'],
         ...(this.#options.ca !== undefined ? { ca: this.#options.ca } : {}),
       });
-      socket.once('error', reject);
+      const fail = (error: Error) => {
+        socket.destroy();
+        reject(error);
+      };
+      socket.setTimeout(connectTimeoutMs, () =>
+        fail(new Error(`no HTTP/2 connection to ${url.origin} within ${connectTimeoutMs} ms`)),
+      );
+      socket.once('error', fail);
       socket.once('secureConnect', () => {
-        socket.off('error', reject);
         if (socket.alpnProtocol !== 'h2') {
+          socket.setTimeout(0);
+          socket.off('error', fail);
           origin.http1 = true;
           socket.destroy();
           resolve('http/1.1');
           return;
         }
         const session = http2.connect(url.origin, { createConnection: () => socket, settings: { enablePush: false } });
-        const pooled: PooledSession = { session, active: 0, limit: streamsPerSession, idleTimer: undefined };
         const forget = () => {
           clearTimeout(pooled.idleTimer);
           const index = origin.sessions.indexOf(pooled);
           if (index !== -1) origin.sessions.splice(index, 1);
         };
+        const pooled: PooledSession = { session, active: 0, limit: streamsPerSession, idleTimer: undefined, forget };
         // A connection the server is leaving (GOAWAY), that failed or closed takes no new stream; its open
         // streams end as the server ends them.
         session.once('goaway', forget);
-        session.once('close', forget);
-        session.on('error', forget);
+        session.once('close', () => {
+          forget();
+          fail(new Error(`the HTTP/2 connection to ${url.origin} closed before its settings came`));
+        });
+        session.on('error', (error: Error) => {
+          forget();
+          fail(error);
+        });
         session.on('remoteSettings', (settings) => {
           pooled.limit = Math.min(streamsPerSession, settings.maxConcurrentStreams ?? streamsPerSession);
+          origin.limit = pooled.limit;
         });
-        session.once('connect', () => session.setLocalWindowSize(sessionWindowBytes));
-        session.unref();
-        origin.sessions.push(pooled);
-        resolve(pooled);
+        session.once('remoteSettings', () => {
+          socket.setTimeout(0);
+          socket.off('error', fail);
+          session.setLocalWindowSize(sessionWindowBytes);
+          if (this.#closed) {
+            session.destroy();
+            reject(new Error('the providers’ connections are closed'));
+            return;
+          }
+          origin.sessions.push(pooled);
+          // Idle until a waiter takes a stream (none may: they can all have given up).
+          this.#idle(pooled);
+          resolve(pooled);
+        });
       });
     });
     const opening: Opening = { result, waiting: 0 };

@@ -199,10 +199,14 @@ describe('the providers’ fetch over HTTP/2: many calls on few connections', ()
   /** A server whose answers are held until `releaseAll`; it counts the connections it accepted. */
   async function heldServer(settings: http2.Settings = {}) {
     const held: Array<() => void> = [];
+    const requestListeners: Array<() => void> = [];
     let connections = 0;
     const server = startServer(
       transport,
-      (_request, response) => {
+      (request, response) => {
+        requestListeners.splice(0).forEach((listener) => listener());
+        // Never answered.
+        if (request.url === '/quiet') return;
         response.writeHead(200, { 'content-type': 'text/event-stream' });
         response.write('data: first\n\n');
         held.push(() => response.end('data: last\n\n'));
@@ -215,7 +219,11 @@ describe('the providers’ fetch over HTTP/2: many calls on few connections', ()
       sessions.add(session);
       session.once('close', () => sessions.delete(session));
     });
-    server.on('secureConnection', () => (connections += 1));
+    const sockets = new Set<import('node:tls').TLSSocket>();
+    server.on('secureConnection', (socket: import('node:tls').TLSSocket) => {
+      connections += 1;
+      sockets.add(socket);
+    });
     const base = await listen(server, 'https');
     return {
       base,
@@ -224,10 +232,14 @@ describe('the providers’ fetch over HTTP/2: many calls on few connections', ()
         return connections;
       },
       releaseAll: () => held.splice(0).forEach((end) => end()),
+      /** Calls `listener` when the next request arrives. */
+      onRequest: (listener: () => void) => requestListeners.push(listener),
       /** Tells every connection to go away (GOAWAY), as a server does when it restarts or rebalances. */
       goAway: () => sessions.forEach((session) => session.close()),
       /** Breaks every connection off. */
       breakOff: () => sessions.forEach((session) => session.destroy()),
+      /** Closes the TCP connections under the sessions, with no GOAWAY (as a proxy dropping them does). */
+      dropSockets: () => sockets.forEach((socket) => socket.end()),
       stop: () => stop(server, open),
     };
   }
@@ -273,17 +285,16 @@ describe('the providers’ fetch over HTTP/2: many calls on few connections', ()
     const server = await heldServer({ maxConcurrentStreams: 10 });
     const httpFetch = createHttpFetch({ ca: certificate.cert });
     try {
-      // One call first, so the server's limit is known before the rest overlap.
-      const first = await firstEvent(await httpFetch(`${server.base}/`, { method: 'POST', body: '{}' }));
+      // All at once, before any connection is open: none is given more streams than its server takes.
       const readers = await Promise.all(
-        Array.from({ length: 24 }, async () =>
+        Array.from({ length: 60 }, async () =>
           firstEvent(await httpFetch(`${server.base}/`, { method: 'POST', body: '{}' })),
         ),
       );
-      assert.equal(server.held.length, 25);
-      assert.equal(server.connections, 3);
+      assert.equal(server.held.length, 60);
+      assert.equal(server.connections, 6);
       server.releaseAll();
-      for (const text of await Promise.all([first, ...readers].map(rest))) assert.equal(text, 'data: last\n\n');
+      for (const text of await Promise.all(readers.map(rest))) assert.equal(text, 'data: last\n\n');
     } finally {
       httpFetch.close();
       server.stop();
@@ -310,4 +321,24 @@ describe('the providers’ fetch over HTTP/2: many calls on few connections', ()
       }
     });
   }
+
+  it('fails a call whose connection closes under it, before the answer or in the middle of it', async () => {
+    const server = await heldServer();
+    const httpFetch = createHttpFetch({ ca: certificate.cert });
+    try {
+      // Mid-answer: the body read fails, as a cut HTTP/1.1 body does, rather than ending as if complete.
+      const reader = await firstEvent(await httpFetch(`${server.base}/`, { method: 'POST', body: '{}' }));
+      server.dropSockets();
+      await assert.rejects(rest(reader), { message: 'terminated' });
+      // Before the answer: "fetch failed", at once, not a call left waiting forever.
+      const answered = new Promise<void>((resolve) => server.onRequest(resolve));
+      const call = httpFetch(`${server.base}/quiet`, { method: 'POST', body: '{}' });
+      await answered;
+      server.dropSockets();
+      await assert.rejects(call, { message: 'fetch failed' });
+    } finally {
+      httpFetch.close();
+      server.stop();
+    }
+  });
 });
