@@ -78,6 +78,8 @@ export class RunRuntime {
   #flushTimer: NodeJS.Timeout | null = null;
   #heartbeatTimer: NodeJS.Timeout | null = null;
   #flushing: Promise<void> = Promise.resolve();
+  /** The heartbeat in progress: `close` waits for it, so none is left querying a closed database. */
+  #beating: Promise<void> = Promise.resolve();
   #lastPrune = 0;
   #closed = false;
   readonly #beatTasks: (() => Promise<unknown>)[] = [];
@@ -105,9 +107,9 @@ export class RunRuntime {
   start(): void {
     this.#flushTimer = setInterval(() => void this.flush(), this.options.settings.flushMs);
     this.#flushTimer.unref();
-    this.#heartbeatTimer = setInterval(() => void this.beat(), this.options.settings.heartbeatMs);
+    this.#heartbeatTimer = setInterval(() => void this.#beatOnce(), this.options.settings.heartbeatMs);
     this.#heartbeatTimer.unref();
-    void this.beat();
+    void this.#beatOnce();
   }
 
   /** Work done at every heartbeat after the runs' own (the expiry of approvals); its failures are logged. */
@@ -266,6 +268,14 @@ export class RunRuntime {
     });
   }
 
+  /** A heartbeat after the one in progress, if any. */
+  #beatOnce(): Promise<void> {
+    this.#beating = this.#beating
+      .then(() => this.beat())
+      .catch((error: unknown) => this.options.logger.warn({ err: error }, 'run heartbeat failed; will retry'));
+    return this.#beating;
+  }
+
   /** One heartbeat: report alive, honour cancel requests made elsewhere, end orphaned runs, prune. */
   async beat(): Promise<void> {
     if (this.#closed) return;
@@ -337,6 +347,7 @@ export class RunRuntime {
   async close(timeoutMs = 5_000): Promise<void> {
     this.#closed = true;
     if (this.#heartbeatTimer) clearInterval(this.#heartbeatTimer);
+    await this.#beating;
     for (const log of this.live.values()) log.stop('shutdown');
     await Promise.all([...this.live.keys()].map((runId) => this.ended(runId, timeoutMs)));
     if (this.#flushTimer) clearInterval(this.#flushTimer);

@@ -1,0 +1,58 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import pino from 'pino';
+import { RunRuntime } from '../../src/services/runs/run-runtime.js';
+import type { RunRepository } from '../../src/storage/repositories/runs.js';
+
+/**
+ * Closing the runs' runtime waits for a heartbeat in progress: the database is
+ * closed right after (a command such as `agentd accounts create` closes it a
+ * moment after start), and a heartbeat still querying it failed and logged
+ * "driver has already been destroyed" onto the command's output.
+ */
+describe('closing the runs’ runtime', () => {
+  it('waits for the heartbeat in progress, and queries nothing after it', async () => {
+    let releaseHeartbeat: () => void = () => {};
+    const calls: string[] = [];
+    const runs = {
+      heartbeat: () => {
+        calls.push('heartbeat');
+        return new Promise<void>((resolve) => (releaseHeartbeat = resolve));
+      },
+      cancelRequested: async () => {
+        calls.push('cancelRequested');
+        return [];
+      },
+      orphaned: async () => {
+        calls.push('orphaned');
+        return [];
+      },
+      prune: async () => {
+        calls.push('prune');
+        return 0;
+      },
+      forgetInstance: async () => {
+        calls.push('forgetInstance');
+      },
+    } as unknown as RunRepository;
+    const runtime = new RunRuntime({
+      db: {} as never,
+      runs,
+      approvals: {} as never,
+      clock: { now: () => Date.parse('2026-11-27T00:00:00.000Z') } as never,
+      logger: pino({ level: 'silent' }),
+      instanceId: 'ins_1',
+      settings: { eventRetentionHours: 24, flushMs: 100, heartbeatMs: 2_000, staleMs: 10_000, pollMs: 100 },
+    });
+    runtime.start();
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(calls, ['heartbeat']);
+    let closed = false;
+    const closing = runtime.close().then(() => (closed = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(closed, false, 'close waits for the heartbeat');
+    releaseHeartbeat();
+    await closing;
+    assert.equal(calls.at(-1), 'forgetInstance', 'nothing is queried after the instance is forgotten');
+  });
+});
