@@ -21,7 +21,9 @@
  * then PROBES (default 200) new streams (probe.ts, a process of its own), PROBE_GAP_MS (default 100) apart,
  * measure the time to their first text against the provider's own. Set STREAMS (default 5000) to try other
  * numbers. The provider is at an https: address offering HTTP/2, as hosted providers are; PROVIDER=http makes
- * it plain HTTP/1.1. The agent has long-term memory on, as new agents have it (MEMORY=off: off).
+ * it plain HTTP/1.1. The agent has long-term memory on, as new agents have it (MEMORY=off: off). HOLD_S
+ * (default 5) is how long the streams are held open before memory is read and the probes begin (time to take
+ * heap snapshots with NODE_ARGS=--heapsnapshot-signal=SIGUSR2); AGENTD_OUTPUT=file keeps agentd's output.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
