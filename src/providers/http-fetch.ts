@@ -58,6 +58,40 @@ function refusedStream(error: NodeJS.ErrnoException): boolean {
 
 export interface HttpFetchOptions extends Http2SessionsOptions {}
 
+/** One call as this fetch carries it; `fallback` makes it with the global fetch instead. */
+interface Call {
+  url: URL;
+  method: string;
+  headers: Record<string, string>;
+  body: string | Uint8Array | undefined;
+  signal: AbortSignal | undefined;
+  fallback: () => Promise<Response>;
+}
+
+/**
+ * The Response for an answer's status and headers, as the global fetch gives
+ * it: a redirect is the global fetch's to follow, and a bodiless status has
+ * no body (`drain` discards what came). `body` is read only when there is one.
+ */
+function answerOf(
+  call: Call,
+  status: number,
+  statusText: string,
+  headers: Headers,
+  drain: () => void,
+  body: () => ReadableStream<Uint8Array>,
+): Response | Promise<Response> {
+  if (redirects.has(status) && headers.has('location')) {
+    drain();
+    return call.fallback();
+  }
+  if (withoutBody.has(status)) {
+    drain();
+    return new Response(null, { status, statusText, headers });
+  }
+  return new Response(body(), { status, statusText, headers });
+}
+
 /** A provider `fetch` with its own connection pools (`httpFetch` is the process's). */
 export function createHttpFetch(options: HttpFetchOptions = {}): typeof fetch & { close(): void } {
   const agents = {
@@ -66,17 +100,12 @@ export function createHttpFetch(options: HttpFetchOptions = {}): typeof fetch & 
   };
   const sessions = new Http2Sessions(options);
 
-  function viaHttp1(
-    url: URL,
-    init: RequestInit | undefined,
-    body: string | Uint8Array | undefined,
-    fallback: () => Promise<Response>,
-  ): Promise<Response> {
-    const signal = init?.signal ?? undefined;
+  function viaHttp1(call: Call): Promise<Response> {
+    const { url, signal } = call;
     return new Promise<Response>((resolve, reject) => {
       const request = (url.protocol === 'https:' ? https : http).request(url, {
-        method: init?.method ?? 'GET',
-        headers: headersOf(init, body),
+        method: call.method,
+        headers: call.headers,
         agent: agents[url.protocol as 'http:' | 'https:'],
         ...(signal ? { signal } : {}),
       });
@@ -86,48 +115,38 @@ export function createHttpFetch(options: HttpFetchOptions = {}): typeof fetch & 
         else reject(new TypeError('fetch failed', { cause: error }));
       });
       request.once('response', (response) => {
-        const status = response.statusCode ?? 0;
-        if (redirects.has(status) && response.headers.location !== undefined) {
-          response.resume();
-          resolve(fallback());
-          return;
-        }
         const headers = new Headers();
         for (let index = 0; index < response.rawHeaders.length; index += 2) {
           headers.append(response.rawHeaders[index]!, response.rawHeaders[index + 1]!);
         }
-        if (withoutBody.has(status)) response.resume();
         resolve(
-          new Response(withoutBody.has(status) ? null : responseBody(response, signal), {
-            status,
-            statusText: response.statusMessage ?? '',
+          answerOf(
+            call,
+            response.statusCode ?? 0,
+            response.statusMessage ?? '',
             headers,
-          }),
+            () => response.resume(),
+            () => responseBody(response, signal),
+          ),
         );
       });
-      request.end(body);
+      request.end(call.body);
     });
   }
 
-  function viaHttp2(
-    pooled: PooledSession,
-    url: URL,
-    init: RequestInit | undefined,
-    body: string | Uint8Array | undefined,
-    fallback: () => Promise<Response>,
-  ): Promise<Response> {
-    const signal = init?.signal ?? undefined;
-    const outgoing: http2.OutgoingHttpHeaders = {
-      ':method': init?.method ?? 'GET',
-      ':path': `${url.pathname}${url.search}`,
-    };
-    for (const [name, value] of Object.entries(headersOf(init, body))) {
+  function viaHttp2(pooled: PooledSession, call: Call): Promise<Response> {
+    const { url, signal } = call;
+    const outgoing: http2.OutgoingHttpHeaders = { ':method': call.method, ':path': `${url.pathname}${url.search}` };
+    for (const [name, value] of Object.entries(call.headers)) {
       if (!notForHttp2.has(name)) outgoing[name] = value;
     }
     return new Promise<Response>((resolve, reject) => {
       let stream: http2.ClientHttp2Stream;
       try {
-        stream = pooled.session.request(outgoing, { endStream: body === undefined, ...(signal ? { signal } : {}) });
+        stream = pooled.session.request(outgoing, {
+          endStream: call.body === undefined,
+          ...(signal ? { signal } : {}),
+        });
       } catch (error) {
         // The session closed between being chosen and being used.
         sessions.release(pooled);
@@ -153,20 +172,11 @@ export function createHttpFetch(options: HttpFetchOptions = {}): typeof fetch & 
       });
       stream.once('response', (received) => {
         answered = true;
-        const status = Number(received[':status'] ?? 0);
         const headers = new Headers();
         for (const [name, value] of Object.entries(received)) {
           if (name.startsWith(':') || value === undefined) continue;
           for (const one of Array.isArray(value) ? value : [value]) headers.append(name, String(one));
         }
-        if ((redirects.has(status) && headers.has('location')) || withoutBody.has(status)) {
-          stream.resume();
-          if (redirects.has(status) && headers.has('location')) {
-            resolve(fallback());
-            return;
-          }
-        }
-        const contentEncoding = headers.get('content-encoding') ?? undefined;
         // A stream the server resets without an error code also ends; with a length announced, a short body is
         // known for cut off (node:http's `complete` tells the same of HTTP/1.1).
         const announced = headers.has('content-length') ? Number(headers.get('content-length')) : undefined;
@@ -176,36 +186,35 @@ export function createHttpFetch(options: HttpFetchOptions = {}): typeof fetch & 
         const complete = () =>
           stream.readableEnded &&
           (stream.rstCode === undefined || stream.rstCode === http2.constants.NGHTTP2_NO_ERROR) &&
-          (announced === undefined || outgoing[':method'] === 'HEAD' || bodyBytes === announced);
+          (announced === undefined || call.method === 'HEAD' || bodyBytes === announced);
         resolve(
-          new Response(withoutBody.has(status) ? null : bodyStream(stream, contentEncoding, complete, signal), {
-            status,
+          answerOf(
+            call,
+            Number(received[':status'] ?? 0),
+            '',
             headers,
-          }),
+            () => stream.resume(),
+            () => bodyStream(stream, headers.get('content-encoding') ?? undefined, complete, signal),
+          ),
         );
       });
-      if (body !== undefined) stream.end(body);
+      if (call.body !== undefined) stream.end(call.body);
     });
   }
 
-  async function viaHttps(
-    url: URL,
-    init: RequestInit | undefined,
-    body: string | Uint8Array | undefined,
-    fallback: () => Promise<Response>,
-  ): Promise<Response> {
-    const signal = init?.signal ?? undefined;
+  async function viaHttps(call: Call): Promise<Response> {
+    const { signal } = call;
     for (let retries = 0; ; retries += 1) {
       let pooled: PooledSession | 'http/1.1';
       try {
-        pooled = await sessions.acquire(url, signal);
+        pooled = await sessions.acquire(call.url, signal);
       } catch (error) {
         if (signal?.aborted) throw signal.reason;
         throw new TypeError('fetch failed', { cause: error });
       }
-      if (pooled === 'http/1.1') return viaHttp1(url, init, body, fallback);
+      if (pooled === 'http/1.1') return viaHttp1(call);
       try {
-        return await viaHttp2(pooled, url, init, body, fallback);
+        return await viaHttp2(pooled, call);
       } catch (error) {
         if (signal?.aborted) throw signal.reason;
         if (!refusedStream(error as NodeJS.ErrnoException) || retries >= maximumHttp2Retries) {
@@ -223,7 +232,8 @@ export function createHttpFetch(options: HttpFetchOptions = {}): typeof fetch & 
     if (url === null || !carried || (url.protocol !== 'http:' && url.protocol !== 'https:')) return fallback();
     const signal = init?.signal ?? undefined;
     if (signal?.aborted) return Promise.reject(signal.reason);
-    return url.protocol === 'https:' ? viaHttps(url, init, body, fallback) : viaHttp1(url, init, body, fallback);
+    const call: Call = { url, method: init?.method ?? 'GET', headers: headersOf(init, body), body, signal, fallback };
+    return url.protocol === 'https:' ? viaHttps(call) : viaHttp1(call);
   }) as typeof fetch & { close(): void };
   fetchWith.close = () => {
     sessions.close();
