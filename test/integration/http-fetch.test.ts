@@ -257,88 +257,80 @@ describe('the providers’ fetch over HTTP/2: many calls on few connections', ()
     return text;
   }
 
-  it('carries 150 overlapping streamed calls on two connections, 100 streams each at most', async () => {
-    const server = await heldServer();
+  type HeldServer = Awaited<ReturnType<typeof heldServer>>;
+  type ProviderFetch = ReturnType<typeof createHttpFetch>;
+
+  /** A held server and a fetch of its own for `test`, both ended after it. */
+  async function withHeldServer(
+    settings: http2.Settings,
+    test: (server: HeldServer, httpFetch: ProviderFetch) => Promise<void>,
+  ): Promise<void> {
+    const server = await heldServer(settings);
     const httpFetch = createHttpFetch({ ca: certificate.cert });
     try {
-      const readers = await Promise.all(
-        Array.from({ length: 150 }, async () =>
-          firstEvent(await httpFetch(`${server.base}/`, { method: 'POST', body: '{}' })),
-        ),
-      );
-      assert.equal(server.held.length, 150);
-      assert.equal(server.connections, 2);
-      server.releaseAll();
-      for (const text of await Promise.all(readers.map(rest))) assert.equal(text, 'data: last\n\n');
-      // Calls after them reuse the connections.
-      const reader = await firstEvent(await httpFetch(`${server.base}/`, { method: 'POST', body: '{}' }));
-      server.releaseAll();
-      assert.equal(await rest(reader), 'data: last\n\n');
-      assert.equal(server.connections, 2);
+      await test(server, httpFetch);
     } finally {
       httpFetch.close();
       server.stop();
     }
-  });
-
-  it('keeps to the streams a server allows on a connection, opening more connections', async () => {
-    const server = await heldServer({ maxConcurrentStreams: 10 });
-    const httpFetch = createHttpFetch({ ca: certificate.cert });
-    try {
-      // All at once, before any connection is open: none is given more streams than its server takes.
-      const readers = await Promise.all(
-        Array.from({ length: 60 }, async () =>
-          firstEvent(await httpFetch(`${server.base}/`, { method: 'POST', body: '{}' })),
-        ),
-      );
-      assert.equal(server.held.length, 60);
-      assert.equal(server.connections, 6);
-      server.releaseAll();
-      for (const text of await Promise.all(readers.map(rest))) assert.equal(text, 'data: last\n\n');
-    } finally {
-      httpFetch.close();
-      server.stop();
-    }
-  });
-
-  for (const ending of ['goAway', 'breakOff'] as const) {
-    it(`opens a new connection for the next call when the server ${ending === 'goAway' ? 'sends GOAWAY' : 'breaks the connection off'}`, async () => {
-      const server = await heldServer();
-      const httpFetch = createHttpFetch({ ca: certificate.cert });
-      try {
-        const before = await firstEvent(await httpFetch(`${server.base}/`, { method: 'POST', body: '{}' }));
-        server.releaseAll();
-        assert.equal(await rest(before), 'data: last\n\n');
-        server[ending]();
-        // At once, before the client may have seen the connection end: the call must not fail.
-        const reader = await firstEvent(await httpFetch(`${server.base}/`, { method: 'POST', body: '{}' }));
-        server.releaseAll();
-        assert.equal(await rest(reader), 'data: last\n\n');
-        assert.equal(server.connections, 2);
-      } finally {
-        httpFetch.close();
-        server.stop();
-      }
-    });
   }
 
-  it('fails a call whose connection closes under it, before the answer or in the middle of it', async () => {
-    const server = await heldServer();
-    const httpFetch = createHttpFetch({ ca: certificate.cert });
-    try {
+  /** `count` calls at once, each read to its first event (the server holds the rest). */
+  const calls = (server: HeldServer, httpFetch: ProviderFetch, count: number) =>
+    Promise.all(
+      Array.from({ length: count }, async () =>
+        firstEvent(await httpFetch(`${server.base}/`, { method: 'POST', body: '{}' })),
+      ),
+    );
+
+  /** Lets the held answers end and checks that each call reads the rest of its own. */
+  async function finish(server: HeldServer, readers: ReadableStreamDefaultReader<Uint8Array>[]): Promise<void> {
+    server.releaseAll();
+    for (const text of await Promise.all(readers.map(rest))) assert.equal(text, 'data: last\n\n');
+  }
+
+  it('carries 150 overlapping streamed calls on two connections, 100 streams each at most', () =>
+    withHeldServer({}, async (server, httpFetch) => {
+      const readers = await calls(server, httpFetch, 150);
+      assert.equal(server.held.length, 150);
+      assert.equal(server.connections, 2);
+      await finish(server, readers);
+      // Calls after them reuse the connections.
+      await finish(server, await calls(server, httpFetch, 1));
+      assert.equal(server.connections, 2);
+    }));
+
+  it('keeps to the streams a server allows on a connection, opening more connections', () =>
+    withHeldServer({ maxConcurrentStreams: 10 }, async (server, httpFetch) => {
+      // All at once, before any connection is open: none is given more streams than its server takes.
+      const readers = await calls(server, httpFetch, 60);
+      assert.equal(server.held.length, 60);
+      assert.equal(server.connections, 6);
+      await finish(server, readers);
+    }));
+
+  for (const ending of ['goAway', 'breakOff'] as const) {
+    it(`opens a new connection for the next call when the server ${ending === 'goAway' ? 'sends GOAWAY' : 'breaks the connection off'}`, () =>
+      withHeldServer({}, async (server, httpFetch) => {
+        await finish(server, await calls(server, httpFetch, 1));
+        server[ending]();
+        // At once, before the client may have seen the connection end: the call must not fail.
+        await finish(server, await calls(server, httpFetch, 1));
+        assert.equal(server.connections, 2);
+      }));
+  }
+
+  it('fails a call whose connection closes under it, before the answer or in the middle of it', () =>
+    withHeldServer({}, async (server, httpFetch) => {
       // Mid-answer: the body read fails, as a cut HTTP/1.1 body does, rather than ending as if complete.
-      const reader = await firstEvent(await httpFetch(`${server.base}/`, { method: 'POST', body: '{}' }));
+      const [reader] = await calls(server, httpFetch, 1);
       server.dropSockets();
-      await assert.rejects(rest(reader), { message: 'terminated' });
+      await assert.rejects(rest(reader!), { message: 'terminated' });
       // Before the answer: "fetch failed", at once, not a call left waiting forever.
       const answered = new Promise<void>((resolve) => server.onRequest(resolve));
       const call = httpFetch(`${server.base}/quiet`, { method: 'POST', body: '{}' });
       await answered;
       server.dropSockets();
       await assert.rejects(call, { message: 'fetch failed' });
-    } finally {
-      httpFetch.close();
-      server.stop();
-    }
-  });
+    }));
 });
