@@ -24,6 +24,9 @@
  * it plain HTTP/1.1. The agent has long-term memory on, as new agents have it (MEMORY=off: off). HOLD_S
  * (default 5) is how long the streams are held open before memory is read and the probes begin (time to take
  * heap snapshots with NODE_ARGS=--heapsnapshot-signal=SIGUSR2); AGENTD_OUTPUT=file keeps agentd's output.
+ * The same run then holds as many streams in bare-relay.mjs, a server that only relays the provider's words
+ * (no keys, database, history or run records), and probes it the same way: its added time is the floor on
+ * this machine, and agentd's own part is its time above it (RELAY=off skips it; RELAY_NODE_ARGS: its flags).
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -222,7 +225,16 @@ async function latency() {
 /** Connection failures a client retries: the server's listen queue was full or it reset a connection not yet accepted. */
 const retriedCodes = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT']);
 
-async function capacity(streams: number) {
+interface ProbeTimes {
+  direct: number[];
+  through: number[];
+}
+
+/**
+ * STREAMS open streams held by `main` (agentd's dist/main.js, or the bare relay), then the probes' times to a
+ * first text through it and from the provider directly.
+ */
+async function capacity(streams: number, server: 'agentd' | 'relay'): Promise<ProbeTimes> {
   // One word every 10 s, for longer than it takes to open every stream: streams that are open and mostly
   // waiting on the model, as real ones are (at one word a second, 5,000 streams are 5,000 events a second,
   // which measures CPU, not how many streams an instance holds).
@@ -240,9 +252,14 @@ async function capacity(streams: number) {
       AGENTD_MAX_OPEN_STREAMS_PER_ACCOUNT: String(streams + probes),
     },
     3918,
-    process.env.NODE_ARGS ? process.env.NODE_ARGS.split(' ') : [],
-    process.env.MAIN ? path.resolve(process.env.MAIN) : undefined,
+    (server === 'relay' ? process.env.RELAY_NODE_ARGS : process.env.NODE_ARGS)?.split(' ').filter(Boolean) ?? [],
+    server === 'relay'
+      ? path.join(root, 'bench/message-overhead/bare-relay.mjs')
+      : process.env.MAIN
+        ? path.resolve(process.env.MAIN)
+        : undefined,
   );
+  console.log(`\n${server === 'relay' ? 'The bare relay (the floor)' : 'agentd'}:`);
   const agent = new http.Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY });
   const requests: http.ClientRequest[] = [];
   let hangingUp = false;
@@ -377,14 +394,7 @@ async function capacity(streams: number) {
     if (probesFailed > 0) console.log(`${probesFailed} new streams failed to open`);
     console.log(`\nopen streams that ended before the run hung up (dropped): ${dropped}`);
     await heapSnapshot(agentd.process.pid!, 'open');
-    const at = (values: number[], fraction: number) => fixed(percentile(values, fraction));
-    console.log(
-      `\nTime to the first text of a new stream with them open (${probes} each, one at a time), ms:\n` +
-        '| | p50 | p99 |\n|---|---|---|\n' +
-        `| provider direct | ${at(direct, 0.5)} | ${at(direct, 0.99)} |\n` +
-        `| through agentd | ${at(through, 0.5)} | ${at(through, 0.99)} |\n` +
-        `| added | **${fixed(percentile(through, 0.5) - percentile(direct, 0.5))}** | **${fixed(percentile(through, 0.99) - percentile(direct, 0.99))}** |`,
-    );
+    return { direct, through };
   } finally {
     hangingUp = true;
     for (const request of requests) request.destroy();
@@ -423,4 +433,31 @@ async function heapSnapshot(pid: number, name: string): Promise<void> {
 const streams = Number(process.env.STREAMS ?? 5_000);
 console.log(`node ${process.version}, ${(await import('node:os')).cpus().length} cores\n`);
 if (process.env.ONLY !== 'capacity') await latency();
-if (process.env.ONLY !== 'latency') await capacity(streams);
+if (process.env.ONLY !== 'latency') {
+  const measured: [string, ProbeTimes][] = [['agentd', await capacity(streams, 'agentd')]];
+  if (process.env.RELAY !== 'off') measured.push(['the bare relay', await capacity(streams, 'relay')]);
+  const at = (values: number[], fraction: number) => percentile(values, fraction);
+  const lines = [
+    `\nTime to the first text of a new stream with ${streams} open (${process.env.PROBES ?? 200} each, one at a time), ms:`,
+    '| streams held by | provider direct p50 | through p50 | added p50 | provider direct p99 | through p99 | added p99 |',
+    '|---|---|---|---|---|---|---|',
+  ];
+  const added = new Map<string, [number, number]>();
+  for (const [label, { direct, through }] of measured) {
+    const cells = [0.5, 0.99].map((fraction) => {
+      const [base, via] = [at(direct, fraction), at(through, fraction)];
+      return { base, via, added: via - base };
+    });
+    added.set(label, [cells[0]!.added, cells[1]!.added]);
+    lines.push(
+      `| ${label} | ${cells.map((cell) => `${fixed(cell.base)} | ${fixed(cell.via)} | **${fixed(cell.added)}**`).join(' | ')} |`,
+    );
+  }
+  const floor = added.get('the bare relay');
+  const own = added.get('agentd')!;
+  if (floor !== undefined)
+    lines.push(
+      `\nagentd above the bare relay (its own part): p50 **${fixed(own[0] - floor[0])}** ms, p99 **${fixed(own[1] - floor[1])}** ms`,
+    );
+  console.log(lines.join('\n'));
+}
