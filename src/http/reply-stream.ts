@@ -23,10 +23,16 @@ export function clientAbortController(reply: FastifyReply): AbortController {
 }
 
 /** Sends `events` as the response's event stream; the stream holds the shutdown until it ends or is cut. */
-export async function streamReplyEvents(
+export async function streamReplyEvents<Item = ServerSentEvent>(
   reply: FastifyReply,
-  events: AsyncIterable<ServerSentEvent>,
-  options: { controller: AbortController; shutdown: GracefulShutdown; keepAliveMs: number },
+  events: AsyncIterable<Item>,
+  options: {
+    controller: AbortController;
+    shutdown: GracefulShutdown;
+    keepAliveMs: number;
+    opening?: ServerSentEvent[];
+    frame?: (item: Item) => ServerSentEvent;
+  },
 ): Promise<void> {
   // At the shutdown deadline the stream is cut like a client hang-up: the model call (and any tool) is
   // aborted and the reply is stored with finishReason "aborted".
@@ -35,6 +41,8 @@ export async function streamReplyEvents(
   await sendEventStream(reply, events, {
     keepAliveMs: options.keepAliveMs,
     onClientGone: () => options.controller.abort(),
+    ...(options.opening !== undefined ? { opening: options.opening } : {}),
+    ...(options.frame !== undefined ? { frame: options.frame } : {}),
   });
 }
 
@@ -50,12 +58,10 @@ export async function streamRunEvents(
 ): Promise<void> {
   const registration = options.shutdown.beginStream(() => options.signal.abort());
   reply.raw.once('close', () => registration.end());
-  async function* framed(): AsyncGenerator<ServerSentEvent, void, undefined> {
-    for await (const { seq, event, data } of events) yield { id: seq, event, data };
-  }
-  await sendEventStream(reply, framed(), {
+  await sendEventStream(reply, events, {
     keepAliveMs: options.keepAliveMs,
     onClientGone: () => options.signal.abort(),
+    frame: ({ seq, event, data }) => ({ id: seq, event, data }),
   });
 }
 

@@ -30,10 +30,18 @@ export function formatEvent(event: ServerSentEvent): string {
 
 const keepAliveComment = ': keep-alive\n\n';
 
-export interface EventStreamOptions {
+export interface EventStreamOptions<Item = ServerSentEvent> {
   keepAliveMs: number;
   /** Called once if the client disconnects before the stream ended. */
   onClientGone: () => void;
+  /** Events written before the first item of `events`. */
+  opening?: ServerSentEvent[];
+  /**
+   * The event of each item, when the items are not events already: a mapping
+   * here, rather than an async generator between source and writer, keeps
+   * each waiting stream one level of pending promises shallower.
+   */
+  frame?: (item: Item) => ServerSentEvent;
 }
 
 /**
@@ -41,10 +49,10 @@ export interface EventStreamOptions {
  * already set on `reply`, and resolves when the stream has ended. The response
  * is written here, outside Fastify's reply cycle (`hijack`), event by event.
  */
-export async function sendEventStream(
+export async function sendEventStream<Item = ServerSentEvent>(
   reply: FastifyReply,
-  events: AsyncIterable<ServerSentEvent>,
-  options: EventStreamOptions,
+  events: AsyncIterable<Item>,
+  options: EventStreamOptions<Item>,
 ): Promise<void> {
   const response = reply.raw;
   reply.hijack();
@@ -62,9 +70,10 @@ export async function sendEventStream(
     gone = true;
     options.onClientGone();
   });
-  const write = async (text: string) => {
-    if (gone || response.write(text)) return;
-    await Promise.race([once(response, 'drain'), once(response, 'close')]);
+  /** Writes `text`; a promise (of the client taking it, or leaving) only when the socket's buffer is full. */
+  const write = (text: string): Promise<unknown> | undefined => {
+    if (gone || response.write(text)) return undefined;
+    return Promise.race([once(response, 'drain'), once(response, 'close')]);
   };
   const keepAlive = setTimeout(function beat() {
     if (gone) return;
@@ -73,8 +82,11 @@ export async function sendEventStream(
   }, options.keepAliveMs);
 
   try {
-    for await (const event of events) {
-      await write(formatEvent(event));
+    for (const event of options.opening ?? []) response.write(formatEvent(event));
+    for await (const item of events) {
+      // Awaited only under backpressure: an open stream waiting for its next word holds as little as it can.
+      const full = write(formatEvent(options.frame === undefined ? (item as ServerSentEvent) : options.frame(item)));
+      if (full !== undefined) await full;
       keepAlive.refresh();
       // Leaving the loop ends the source too (its `return`), which cleans up after itself.
       if (gone) break;

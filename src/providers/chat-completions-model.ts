@@ -239,19 +239,18 @@ export class ChatCompletionsModel implements ModelAdapter {
     const response = answered.value;
     const reader = response.body!.getReader();
     /** A failure to read the body, as the SDK reports it: a retryable failure of a successful response. */
-    const read = () =>
-      reader.read().catch((error: unknown) => {
-        if (call.abortSignal.aborted) throw error;
-        throw new APICallError({
-          message: 'Failed to process successful response',
-          cause: error,
-          url: this.url,
-          requestBodyValues: undefined,
-          statusCode: response.status,
-          ...(answered.responseHeaders ? { responseHeaders: answered.responseHeaders } : {}),
-          isRetryable: true,
-        });
-      });
+    const readFailure = (error: unknown) =>
+      call.abortSignal.aborted
+        ? error
+        : new APICallError({
+            message: 'Failed to process successful response',
+            cause: error,
+            url: this.url,
+            requestBodyValues: undefined,
+            statusCode: response.status,
+            ...(answered.responseHeaders ? { responseHeaders: answered.responseHeaders } : {}),
+            isRetryable: true,
+          });
     const decoder = new TextDecoder();
     const events: string[] = [];
     const parser = createParser({ onEvent: (event) => events.push(event.data) });
@@ -259,7 +258,14 @@ export class ChatCompletionsModel implements ModelAdapter {
     let finished = false;
     try {
       for (;;) {
-        const { done, value } = await read();
+        let read: Awaited<ReturnType<typeof reader.read>>;
+        // Awaited here, not through a `.catch` promise: one promise fewer per word for every waiting stream.
+        try {
+          read = await reader.read();
+        } catch (error) {
+          throw readFailure(error);
+        }
+        const { done, value } = read;
         if (done) {
           parser.feed(decoder.decode());
           // As the SDK's parser stream ends: a last event without its blank line is still an event.

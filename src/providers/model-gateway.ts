@@ -92,38 +92,43 @@ export class OpenedModelStream {
 
   #ended = false;
 
+  /**
+   * The answer's next part, or null when it ended without a finish. One
+   * async function, not two: an open stream waits here for its next word,
+   * and each level of pending promises is held that long by every stream.
+   */
   async next(): Promise<ModelStreamPart | null> {
+    let result: IteratorResult<ModelStreamPart>;
     try {
-      const part = await this.#next();
-      if (part === null) this.observation.settle('unavailable');
-      else if (part.type === 'finish') this.observation.settle('success', part);
-      return part;
+      result = await this.iterator.next();
     } catch (error) {
-      this.observation.settle(error instanceof ProviderError ? error.kind : 'unavailable');
-      throw error;
+      const failure = this.#failure(error);
+      this.observation.settle(failure.kind);
+      throw failure;
     }
+    this.watchdog.heard();
+    if (result.done) {
+      this.#ended = true;
+      this.observation.settle('unavailable');
+      return null;
+    }
+    if (result.value.type === 'finish') {
+      this.#ended = true;
+      this.observation.settle('success', result.value);
+    }
+    return result.value;
   }
 
-  async #next(): Promise<ModelStreamPart | null> {
-    try {
-      const result = await this.iterator.next();
-      this.watchdog.heard();
-      if (result.done || result.value.type === 'finish') this.#ended = true;
-      return result.done ? null : result.value;
-    } catch (error) {
-      if (this.clientSignal.aborted)
-        throw new ProviderError('aborted', 'The model call was aborted.', { cause: error });
-      if (this.watchdog.expired) {
-        throw new ProviderError(
-          'timeout',
-          `The provider ${this.provider} went silent for ${this.timeoutMs} ms in the middle of its answer.`,
-          {
-            isRetryable: true,
-          },
-        );
-      }
-      throw toProviderError(error, this.provider, '');
+  #failure(error: unknown): ProviderError {
+    if (this.clientSignal.aborted) return new ProviderError('aborted', 'The model call was aborted.', { cause: error });
+    if (this.watchdog.expired) {
+      return new ProviderError(
+        'timeout',
+        `The provider ${this.provider} went silent for ${this.timeoutMs} ms in the middle of its answer.`,
+        { isRetryable: true },
+      );
     }
+    return toProviderError(error, this.provider, '');
   }
 
   /** Ends the provider call (a no-op when it already ended) and lets go of the client's signal. */

@@ -8,7 +8,7 @@ import { contextOf } from '../../http/operation.js';
 import { validationError } from '../../errors.js';
 import { clientAbortController, completedReply, streamReplyEvents, streamRunEvents } from '../../http/reply-stream.js';
 import type { ServerSentEvent } from '../../http/sse.js';
-import type { Reply } from '../../services/messages/reply.js';
+import type { RecordedReplyEvent } from '../../services/messages/reply.js';
 import { sendMessage, type SendMessageRequest } from '../../services/messages/send-message.js';
 import { AgentIdParams } from '../../schemas/agents.js';
 import { problemResponses } from '../../schemas/common.js';
@@ -18,10 +18,9 @@ import { Run as RunSchema } from '../../schemas/runs.js';
 import { openRunEvents } from '../../services/runs/follow-run.js';
 import { startBackgroundRun } from '../../services/runs/start-background-run.js';
 
-/** The reply's events as its run recorded them, each with its `id`. */
-async function* replyEvents(answer: Reply): AsyncGenerator<ServerSentEvent, void, undefined> {
-  yield { id: 1, event: 'message.started', data: answer.started };
-  for await (const event of answer.events()) yield { id: event.seq, ...event.wire };
+/** A reply's event as its run recorded it, with its `id`. */
+function replyEvent(event: RecordedReplyEvent): ServerSentEvent {
+  return { id: event.seq, ...event.wire };
 }
 
 /**
@@ -147,7 +146,9 @@ function registerRoute(
         signal: controller.signal,
       });
       if (input.stream === true) {
-        await streamReplyEvents(reply, replyEvents(answer), {
+        await streamReplyEvents(reply, answer.events(), {
+          opening: [{ id: 1, event: 'message.started', data: answer.started }],
+          frame: replyEvent,
           controller,
           shutdown: options.shutdown,
           keepAliveMs: options.keepAliveMs,
