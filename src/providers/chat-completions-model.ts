@@ -19,6 +19,7 @@ import { createParser } from 'eventsource-parser';
 import { z } from 'zod';
 import { promptOf, toolsOf } from './ai-sdk-model.js';
 import type { FinishReason, ModelAdapter, ModelCall, ModelStreamPart } from './model-adapter.js';
+import { claimBody, type ClaimedBody } from '../outbound/response-body.js';
 import { ProviderError, toProviderError } from './provider-error.js';
 
 /**
@@ -196,13 +197,102 @@ export class ChatCompletionsModel implements ModelAdapter {
     this.url = `${withoutTrailingSlash(settings.baseURL)}/chat/completions`;
   }
 
-  async *stream(call: ModelCall): AsyncIterable<ModelStreamPart> {
-    const fail = (error: unknown) =>
-      // Whoever aborted (the client, or the gateway's time-out) knows why; here it is only an abort.
-      call.abortSignal.aborted
-        ? new ProviderError('aborted', 'The model call was aborted.', { cause: error })
-        : toProviderError(error, this.settings.name, call.modelName);
-    const apiKey = call.apiKey ?? this.settings.apiKey;
+  stream(call: ModelCall): AsyncIterable<ModelStreamPart> {
+    return { [Symbol.asyncIterator]: () => new AnswerStream(this.url, this.settings, call) };
+  }
+}
+
+/** Parts read ahead of the consumer before the provider's body is paused. */
+const maxPartsAhead = 64;
+
+/**
+ * One call's answer: the request is made at the first `next()`, then the
+ * body's chunks are parsed as they arrive (`claimBody`) into parts that
+ * `next()` hands out in order, a failure after the parts before it. Written
+ * as an iterator, not an async generator reading a web stream: an answer
+ * waiting for its next word then holds one pending promise, not a
+ * generator's, a read's and the web stream's, and a reply keeps one open per
+ * open stream (10,000 on one instance, bench/README.md "Open streams").
+ */
+class AnswerStream implements AsyncIterator<ModelStreamPart> {
+  #opened: Promise<void> | null = null;
+  #body: ClaimedBody | null = null;
+  #reader: ReadableStreamDefaultReader<Uint8Array> | null = null;
+  readonly #parts: ModelStreamPart[] = [];
+  #failure: { error: unknown } | null = null;
+  /** Every part is in `#parts` (the body ended and the answer was whole). */
+  #complete = false;
+  /** Nothing more to hand out: the answer ended, failed, or its reader returned. */
+  #done = false;
+  #waiter: { resolve(result: IteratorResult<ModelStreamPart>): void; reject(error: unknown): void } | null = null;
+  readonly #decoder = new TextDecoder();
+  readonly #events: string[] = [];
+  readonly #parser = createParser({ onEvent: (event) => this.#events.push(event.data) });
+  readonly #answer = new AnswerReader();
+  /** The body is paused: the consumer is `maxPartsAhead` parts behind. */
+  #paused = false;
+  /** Resumes a paused web-stream pump. */
+  #room: (() => void) | null = null;
+  #status = 0;
+  #responseHeaders: Record<string, string> | undefined;
+
+  constructor(
+    private readonly url: string,
+    private readonly settings: ChatCompletionsSettings,
+    private readonly call: ModelCall,
+  ) {}
+
+  next(): Promise<IteratorResult<ModelStreamPart>> {
+    if (this.#opened === null) {
+      this.#opened = this.#open();
+      return this.#opened.then(
+        () => this.next(),
+        (error: unknown) => {
+          this.#done = true;
+          throw error;
+        },
+      );
+    }
+    if (this.#parts.length > 0) {
+      const value = this.#parts.shift() as ModelStreamPart;
+      if (this.#paused && this.#parts.length === 0) this.#resume();
+      return Promise.resolve({ value, done: false });
+    }
+    if (this.#failure !== null) {
+      const { error } = this.#failure;
+      this.#failure = null;
+      this.#done = true;
+      return Promise.reject(error);
+    }
+    if (this.#complete || this.#done) {
+      this.#done = true;
+      return Promise.resolve({ value: undefined, done: true });
+    }
+    return new Promise((resolve, reject) => {
+      this.#waiter = { resolve, reject };
+    });
+  }
+
+  /** The reader stopped early: the rest of the answer is not read. */
+  return(): Promise<IteratorResult<ModelStreamPart>> {
+    this.#stop();
+    this.#parts.length = 0;
+    this.#failure = null;
+    this.#done = true;
+    this.#hand();
+    return Promise.resolve({ value: undefined, done: true });
+  }
+
+  /** Whoever aborted (the client, or the gateway's time-out) knows why; here it is only an abort. */
+  #fail(error: unknown): ProviderError {
+    return this.call.abortSignal.aborted
+      ? new ProviderError('aborted', 'The model call was aborted.', { cause: error })
+      : toProviderError(error, this.settings.name, this.call.modelName);
+  }
+
+  async #open(): Promise<void> {
+    const { call, settings } = this;
+    const apiKey = call.apiKey ?? settings.apiKey;
     const tools = toolsOf(call);
     const prepared = prepareTools({ tools: tools.tools, toolChoice: tools.toolChoice });
     let answered: { value: Response; responseHeaders?: Record<string, string> };
@@ -231,61 +321,135 @@ export class ChatCompletionsModel implements ModelAdapter {
           return { value: response };
         },
         abortSignal: call.abortSignal,
-        fetch: this.settings.fetch,
+        fetch: settings.fetch,
       });
     } catch (error) {
-      throw fail(error);
+      throw this.#fail(error);
     }
     const response = answered.value;
-    const reader = response.body!.getReader();
-    /** A failure to read the body, as the SDK reports it: a retryable failure of a successful response. */
-    const readFailure = (error: unknown) =>
-      call.abortSignal.aborted
+    this.#status = response.status;
+    this.#responseHeaders = answered.responseHeaders;
+    const body = response.body as ReadableStream<Uint8Array>;
+    this.#body = claimBody(body, {
+      data: (chunk) => this.#chunk(this.#decoder.decode(chunk, { stream: true })),
+      end: () => this.#end(),
+      error: (error) => this.#broken(error),
+    });
+    // A body from another fetch: read through its web stream, into the same parts.
+    if (this.#body === null) void this.#pump(body.getReader());
+  }
+
+  async #pump(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
+    this.#reader = reader;
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (this.#done) return;
+        if (done) return this.#end();
+        this.#chunk(this.#decoder.decode(value, { stream: true }));
+        if (this.#paused) await new Promise<void>((resolve) => (this.#room = resolve));
+      }
+    } catch (error) {
+      if (!this.#done) this.#broken(error);
+    }
+  }
+
+  #chunk(text: string): void {
+    if (this.#done || this.#failure !== null) return;
+    try {
+      this.#parser.feed(text);
+      this.#parse();
+    } catch (error) {
+      this.#failed(error);
+      return;
+    }
+    if (this.#parts.length >= maxPartsAhead) {
+      this.#paused = true;
+      this.#body?.pause();
+    }
+    this.#hand();
+  }
+
+  #resume(): void {
+    this.#paused = false;
+    this.#body?.resume();
+    const room = this.#room;
+    this.#room = null;
+    room?.();
+  }
+
+  #parse(): void {
+    for (const data of this.#events.splice(0)) for (const part of this.#answer.read(data)) this.#parts.push(part);
+  }
+
+  #end(): void {
+    if (this.#done || this.#failure !== null) return;
+    try {
+      this.#parser.feed(this.#decoder.decode());
+      // As the SDK's parser stream ends: a last event without its blank line is still an event.
+      this.#parser.reset({ consume: true });
+      this.#parse();
+      for (const part of this.#answer.end()) this.#parts.push(part);
+      this.#complete = true;
+    } catch (error) {
+      this.#failed(error);
+      return;
+    }
+    this.#hand();
+  }
+
+  /** A failure to read the body, as the SDK reports it: a retryable failure of a successful response. */
+  #broken(error: unknown): void {
+    if (this.#done || this.#failure !== null || this.#complete) return;
+    this.#failed(
+      this.call.abortSignal.aborted
         ? error
         : new APICallError({
             message: 'Failed to process successful response',
             cause: error,
             url: this.url,
             requestBodyValues: undefined,
-            statusCode: response.status,
-            ...(answered.responseHeaders ? { responseHeaders: answered.responseHeaders } : {}),
+            statusCode: this.#status,
+            ...(this.#responseHeaders ? { responseHeaders: this.#responseHeaders } : {}),
             isRetryable: true,
-          });
-    const decoder = new TextDecoder();
-    const events: string[] = [];
-    const parser = createParser({ onEvent: (event) => events.push(event.data) });
-    const answer = new AnswerReader();
-    let finished = false;
-    try {
-      for (;;) {
-        let read: Awaited<ReturnType<typeof reader.read>>;
-        // Awaited here, not through a `.catch` promise: one promise fewer per word for every waiting stream.
-        try {
-          read = await reader.read();
-        } catch (error) {
-          throw readFailure(error);
-        }
-        const { done, value } = read;
-        if (done) {
-          parser.feed(decoder.decode());
-          // As the SDK's parser stream ends: a last event without its blank line is still an event.
-          parser.reset({ consume: true });
-        } else {
-          parser.feed(decoder.decode(value, { stream: true }));
-        }
-        for (const data of events.splice(0)) yield* answer.read(data);
-        if (done) break;
-      }
-      for (const part of answer.end()) {
-        if (part.type === 'finish') finished = true;
-        yield part;
-      }
-      return;
-    } catch (error) {
-      throw fail(error);
-    } finally {
-      if (!finished) await reader.cancel().catch(() => undefined);
-      reader.releaseLock();
+          }),
+    );
+  }
+
+  /** Ends the answer with `error` after the parts before it, and stops reading. */
+  #failed(error: unknown): void {
+    this.#failure = { error: this.#fail(error) };
+    this.#stop();
+    this.#hand();
+  }
+
+  #stop(): void {
+    // A pump waiting for room goes on to find the answer done.
+    this.#room?.();
+    this.#room = null;
+    if (this.#complete) return;
+    this.#body?.cancel();
+    this.#reader?.cancel().catch(() => undefined);
+  }
+
+  /** Settles a waiting `next()` with what there is now. */
+  #hand(): void {
+    const waiter = this.#waiter;
+    if (waiter === null) return;
+    if (this.#parts.length > 0) {
+      this.#waiter = null;
+      waiter.resolve({ value: this.#parts.shift() as ModelStreamPart, done: false });
+      if (this.#paused && this.#parts.length === 0) this.#resume();
+    } else if (this.#failure !== null) {
+      this.#waiter = null;
+      const { error } = this.#failure;
+      this.#failure = null;
+      this.#done = true;
+      waiter.reject(error);
+    } else if (this.#complete || this.#done) {
+      this.#waiter = null;
+      this.#done = true;
+      waiter.resolve({ value: undefined, done: true });
     }
   }
 }

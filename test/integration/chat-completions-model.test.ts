@@ -6,6 +6,7 @@ import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { StoredToolCall } from '../../src/conversation/history-window.js';
 import { assemblePrompt, toolStepMessages, type PromptMessage } from '../../src/conversation/prompt.js';
 import { AiSdkModel } from '../../src/providers/ai-sdk-model.js';
+import { ChatCompletionsModel } from '../../src/providers/chat-completions-model.js';
 import { httpFetch } from '../../src/providers/http-fetch.js';
 import type { ModelAdapter, ModelCall, ModelStreamPart, ToolSpec } from '../../src/providers/model-adapter.js';
 import { ProviderError } from '../../src/providers/provider-error.js';
@@ -123,11 +124,25 @@ describe('the Chat Completions reader against the AI SDK model', () => {
   after(() => fake?.close());
   beforeEach(() => fake.reset());
 
-  /** One call through each with the same behaviour; returns both outcomes and both recorded requests. */
+  /**
+   * One call through each with the same behaviour; returns both outcomes and both recorded requests. The
+   * reader's outcome is also the same when its fetch is another one (the global fetch), whose body it reads
+   * through the web stream instead of claiming it.
+   */
   async function both(behaviour: FakeBehaviour, call: Partial<ModelCall> = {}) {
-    fake.enqueue(behaviour, behaviour);
+    fake.enqueue(behaviour, behaviour, behaviour);
     const ours = await outcomeOf(reader, call);
     const theirs = await outcomeOf(sdk, call);
+    const throughWebStream = await outcomeOf(
+      new ChatCompletionsModel({
+        name: 'openai-compatible',
+        fetch: globalThis.fetch,
+        baseURL: fake.baseUrl,
+        apiKey: 'sk-test-compatible',
+      }),
+      call,
+    );
+    assert.deepEqual(throughWebStream, ours, 'the same outcome with the global fetch');
     const [ourRequest, theirRequest] = fake.requests;
     return { ours, theirs, ourRequest: ourRequest!, theirRequest: theirRequest! };
   }
