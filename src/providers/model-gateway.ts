@@ -93,19 +93,23 @@ export class OpenedModelStream {
   #ended = false;
 
   /**
-   * The answer's next part, or null when it ended without a finish. One
-   * async function, not two: an open stream waits here for its next word,
-   * and each level of pending promises is held that long by every stream.
+   * The answer's next part, or null when it ended without a finish. A plain
+   * function with handlers made once, not an async function: an open stream
+   * waits here for its next word, and an async function's frame, context and
+   * await closures, made anew for every word, would be held that long by
+   * every open stream.
    */
-  async next(): Promise<ModelStreamPart | null> {
-    let result: IteratorResult<ModelStreamPart>;
+  next(): Promise<ModelStreamPart | null> {
+    let pending: Promise<IteratorResult<ModelStreamPart>>;
     try {
-      result = await this.iterator.next();
+      pending = this.iterator.next();
     } catch (error) {
-      const failure = this.#failure(error);
-      this.observation.settle(failure.kind);
-      throw failure;
+      pending = Promise.reject(error);
     }
+    return pending.then(this.#received, this.#failed);
+  }
+
+  readonly #received = (result: IteratorResult<ModelStreamPart>): ModelStreamPart | null => {
     this.watchdog.heard();
     if (result.done) {
       this.#ended = true;
@@ -117,7 +121,13 @@ export class OpenedModelStream {
       this.observation.settle('success', result.value);
     }
     return result.value;
-  }
+  };
+
+  readonly #failed = (error: unknown): never => {
+    const failure = this.#failure(error);
+    this.observation.settle(failure.kind);
+    throw failure;
+  };
 
   #failure(error: unknown): ProviderError {
     if (this.clientSignal.aborted) return new ProviderError('aborted', 'The model call was aborted.', { cause: error });
