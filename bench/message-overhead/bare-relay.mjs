@@ -34,7 +34,7 @@ function event(name, data) {
   return `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
 }
 
-function relay(request, response, body) {
+function relay(response, body) {
   const entry = sessionWithRoom();
   const payload = JSON.stringify({
     model,
@@ -93,7 +93,7 @@ const server = http.createServer((request, response) => {
       return response.end(JSON.stringify({ id: 'relay' }));
     }
     if (request.method === 'POST' && /^\/v1\/agents\/[^/]+\/messages$/.test(request.url ?? '')) {
-      return relay(request, response, body);
+      return relay(response, body);
     }
     response.writeHead(404).end();
   });

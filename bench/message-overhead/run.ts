@@ -354,7 +354,7 @@ async function capacity(streams: number, server: 'agentd' | 'relay'): Promise<Pr
     const rss = rssBytes(agentd.process.pid!);
     const descriptors = fs.readdirSync(`/proc/${agentd.process.pid}/fd`).length;
     console.log(
-      `\n| open streams | failed | retried connects | time to open all | agentd CPU to open them | agentd RSS idle | agentd RSS with all open | per stream | agentd descriptors |`,
+      `\n| open streams | failed | retried connects | time to open all | CPU to open them | RSS idle | RSS with all open | per stream | descriptors |`,
     );
     console.log('|---|---|---|---|---|---|---|---|---|');
     console.log(

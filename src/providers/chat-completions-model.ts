@@ -253,24 +253,29 @@ class AnswerStream implements AsyncIterator<ModelStreamPart> {
         },
       );
     }
+    const ready = this.#ready();
+    if (ready === null) return new Promise((resolve, reject) => (this.#waiter = { resolve, reject }));
+    return 'error' in ready ? Promise.reject(ready.error) : Promise.resolve(ready.result);
+  }
+
+  /** What `next()` gives now, taken from the answer: a part, the failure, the end; null while there is none. */
+  #ready(): { result: IteratorResult<ModelStreamPart> } | { error: unknown } | null {
     if (this.#parts.length > 0) {
       const value = this.#parts.shift() as ModelStreamPart;
       if (this.#paused && this.#parts.length === 0) this.#resume();
-      return Promise.resolve({ value, done: false });
+      return { result: { value, done: false } };
     }
     if (this.#failure !== null) {
       const { error } = this.#failure;
       this.#failure = null;
       this.#done = true;
-      return Promise.reject(error);
+      return { error };
     }
     if (this.#complete || this.#done) {
       this.#done = true;
-      return Promise.resolve({ value: undefined, done: true });
+      return { result: { value: undefined, done: true } };
     }
-    return new Promise((resolve, reject) => {
-      this.#waiter = { resolve, reject };
-    });
+    return null;
   }
 
   /** The reader stopped early: the rest of the answer is not read. */
@@ -436,20 +441,10 @@ class AnswerStream implements AsyncIterator<ModelStreamPart> {
   #hand(): void {
     const waiter = this.#waiter;
     if (waiter === null) return;
-    if (this.#parts.length > 0) {
-      this.#waiter = null;
-      waiter.resolve({ value: this.#parts.shift() as ModelStreamPart, done: false });
-      if (this.#paused && this.#parts.length === 0) this.#resume();
-    } else if (this.#failure !== null) {
-      this.#waiter = null;
-      const { error } = this.#failure;
-      this.#failure = null;
-      this.#done = true;
-      waiter.reject(error);
-    } else if (this.#complete || this.#done) {
-      this.#waiter = null;
-      this.#done = true;
-      waiter.resolve({ value: undefined, done: true });
-    }
+    const ready = this.#ready();
+    if (ready === null) return;
+    this.#waiter = null;
+    if ('error' in ready) waiter.reject(ready.error);
+    else waiter.resolve(ready.result);
   }
 }
