@@ -55,4 +55,24 @@ describe('closing the runs’ runtime', () => {
     await closing;
     assert.equal(calls.at(-1), 'forgetInstance', 'nothing is queried after the instance is forgotten');
   });
+
+  it('queries nothing when it was never started, so a heartbeat under its id stays', async () => {
+    const calls: string[] = [];
+    const runs = new Proxy({} as RunRepository, {
+      get: (_target, method) => async () => {
+        calls.push(String(method));
+      },
+    });
+    const runtime = new RunRuntime({
+      db: {} as never,
+      runs,
+      approvals: {} as never,
+      clock: { now: () => Date.parse('2026-11-27T00:00:00.000Z') } as never,
+      logger: pino({ level: 'silent' }),
+      instanceId: 'ins_1',
+      settings: { eventRetentionHours: 24, flushMs: 100, heartbeatMs: 2_000, staleMs: 10_000, pollMs: 100 },
+    });
+    await runtime.close();
+    assert.deepEqual(calls, []);
+  });
 });

@@ -352,6 +352,9 @@ export class RunRuntime {
     await Promise.all([...this.live.keys()].map((runId) => this.ended(runId, timeoutMs)));
     if (this.#flushTimer) clearInterval(this.#flushTimer);
     await this.#flushing;
+    // A runtime that never started never beat: the heartbeat under its id, if any, is another process's (an
+    // administration command given the serving instance's AGENTD_INSTANCE_ID), and stays.
+    if (this.#heartbeatTimer === null) return;
     await this.options.runs.forgetInstance(this.options.instanceId).catch(() => {});
   }
 }
