@@ -90,8 +90,10 @@ export interface CreateDepsOptions {
   /** false for one-off commands: they write no events and must not take deliveries over. Default true. */
   dispatchWebhooks?: boolean;
   /**
-   * Whether this process ingests knowledge documents in the background (default true); the
-   * administration commands (migrate, accounts, keys) run without.
+   * Whether this process works in the background (default true): the runs' heartbeat and its sweep of
+   * stopped instances' runs (with the expiry of approvals), knowledge ingestion and the image file sweep.
+   * The administration commands (migrate, accounts, keys) run without: they produce no runs, and a process
+   * without background work must not (with no heartbeat of its own, any other instance's sweep ends them).
    */
   backgroundWork?: boolean;
 }
@@ -161,7 +163,8 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
       : null;
   const files: FileStore =
     folderStore ?? new DatabaseFileStore(repositories.files, config.files.maxImageBytes, () => clock.now());
-  const fileSweep = folderStore ? startFileSweep(folderStore, options.logger) : null;
+  const fileSweep =
+    folderStore && options.backgroundWork !== false ? startFileSweep(folderStore, options.logger) : null;
   const imageModels = createImageModelFactory(config.providers, outboundFetch);
   const pluginImages = (agent: AgentRecord): PluginImages => ({
     model: imageModels,
@@ -303,7 +306,7 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
   };
   // Approvals past their expiry are settled at every heartbeat, on every instance (one wins each).
   runs.onBeat(() => expireApprovals(services));
-  runs.start();
+  if (options.backgroundWork !== false) runs.start();
   ingestion?.start();
   const platforms = createPlatformRuntime({
     deps: services,
