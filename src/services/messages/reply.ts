@@ -5,7 +5,7 @@ import { estimateTokens } from '../../conversation/tokens.js';
 import { parsedToolInput, runToolCall, ToolCallAborted, type ToolLimits } from '../../conversation/tool-runner.js';
 import type { ConcurrencyLease } from '../../limits/concurrency-limiter.js';
 import type { Toolbox } from '../../plugins/toolsets.js';
-import type { FinishReason, ToolCallPart, TokenUsage } from '../../providers/model-adapter.js';
+import type { FinishReason, ModelStreamPart, ToolCallPart, TokenUsage } from '../../providers/model-adapter.js';
 import type { OpenedModelStream } from '../../providers/model-gateway.js';
 import { ProviderError } from '../../providers/provider-error.js';
 import type { PendingApprovalView } from '../../schemas/approvals.js';
@@ -45,6 +45,30 @@ export interface ResumeStart {
 /** A reply's event as recorded in its run: its sequence number (the SSE `id`) and how streams send it. */
 export type RecordedReplyEvent = ReplyEvent & { seq: number; wire: WireEvent };
 
+/** What `#produce` hands its reader at each model step: read this step's parts, then tell me how it ended. */
+interface ReadStep {
+  type: 'read-step';
+  model: OpenedModelStream;
+}
+
+/** How a step read by the reader ended: its finish, the tool calls it asked for, and its text. */
+interface StepEnd {
+  finish: Extract<ModelStreamPart, { type: 'finish' }>;
+  requested: ToolCallPart[];
+  stepText: string;
+}
+
+type Producer = AsyncGenerator<ReplyEvent | ReadStep, void, StepEnd | undefined>;
+type Produced = IteratorResult<ReplyEvent | ReadStep, void>;
+/** A model step being read: the tool calls it asked for so far, and where its text starts in the reply's. */
+interface Reading {
+  model: OpenedModelStream;
+  requested: ToolCallPart[];
+  textFrom: number;
+}
+type Read = IteratorResult<RecordedReplyEvent, void>;
+const readDone: Read = { done: true, value: undefined };
+
 /** How a reply may use tools: the agent's toolbox, its limits, and how to ask the model again with results. */
 export interface ToolLoop {
   toolbox: Toolbox;
@@ -81,6 +105,19 @@ export class Reply {
   #counted = false;
   /** Images the reply's tools made so far. */
   #imagesOut = 0;
+  /** The reply's text so far, over every step. */
+  #text = '';
+  /** When the first text went to a streamed reply's client: its time to first token. */
+  #firstTextTick: number | null = null;
+  /** The run's outcome, known from the last event read. */
+  #outcome: RunOutcome | null = null;
+  #producer: Producer | null = null;
+  /** The model step the reader is reading itself (between a `read-step` and its finish). */
+  #reading: Reading | null = null;
+  /** The producer failed unexpectedly and its `failed` event was read: the next read ends the run. */
+  #broken = false;
+  /** The run's end (stored once, however the reading ended). */
+  #finishing: Promise<Read> | null = null;
 
   constructor(
     private readonly ctx: ServiceContext,
@@ -147,45 +184,130 @@ export class Reply {
   }
 
   /**
-   * The reply's events, each recorded in its run as it is yielded; the run's
-   * outcome is stored when the reply ends, however it ends. An unexpected
-   * error (a bug, the database lost) ends it with a `failed` event too, so
-   * every reader sees the same last event.
+   * The reply's events, each recorded in its run as it is read; the run's
+   * outcome is stored when the reply ends, however it ends (its reader may
+   * stop early: `return`). An unexpected error (a bug, the database lost) ends
+   * it with a `failed` event too, so every reader sees the same last event.
+   *
+   * Hand-written rather than an async generator around `#produce`: while a
+   * step's text streams, each read is the model's `next()` and one mapping,
+   * with handlers made once. A stream waiting for its next word then holds one
+   * pending promise chain instead of each generator's request, frame and
+   * await closures, made anew for every word (10,000 open streams hold 10,000
+   * of them; bench/README.md, "Open streams").
    */
-  async *events(): AsyncGenerator<RecordedReplyEvent, void, undefined> {
+  events(): AsyncIterableIterator<RecordedReplyEvent> {
     if (this.#consumed) throw new Error('A reply can be read once');
     this.#consumed = true;
-    const { run, ctx } = this;
-    const messageId = this.started.id;
-    let outcome: RunOutcome | null = null;
-    const recorded = (event: ReplyEvent): RecordedReplyEvent => {
-      const wire = wireEventOf(event, messageId, ctx.requestId);
-      if (event.type === 'completed') {
-        outcome = { status: 'completed', reply: event.reply, error: null };
-        if (event.reply.finishReason === 'approval_required') outcome.status = 'waiting';
-        if (event.reply.finishReason === 'aborted') {
-          outcome.status = run.stopReason === 'shutdown' ? 'failed' : 'cancelled';
-          if (outcome.status === 'failed') outcome.error = problemBody(shutDown(), ctx.requestId);
-        }
-      } else if (event.type === 'failed') {
-        outcome = { status: 'failed', reply: null, error: (wire.data as { error: Record<string, unknown> }).error };
+    this.#producer = this.#produce();
+    return {
+      next: () => this.#read(),
+      return: () => this.#stopReading(),
+      [Symbol.asyncIterator]() {
+        return this;
+      },
+    };
+  }
+
+  #read(): Promise<Read> {
+    if (this.#finishing !== null || this.#broken) return this.#finish();
+    const reading = this.#reading;
+    if (reading === null) return this.#resume(undefined);
+    return reading.model.next().then(this.#onPart, this.#onReadFailure);
+  }
+
+  /** A part of the step being read: text is read out at once, tool calls are gathered, the finish resumes `#produce`. */
+  readonly #onPart = (part: ModelStreamPart | null): Read | Promise<Read> => {
+    const reading = this.#reading as Reading;
+    if (part === null) {
+      return this.#onReadFailure(
+        new ProviderError('unavailable', 'The provider ended its answer without finishing it.'),
+      );
+    }
+    if (part.type === 'text-delta') {
+      this.#text += part.text;
+      if (this.#firstTextTick === null && this.exchange.streamed) this.#firstTextTick = performance.now();
+      return { done: false, value: this.#recorded({ type: 'delta', text: part.text }) };
+    }
+    if (part.type === 'finish') {
+      this.#reading = null;
+      return this.#resume({ finish: part, requested: reading.requested, stepText: this.#text.slice(reading.textFrom) });
+    }
+    reading.requested.push(part);
+    return this.#read();
+  };
+
+  /** The step's model failed: `#produce` hears it where it waits for the step's end. */
+  readonly #onReadFailure = (error: unknown): Promise<Read> => {
+    this.#reading = null;
+    return (this.#producer as Producer).throw(error).then(this.#onProduced, this.#onBroken);
+  };
+
+  #resume(stepEnd: StepEnd | undefined): Promise<Read> {
+    return (this.#producer as Producer).next(stepEnd).then(this.#onProduced, this.#onBroken);
+  }
+
+  readonly #onProduced = (result: Produced): Read | Promise<Read> => {
+    if (result.done === true) return this.#finish();
+    const event = result.value;
+    if (event.type !== 'read-step') return { done: false, value: this.#recorded(event) };
+    this.#reading = { model: event.model, requested: [], textFrom: this.#text.length };
+    return this.#onPart(event.model.first);
+  };
+
+  readonly #onBroken = (error: unknown): Read => {
+    const { ctx } = this;
+    ctx.deps.logger.error({ err: error, agentId: this.agent.id, requestId: ctx.requestId }, 'reply failed');
+    this.#broken = true;
+    return { done: false, value: this.#recorded({ type: 'failed', error: unexpectedFailure(error) }) };
+  };
+
+  /** The reader stopped early (its client went away): the producer cleans up, the run is left cancelled. */
+  async #stopReading(): Promise<Read> {
+    if (this.#finishing === null) {
+      this.#reading = null;
+      try {
+        await (this.#producer as Producer).return(undefined);
+      } finally {
+        await this.#finish();
       }
-      if (event.type === 'completed' && run.ended) {
+    }
+    return this.#finish();
+  }
+
+  /** Stores the run's outcome (cancelled when no last event told it), once. */
+  #finish(): Promise<Read> {
+    this.#finishing ??= this.ctx.deps.runs
+      .finish(this.run, this.#outcome ?? { status: 'cancelled', reply: null, error: null })
+      .then(() => readDone);
+    return this.#finishing;
+  }
+
+  /** The event recorded in the run; the last one (`completed` or `failed`) tells the run's outcome. */
+  #recorded(event: ReplyEvent): RecordedReplyEvent {
+    const { run, ctx } = this;
+    const wire = wireEventOf(event, this.started.id, ctx.requestId);
+    if (event.type === 'completed') {
+      const outcome: RunOutcome = { status: 'completed', reply: event.reply, error: null };
+      if (event.reply.finishReason === 'approval_required') outcome.status = 'waiting';
+      if (event.reply.finishReason === 'aborted') {
+        outcome.status = run.stopReason === 'shutdown' ? 'failed' : 'cancelled';
+        if (outcome.status === 'failed') outcome.error = problemBody(shutDown(), ctx.requestId);
+      }
+      this.#outcome = outcome;
+      if (run.ended) {
         // Its end was written with its exchange (#storeCompleted), which recorded this event last.
         const last = run.lastEvent as SequencedEvent;
         return { ...event, seq: last.seq, wire: last };
       }
-      return { ...event, seq: run.record(wire), wire };
-    };
-    try {
-      for await (const event of this.#produce()) yield recorded(event);
-    } catch (error) {
-      ctx.deps.logger.error({ err: error, agentId: this.agent.id, requestId: ctx.requestId }, 'reply failed');
-      yield recorded({ type: 'failed', error: unexpectedFailure(error) });
-    } finally {
-      // A reader that stopped early (its client went away) leaves the run cancelled.
-      await ctx.deps.runs.finish(run, outcome ?? { status: 'cancelled', reply: null, error: null });
+    } else if (event.type === 'failed') {
+      this.#outcome = {
+        status: 'failed',
+        reply: null,
+        error: (wire.data as { error: Record<string, unknown> }).error,
+      };
     }
+    return { ...event, seq: run.record(wire), wire };
   }
 
   /** Runs one tool call the model asked for, yielding its events; the call is recorded in `toolCalls`. */
@@ -193,7 +315,7 @@ export class Reply {
     call: ToolCallPart,
     toolCalls: StoredToolCall[],
     decision?: ToolDecision,
-  ): AsyncGenerator<ReplyEvent, StoredToolCall, undefined> {
+  ): AsyncGenerator<ReplyEvent, StoredToolCall, unknown> {
     const tools = this.tools as ToolLoop;
     yield {
       type: 'tool-called',
@@ -219,7 +341,7 @@ export class Reply {
    * run now, denied or expired ones are told so (and never run). Returns the
    * tool rounds to ask the model again with.
    */
-  async *#resumeRound(start: ResumeStart, toolCalls: StoredToolCall[]): AsyncGenerator<ReplyEvent, void, undefined> {
+  async *#resumeRound(start: ResumeStart, toolCalls: StoredToolCall[]): AsyncGenerator<ReplyEvent, void, unknown> {
     const results: StoredToolCall[] = [];
     for (const call of start.calls) {
       if (call.result !== undefined) {
@@ -266,7 +388,7 @@ export class Reply {
     calls: PausedCall[],
     requested: RequestedApproval[],
     step: number,
-  ): AsyncGenerator<ReplyEvent, MessageReplyView, undefined> {
+  ): AsyncGenerator<ReplyEvent, MessageReplyView, unknown> {
     const stored = await this.#store(text, 'approval_required', usage, toolCalls);
     const { exchange } = this;
     const approvals = await pauseRun(
@@ -291,19 +413,21 @@ export class Reply {
     return { ...stored, approvals };
   }
 
-  async *#produce(): AsyncGenerator<ReplyEvent, void, undefined> {
+  /**
+   * The reply's steps. A model step's parts are read by the reader
+   * (`read-step`, see `events`), which resumes this with the step's end, or
+   * throws the model's failure in here.
+   */
+  async *#produce(): Producer {
     const { tools } = this;
     let model = this.model as OpenedModelStream;
     /** The step whose model call is open (none while tools run): the one a failure is reported to. */
     let open: OpenedModelStream | null = this.model;
-    let text = '';
     let usage: TokenUsage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
     const toolCalls: StoredToolCall[] = [];
     /** The tool rounds of this reply so far, as the model is shown them on the next step. */
     const steps: PromptMessage[] = [];
     let settled = false;
-    /** When the first text went to a streamed reply's client: its time to first token. */
-    let firstTextTick: number | null = null;
     let firstStep = 1;
     try {
       if (this.resume !== null && tools !== null) {
@@ -314,32 +438,22 @@ export class Reply {
         open = model;
       }
       for (let step = firstStep; ; step += 1) {
-        let stepText = '';
-        const requested: ToolCallPart[] = [];
-        let part = model.first;
-        while (part.type !== 'finish') {
-          if (part.type === 'text-delta') {
-            text += part.text;
-            stepText += part.text;
-            if (firstTextTick === null && this.exchange.streamed) firstTextTick = performance.now();
-            yield { type: 'delta', text: part.text };
-          } else {
-            requested.push(part);
-          }
-          const next = await model.next();
-          if (next === null)
-            throw new ProviderError('unavailable', 'The provider ended its answer without finishing it.');
-          part = next;
-        }
+        const { finish, requested, stepText } = (yield { type: 'read-step', model }) as StepEnd;
         model.ticket.succeeded();
         model.close();
         open = null;
-        usage = addUsage(usage, part.usage);
+        usage = addUsage(usage, finish.usage);
         if (requested.length === 0 || tools === null) {
           settled = true;
-          const finishReason = requested.length > 0 ? 'tool-calls' : part.finishReason;
-          const reply = await this.#storeCompleted(text, finishReason, usage, toolCalls);
-          this.#count({ failure: null, completed: true, toolCalls: toolCalls.length, usage, firstTextTick });
+          const finishReason = requested.length > 0 ? 'tool-calls' : finish.finishReason;
+          const reply = await this.#storeCompleted(this.#text, finishReason, usage, toolCalls);
+          this.#count({
+            failure: null,
+            completed: true,
+            toolCalls: toolCalls.length,
+            usage,
+            firstTextTick: this.#firstTextTick,
+          });
           yield { type: 'completed', reply };
           return;
         }
@@ -377,8 +491,14 @@ export class Reply {
         }
         if (awaiting.length > 0) {
           settled = true;
-          const reply = yield* this.#pause(text, usage, toolCalls, steps, stepText, calls, awaiting, step);
-          this.#count({ failure: null, completed: true, toolCalls: toolCalls.length, usage, firstTextTick });
+          const reply = yield* this.#pause(this.#text, usage, toolCalls, steps, stepText, calls, awaiting, step);
+          this.#count({
+            failure: null,
+            completed: true,
+            toolCalls: toolCalls.length,
+            usage,
+            firstTextTick: this.#firstTextTick,
+          });
           yield { type: 'completed', reply };
           return;
         }
@@ -390,15 +510,27 @@ export class Reply {
       // Only model failures are handled here; anything else (storage) is a bug or an outage of our own.
       if (settled || !(error instanceof ProviderError)) {
         settled = true;
-        this.#count({ failure: 'internal', completed: false, toolCalls: toolCalls.length, usage, firstTextTick });
+        this.#count({
+          failure: 'internal',
+          completed: false,
+          toolCalls: toolCalls.length,
+          usage,
+          firstTextTick: this.#firstTextTick,
+        });
         throw error;
       }
       settled = true;
-      const estimated = addUsage(usage, this.#estimatedUsage(text, steps));
+      const estimated = addUsage(usage, this.#estimatedUsage(this.#text, steps));
       if (error.kind === 'aborted') {
         open?.ticket.released();
-        this.#count({ failure: null, completed: false, toolCalls: toolCalls.length, usage, firstTextTick });
-        yield { type: 'completed', reply: await this.#store(text, 'aborted', estimated, toolCalls) };
+        this.#count({
+          failure: null,
+          completed: false,
+          toolCalls: toolCalls.length,
+          usage,
+          firstTextTick: this.#firstTextTick,
+        });
+        yield { type: 'completed', reply: await this.#store(this.#text, 'aborted', estimated, toolCalls) };
         return;
       }
       // A step that failed to open was already reported by the gateway.
@@ -410,23 +542,33 @@ export class Reply {
         completed: false,
         toolCalls: toolCalls.length,
         usage,
-        firstTextTick,
+        firstTextTick: this.#firstTextTick,
       });
-      if (text !== '' || toolCalls.length > 0) await this.#store(text, 'error', estimated, toolCalls);
+      if (this.#text !== '' || toolCalls.length > 0) await this.#store(this.#text, 'error', estimated, toolCalls);
       else await discardKeptImages(this.ctx, this.exchange);
       yield { type: 'failed', error: await appErrorForFailure(this.ctx, this.agent, error, this.exchange) };
     } finally {
       open?.close();
       if (!settled) {
         // The reader stopped early (its client went away while a part was waiting to be sent).
-        this.#count({ failure: null, completed: false, toolCalls: toolCalls.length, usage, firstTextTick });
+        this.#count({
+          failure: null,
+          completed: false,
+          toolCalls: toolCalls.length,
+          usage,
+          firstTextTick: this.#firstTextTick,
+        });
         open?.ticket.released();
-        await this.#store(text, 'aborted', addUsage(usage, this.#estimatedUsage(text, steps)), toolCalls).catch(
-          (error: unknown) =>
-            this.ctx.deps.logger.error(
-              { err: error, agentId: this.agent.id, requestId: this.ctx.requestId },
-              'could not store an aborted reply',
-            ),
+        await this.#store(
+          this.#text,
+          'aborted',
+          addUsage(usage, this.#estimatedUsage(this.#text, steps)),
+          toolCalls,
+        ).catch((error: unknown) =>
+          this.ctx.deps.logger.error(
+            { err: error, agentId: this.agent.id, requestId: this.ctx.requestId },
+            'could not store an aborted reply',
+          ),
         );
       }
       await this.lease?.release();
