@@ -48,8 +48,14 @@ export interface EventStreamOptions<Item = ServerSentEvent> {
  * Answers the request with `events` as text/event-stream, keeping the headers
  * already set on `reply`, and resolves when the stream has ended. The response
  * is written here, outside Fastify's reply cycle (`hijack`), event by event.
+ *
+ * The source is read with `next().then(…)` on handlers made once per stream,
+ * not with `for await`: every await would make a new pair of closures and a
+ * context that a stream waiting for its next word holds until it comes.
+ * As with `for await`, a source that fails is not closed (it ended itself),
+ * and one left because the client went away is closed with `return`.
  */
-export async function sendEventStream<Item = ServerSentEvent>(
+export function sendEventStream<Item = ServerSentEvent>(
   reply: FastifyReply,
   events: AsyncIterable<Item>,
   options: EventStreamOptions<Item>,
@@ -70,29 +76,86 @@ export async function sendEventStream<Item = ServerSentEvent>(
     gone = true;
     options.onClientGone();
   });
-  /** Writes `text`; a promise (of the client taking it, or leaving) only when the socket's buffer is full. */
-  const write = (text: string): Promise<unknown> | undefined => {
-    if (gone || response.write(text)) return undefined;
-    return Promise.race([once(response, 'drain'), once(response, 'close')]);
-  };
   const keepAlive = setTimeout(function beat() {
     if (gone) return;
     response.write(keepAliveComment);
     keepAlive.refresh();
   }, options.keepAliveMs);
-
-  try {
-    for (const event of options.opening ?? []) response.write(formatEvent(event));
-    for await (const item of events) {
-      // Awaited only under backpressure: an open stream waiting for its next word holds as little as it can.
-      const full = write(formatEvent(options.frame === undefined ? (item as ServerSentEvent) : options.frame(item)));
-      if (full !== undefined) await full;
-      keepAlive.refresh();
-      // Leaving the loop ends the source too (its `return`), which cleans up after itself.
-      if (gone) break;
-    }
-  } finally {
+  const end = (): void => {
     clearTimeout(keepAlive);
     if (!gone) response.end();
-  }
+  };
+
+  return new Promise<void>((resolve, reject) => {
+    let source: AsyncIterator<Item>;
+    const fail = (error: unknown): void => {
+      end();
+      reject(error);
+    };
+    /** Leaves the source (its `return` cleans up after it), then ends the response. */
+    const leave = (): void => {
+      let closing: Promise<unknown> | undefined;
+      try {
+        closing = source.return?.();
+      } catch (error) {
+        fail(error);
+        return;
+      }
+      if (closing === undefined) {
+        end();
+        resolve();
+      } else closing.then(() => (end(), resolve()), fail);
+    };
+    const pull = (): void => {
+      let next: Promise<IteratorResult<Item>>;
+      try {
+        next = source.next();
+      } catch (error) {
+        fail(error);
+        return;
+      }
+      next.then(written, fail);
+    };
+    /** Never throws (its promise is not awaited): a failure to format or write fails the stream. */
+    const written = (result: IteratorResult<Item>): void => {
+      if (result.done === true) {
+        end();
+        resolve();
+        return;
+      }
+      if (gone) return leave();
+      try {
+        const item = result.value;
+        const text = formatEvent(options.frame === undefined ? (item as ServerSentEvent) : options.frame(item));
+        // Awaited only under backpressure: an open stream waiting for its next word holds as little as it can.
+        if (!response.write(text)) {
+          Promise.race([once(response, 'drain'), once(response, 'close')]).then(afterWrite, fail);
+          return;
+        }
+      } catch (error) {
+        // As with a `for await` body that throws: the source is closed, and the error is the stream's.
+        const failed = () => fail(error);
+        try {
+          Promise.resolve(source.return?.()).then(failed, failed);
+        } catch {
+          failed();
+        }
+        return;
+      }
+      afterWrite();
+    };
+    const afterWrite = (): void => {
+      keepAlive.refresh();
+      if (gone) leave();
+      else pull();
+    };
+    try {
+      for (const event of options.opening ?? []) response.write(formatEvent(event));
+      source = events[Symbol.asyncIterator]();
+    } catch (error) {
+      fail(error);
+      return;
+    }
+    pull();
+  });
 }
