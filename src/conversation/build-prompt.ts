@@ -158,17 +158,25 @@ export async function buildPrompt(
   const privateFacts = remembers && settings.facts && !request.shared && request.userId !== null;
   // One embeddings call for the message, whichever of retrieval and recall asks for it first (none if neither does).
   const vector = retrieval?.queryVector(request.text) ?? undefined;
+  const recent =
+    conversation !== null ? repositories.messages.recent(agent.id, conversation, maxHistoryTurns) : Promise.resolve([]);
+  const recallNow = () => recall.recall(agent.id, conversation as string, request.text, recallCandidates, vector);
   const [found, fromBases, rows, summary, recalled, senderFacts] = await Promise.all([
     findKnowledge(repositories, agent, request.text, maxKnowledgeItems),
     retrieval === null
       ? Promise.resolve({ entries: [], citations: [] })
       : findKnowledgeBaseChunks(repositories, retrieval, agent, request.text, vector),
-    conversation !== null ? repositories.messages.recent(agent.id, conversation, maxHistoryTurns) : Promise.resolve([]),
+    recent,
     conversation !== null && settings.summary
       ? repositories.memory.conversation(agent.id, conversation)
       : Promise.resolve(null),
+    // Recall searches the conversation's own turns, and a new conversation has none. Where reads run one at a
+    // time (SQLite), it waits for the history and is skipped when there is none: its full-text search reads every
+    // turn of the agent that shares a word with the message, which first messages no longer pay for.
     conversation !== null && settings.recall
-      ? recall.recall(agent.id, conversation, request.text, recallCandidates, vector)
+      ? repositories.readsAtOnce
+        ? recallNow()
+        : recent.then((turns) => (turns.length === 0 ? [] : recallNow()))
       : Promise.resolve([]),
     privateFacts
       ? factsOf(repositories, agent.id, [request.userId as string], request, settings.budgets.factsTokens)

@@ -28,6 +28,8 @@ import { WebhookRepository } from './webhooks.js';
 
 export interface Repositories {
   db: Kysely<Database>;
+  /** SQLite reads one statement at a time (one connection); PostgreSQL runs a request's reads at once. */
+  readsAtOnce: boolean;
   accounts: AccountRepository;
   apiKeys: ApiKeyRepository;
   agents: AgentRepository;
@@ -67,6 +69,7 @@ export function createRepositories(
 ): Repositories {
   return {
     db,
+    readsAtOnce: dialect === 'postgres',
     accounts: new AccountRepository(db),
     apiKeys: new ApiKeyRepository(db, committedReader),
     agents: new AgentRepository(db, dialect, committedReader),
