@@ -177,10 +177,14 @@ export class Reply {
   }
 
   /** Counts the message in its agent's metrics, once, however the reply ended. */
-  #count(ending: MessageEnding): void {
+  #count(ending: Omit<MessageEnding, 'firstTextTick' | 'imagesOut'>): void {
     if (this.#counted) return;
     this.#counted = true;
-    recordMessageMetrics(this.ctx, this.exchange, { ...ending, imagesOut: this.#imagesOut });
+    recordMessageMetrics(this.ctx, this.exchange, {
+      ...ending,
+      imagesOut: this.#imagesOut,
+      firstTextTick: this.#firstTextTick,
+    });
   }
 
   /**
@@ -216,9 +220,38 @@ export class Reply {
     return reading.model.next().then(this.#onPart, this.#onReadFailure);
   }
 
-  /** A part of the step being read: text is read out at once, tool calls are gathered, the finish resumes `#produce`. */
+  /**
+   * The reader's handlers. A throw in them (a bug) must not leave `#produce`
+   * waiting with the reply's concurrency slot and model call: it is closed,
+   * and the reply ends with `failed` as any other error of ours.
+   */
   readonly #onPart = (part: ModelStreamPart | null): Read | Promise<Read> => {
-    const reading = this.#reading as Reading;
+    try {
+      return this.#part(part);
+    } catch (error) {
+      return this.#abandon(error);
+    }
+  };
+
+  readonly #onProduced = (result: Produced): Read | Promise<Read> => {
+    try {
+      return this.#produced(result);
+    } catch (error) {
+      return this.#abandon(error);
+    }
+  };
+
+  #abandon(error: unknown): Promise<Read> {
+    this.#reading = null;
+    const broken = () => this.#onBroken(error);
+    return (this.#producer as Producer).return(undefined).then(broken, broken);
+  }
+
+  /** A part of the step being read: text is read out at once, tool calls are gathered, the finish resumes `#produce`. */
+  #part(part: ModelStreamPart | null): Read | Promise<Read> {
+    const reading = this.#reading;
+    // The reader stopped (`return`) while this part was on its way.
+    if (reading === null) return readDone;
     if (part === null) {
       return this.#onReadFailure(
         new ProviderError('unavailable', 'The provider ended its answer without finishing it.'),
@@ -235,7 +268,7 @@ export class Reply {
     }
     reading.requested.push(part);
     return this.#read();
-  };
+  }
 
   /** The step's model failed: `#produce` hears it where it waits for the step's end. */
   readonly #onReadFailure = (error: unknown): Promise<Read> => {
@@ -247,19 +280,26 @@ export class Reply {
     return (this.#producer as Producer).next(stepEnd).then(this.#onProduced, this.#onBroken);
   }
 
-  readonly #onProduced = (result: Produced): Read | Promise<Read> => {
+  #produced(result: Produced): Read | Promise<Read> {
     if (result.done === true) return this.#finish();
     const event = result.value;
     if (event.type !== 'read-step') return { done: false, value: this.#recorded(event) };
     this.#reading = { model: event.model, requested: [], textFrom: this.#text.length };
-    return this.#onPart(event.model.first);
-  };
+    return this.#part(event.model.first);
+  }
 
-  readonly #onBroken = (error: unknown): Read => {
+  readonly #onBroken = (error: unknown): Read | Promise<Read> => {
     const { ctx } = this;
-    ctx.deps.logger.error({ err: error, agentId: this.agent.id, requestId: ctx.requestId }, 'reply failed');
+    const logged = { agentId: this.agent.id, requestId: ctx.requestId };
+    ctx.deps.logger.error({ err: error, ...logged }, 'reply failed');
     this.#broken = true;
-    return { done: false, value: this.#recorded({ type: 'failed', error: unexpectedFailure(error) }) };
+    try {
+      return { done: false, value: this.#recorded({ type: 'failed', error: unexpectedFailure(error) }) };
+    } catch (recordError) {
+      // Not even its end could be recorded: the run is still finished.
+      ctx.deps.logger.error({ err: recordError, ...logged }, 'reply failed');
+      return this.#finish();
+    }
   };
 
   /** The reader stopped early (its client went away): the producer cleans up, the run is left cancelled. */
@@ -447,13 +487,7 @@ export class Reply {
           settled = true;
           const finishReason = requested.length > 0 ? 'tool-calls' : finish.finishReason;
           const reply = await this.#storeCompleted(this.#text, finishReason, usage, toolCalls);
-          this.#count({
-            failure: null,
-            completed: true,
-            toolCalls: toolCalls.length,
-            usage,
-            firstTextTick: this.#firstTextTick,
-          });
+          this.#count({ failure: null, completed: true, toolCalls: toolCalls.length, usage });
           yield { type: 'completed', reply };
           return;
         }
@@ -492,13 +526,7 @@ export class Reply {
         if (awaiting.length > 0) {
           settled = true;
           const reply = yield* this.#pause(this.#text, usage, toolCalls, steps, stepText, calls, awaiting, step);
-          this.#count({
-            failure: null,
-            completed: true,
-            toolCalls: toolCalls.length,
-            usage,
-            firstTextTick: this.#firstTextTick,
-          });
+          this.#count({ failure: null, completed: true, toolCalls: toolCalls.length, usage });
           yield { type: 'completed', reply };
           return;
         }
@@ -510,26 +538,14 @@ export class Reply {
       // Only model failures are handled here; anything else (storage) is a bug or an outage of our own.
       if (settled || !(error instanceof ProviderError)) {
         settled = true;
-        this.#count({
-          failure: 'internal',
-          completed: false,
-          toolCalls: toolCalls.length,
-          usage,
-          firstTextTick: this.#firstTextTick,
-        });
+        this.#count({ failure: 'internal', completed: false, toolCalls: toolCalls.length, usage });
         throw error;
       }
       settled = true;
       const estimated = addUsage(usage, this.#estimatedUsage(this.#text, steps));
       if (error.kind === 'aborted') {
         open?.ticket.released();
-        this.#count({
-          failure: null,
-          completed: false,
-          toolCalls: toolCalls.length,
-          usage,
-          firstTextTick: this.#firstTextTick,
-        });
+        this.#count({ failure: null, completed: false, toolCalls: toolCalls.length, usage });
         yield { type: 'completed', reply: await this.#store(this.#text, 'aborted', estimated, toolCalls) };
         return;
       }
@@ -537,13 +553,7 @@ export class Reply {
       if (error.countsAgainstProvider) open?.ticket.failed();
       else open?.ticket.released();
       // What was said (and done) before the failure stays in the conversation, marked as such.
-      this.#count({
-        failure: failureTypeOf(error),
-        completed: false,
-        toolCalls: toolCalls.length,
-        usage,
-        firstTextTick: this.#firstTextTick,
-      });
+      this.#count({ failure: failureTypeOf(error), completed: false, toolCalls: toolCalls.length, usage });
       if (this.#text !== '' || toolCalls.length > 0) await this.#store(this.#text, 'error', estimated, toolCalls);
       else await discardKeptImages(this.ctx, this.exchange);
       yield { type: 'failed', error: await appErrorForFailure(this.ctx, this.agent, error, this.exchange) };
@@ -551,13 +561,7 @@ export class Reply {
       open?.close();
       if (!settled) {
         // The reader stopped early (its client went away while a part was waiting to be sent).
-        this.#count({
-          failure: null,
-          completed: false,
-          toolCalls: toolCalls.length,
-          usage,
-          firstTextTick: this.#firstTextTick,
-        });
+        this.#count({ failure: null, completed: false, toolCalls: toolCalls.length, usage });
         open?.ticket.released();
         await this.#store(
           this.#text,
