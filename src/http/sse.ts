@@ -81,30 +81,44 @@ export function sendEventStream<Item = ServerSentEvent>(
     response.write(keepAliveComment);
     keepAlive.refresh();
   }, options.keepAliveMs);
-  const end = (): void => {
-    clearTimeout(keepAlive);
-    if (!gone) response.end();
-  };
-
   return new Promise<void>((resolve, reject) => {
     let source: AsyncIterator<Item>;
+    /** Ends the response, once; false when even that threw (the stream has then failed). */
+    const end = (): boolean => {
+      clearTimeout(keepAlive);
+      try {
+        if (!gone) response.end();
+        return true;
+      } catch (error) {
+        reject(error);
+        return false;
+      }
+    };
+    const finished = (): void => {
+      if (end()) resolve();
+    };
     const fail = (error: unknown): void => {
-      end();
-      reject(error);
+      if (end()) reject(error);
+    };
+    /** As with a `for await` body that throws: the source is closed, and the error is the stream's. */
+    const failClosing = (error: unknown): void => {
+      const failed = () => fail(error);
+      try {
+        Promise.resolve(source.return?.()).then(failed, failed);
+      } catch {
+        failed();
+      }
     };
     /** Leaves the source (its `return` cleans up after it), then ends the response. */
     const leave = (): void => {
-      let closing: Promise<unknown> | undefined;
+      let closing: unknown;
       try {
         closing = source.return?.();
       } catch (error) {
         fail(error);
         return;
       }
-      if (closing === undefined) {
-        end();
-        resolve();
-      } else closing.then(() => (end(), resolve()), fail);
+      Promise.resolve(closing).then(finished, fail);
     };
     const pull = (): void => {
       let next: Promise<IteratorResult<Item>>;
@@ -118,28 +132,18 @@ export function sendEventStream<Item = ServerSentEvent>(
     };
     /** Never throws (its promise is not awaited): a failure to format or write fails the stream. */
     const written = (result: IteratorResult<Item>): void => {
-      if (result.done === true) {
-        end();
-        resolve();
-        return;
-      }
+      if (result.done === true) return finished();
       if (gone) return leave();
       try {
         const item = result.value;
         const text = formatEvent(options.frame === undefined ? (item as ServerSentEvent) : options.frame(item));
         // Awaited only under backpressure: an open stream waiting for its next word holds as little as it can.
         if (!response.write(text)) {
-          Promise.race([once(response, 'drain'), once(response, 'close')]).then(afterWrite, fail);
+          Promise.race([once(response, 'drain'), once(response, 'close')]).then(afterWrite, failClosing);
           return;
         }
       } catch (error) {
-        // As with a `for await` body that throws: the source is closed, and the error is the stream's.
-        const failed = () => fail(error);
-        try {
-          Promise.resolve(source.return?.()).then(failed, failed);
-        } catch {
-          failed();
-        }
+        failClosing(error);
         return;
       }
       afterWrite();
