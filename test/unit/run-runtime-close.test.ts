@@ -10,6 +10,18 @@ import type { RunRepository } from '../../src/storage/repositories/runs.js';
  * moment after start), and a heartbeat still querying it failed and logged
  * "driver has already been destroyed" onto the command's output.
  */
+function runtimeOver(runs: RunRepository): RunRuntime {
+  return new RunRuntime({
+    db: {} as never,
+    runs,
+    approvals: {} as never,
+    clock: { now: () => Date.parse('2026-11-27T00:00:00.000Z') } as never,
+    logger: pino({ level: 'silent' }),
+    instanceId: 'ins_1',
+    settings: { eventRetentionHours: 24, flushMs: 100, heartbeatMs: 2_000, staleMs: 10_000, pollMs: 100 },
+  });
+}
+
 describe('closing the runs’ runtime', () => {
   it('waits for the heartbeat in progress, and queries nothing after it', async () => {
     let releaseHeartbeat: () => void = () => {};
@@ -35,15 +47,7 @@ describe('closing the runs’ runtime', () => {
         calls.push('forgetInstance');
       },
     } as unknown as RunRepository;
-    const runtime = new RunRuntime({
-      db: {} as never,
-      runs,
-      approvals: {} as never,
-      clock: { now: () => Date.parse('2026-11-27T00:00:00.000Z') } as never,
-      logger: pino({ level: 'silent' }),
-      instanceId: 'ins_1',
-      settings: { eventRetentionHours: 24, flushMs: 100, heartbeatMs: 2_000, staleMs: 10_000, pollMs: 100 },
-    });
+    const runtime = runtimeOver(runs);
     runtime.start();
     await new Promise((resolve) => setImmediate(resolve));
     assert.deepEqual(calls, ['heartbeat']);
@@ -63,15 +67,7 @@ describe('closing the runs’ runtime', () => {
         calls.push(String(method));
       },
     });
-    const runtime = new RunRuntime({
-      db: {} as never,
-      runs,
-      approvals: {} as never,
-      clock: { now: () => Date.parse('2026-11-27T00:00:00.000Z') } as never,
-      logger: pino({ level: 'silent' }),
-      instanceId: 'ins_1',
-      settings: { eventRetentionHours: 24, flushMs: 100, heartbeatMs: 2_000, staleMs: 10_000, pollMs: 100 },
-    });
+    const runtime = runtimeOver(runs);
     await runtime.close();
     assert.deepEqual(calls, []);
   });
