@@ -100,26 +100,21 @@ export function sendEventStream<Item = ServerSentEvent>(
     const fail = (error: unknown): void => {
       if (end()) reject(error);
     };
+    /** Closes the source (its `return` cleans up after it), then `closed`, or `failed` when closing threw. */
+    const closeSource = (closed: () => void, failed: (error: unknown) => void): void => {
+      try {
+        Promise.resolve(source.return?.()).then(closed, failed);
+      } catch (error) {
+        failed(error);
+      }
+    };
     /** As with a `for await` body that throws: the source is closed, and the error is the stream's. */
     const failClosing = (error: unknown): void => {
       const failed = () => fail(error);
-      try {
-        Promise.resolve(source.return?.()).then(failed, failed);
-      } catch {
-        failed();
-      }
+      closeSource(failed, failed);
     };
-    /** Leaves the source (its `return` cleans up after it), then ends the response. */
-    const leave = (): void => {
-      let closing: unknown;
-      try {
-        closing = source.return?.();
-      } catch (error) {
-        fail(error);
-        return;
-      }
-      Promise.resolve(closing).then(finished, fail);
-    };
+    /** Leaves the source because the client went away, then ends the response. */
+    const leave = (): void => closeSource(finished, fail);
     const pull = (): void => {
       let next: Promise<IteratorResult<Item>>;
       try {
