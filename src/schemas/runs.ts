@@ -17,7 +17,10 @@ export const runTriggerAddedIn: Partial<Record<RunTrigger, string>> = {
 };
 export type RunTrigger = (typeof runTriggers)[number];
 
-/** `skipped`: a task's due time that was not run (missed while every instance was down, see docs/tasks.md). */
+/**
+ * `skipped`: a task's due time that was not run: missed while every instance was down, or its agent stopped being
+ * active between the claim and the run's start (see docs/tasks.md).
+ */
 /**
  * `waiting`: the run's reply ended with `approval_required`; it stays waiting until every tool call it asked
  * approval for is decided (or expired), then becomes `completed` and a new run (trigger `approval`) goes on.

@@ -94,6 +94,48 @@ describe('the task scheduler', () => {
     assert.equal(await tick(), 0, 'a disabled task does not run');
   });
 
+  it('skips a claimed due time whose agent was made inactive before its run began, counting it neither way', async () => {
+    const webhook = await t.inject({
+      method: 'POST',
+      url: '/v1/webhooks',
+      payload: { url: 'https://hooks.invalid/agentd-skips', events: ['task.failed'] },
+    });
+    assert.equal(webhook.statusCode, 201, webhook.body);
+    const agent = await t.newAgent({ name: 'Dozer' });
+    const task = await newTask(agent.id, { name: 'Minutely', instructions: 'Tick.', schedule: { everySeconds: 60 } });
+    clock.advance(60_000);
+    // Claimed while the agent was active; its owner pauses the agent before the run begins.
+    const orders = await t.deps.tasks.claim(clock.now(), 10);
+    assert.deepEqual(
+      orders.map((order) => order.taskId),
+      [task.id],
+    );
+    await t.inject({ method: 'PATCH', url: `/v1/agents/${agent.id}`, payload: { status: 'inactive' } });
+    for (const order of orders) t.deps.tasks.launch(order);
+    await t.deps.tasks.settled();
+
+    const [run] = await runsOf(agent.id, task.id);
+    assert.equal(run?.status, 'skipped');
+    assert.equal(run?.event_count, 0);
+    assert.match(JSON.parse(run?.error ?? '{}').detail, /is inactive \(paused by its owner\)/);
+    const after = await taskOf(agent.id, task.id);
+    assert.deepEqual([after.lastRunStatus, after.consecutiveFailures, after.lastError], ['skipped', 0, null]);
+    const trail = (await t.inject({ method: 'GET', url: `/v1/agents/${agent.id}/events` })).json().data;
+    assert.deepEqual(
+      trail.filter((event: any) => event.type.startsWith('run.')),
+      [],
+    );
+    const deliveries = (
+      await t.inject({ method: 'GET', url: `/v1/webhooks/${webhook.json().id}/deliveries?limit=100` })
+    ).json().data;
+    assert.deepEqual(
+      deliveries.map((delivery: any) => delivery.eventType),
+      [],
+      'no task.failed',
+    );
+    await t.inject({ method: 'DELETE', url: `/v1/webhooks/${webhook.json().id}` });
+  });
+
   it('runs a one-off task once, also when its time had passed', async () => {
     const agent = await t.newAgent({ name: 'Once' });
     const task = await newTask(agent.id, {

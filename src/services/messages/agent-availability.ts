@@ -11,12 +11,17 @@ import { eventWriterOf } from '../events/event-writer.js';
  * reason they can act on, and a PATCH brings it back.
  */
 
-function unavailable(agent: AgentRecord, status: 'inactive' | 'error', reason: string | null): AppError {
-  const detail =
-    status === 'inactive'
-      ? `Agent ${agent.id} is inactive (paused by its owner)${reason ? `: ${reason}` : ''}. PATCH its status to active to resume.`
-      : `Agent ${agent.id} is in error: ${reason ?? 'no reason recorded'} Fix the cause, then PATCH its status to active (or give it a new model).`;
-  return new AppError('agent_unavailable', detail);
+/** The 503 for an agent that was already not `active` when asked (not one the request itself put in `error`). */
+export class AgentNotActiveError extends AppError {
+  constructor(detail: string) {
+    super('agent_unavailable', detail);
+  }
+}
+
+function detailOf(agent: AgentRecord, status: 'inactive' | 'error', reason: string | null): string {
+  return status === 'inactive'
+    ? `Agent ${agent.id} is inactive (paused by its owner)${reason ? `: ${reason}` : ''}. PATCH its status to active to resume.`
+    : `Agent ${agent.id} is in error: ${reason ?? 'no reason recorded'} Fix the cause, then PATCH its status to active (or give it a new model).`;
 }
 
 /** Puts the agent in `error` (unless its owner changed it meanwhile) and returns the 503 for this request. */
@@ -35,12 +40,12 @@ export async function markAgentFaulted(ctx: ServiceContext, agent: AgentRecord, 
       'agent status changed',
     );
   }
-  return unavailable(agent, 'error', reason);
+  return new AppError('agent_unavailable', detailOf(agent, 'error', reason));
 }
 
 /** Throws 503 `agent_unavailable` unless the agent can answer with its model on this server. */
 export async function ensureAnswering(ctx: ServiceContext, agent: AgentRecord): Promise<void> {
-  if (agent.status !== 'active') throw unavailable(agent, agent.status, agent.statusReason);
+  if (agent.status !== 'active') throw new AgentNotActiveError(detailOf(agent, agent.status, agent.statusReason));
   const { model } = agent.profile;
   const problem = ctx.deps.providers.problemWith(model);
   if (problem) throw await markAgentFaulted(ctx, agent, `Its model ${problem.message}.`);

@@ -7,11 +7,13 @@ import type { RunTrigger } from '../../schemas/runs.js';
 import type { ServiceContext, ServiceDeps } from '../context.js';
 import { recordAgentEvent } from '../../events/agent-events.js';
 import { eventWriterOf } from '../events/event-writer.js';
+import { AgentNotActiveError } from '../messages/agent-availability.js';
 import { sendMessage } from '../messages/send-message.js';
 import { resumeReply } from '../messages/resume-reply.js';
 
 export interface ProducedRun {
-  status: 'completed' | 'failed' | 'cancelled' | 'waiting';
+  /** `skipped`: a task's run whose agent was no longer `active` when it began (see `produce`). */
+  status: 'completed' | 'failed' | 'cancelled' | 'waiting' | 'skipped';
   reply: MessageReplyView | null;
   error: AppError | null;
 }
@@ -44,6 +46,8 @@ export async function produceRun(deps: ServiceDeps, run: QueuedRun, signal?: Abo
 
 /** The agent's trail shows each run the service produced, as it ended. */
 async function recordRunEnded(deps: ServiceDeps, run: QueuedRun, produced: ProducedRun): Promise<void> {
+  // A skipped due time leaves no trail, as one missed while every instance was down.
+  if (produced.status === 'skipped') return;
   const ctx = serviceContext(deps, run);
   const data = {
     runId: run.id,
@@ -111,7 +115,10 @@ async function produce(deps: ServiceDeps, run: QueuedRun, signal?: AbortSignal):
         : new AppError('internal', 'An unexpected error occurred; it has been logged with the request id.');
     if (!(error instanceof AppError)) deps.logger.error({ err: error, runId: run.id }, 'a run could not be produced');
     // A run refused before it began (its agent paused or deleted meanwhile) is still queued: it ends here, failed,
-    // with the problem as its one event so that its event stream ends like any other.
+    // with the problem as its one event so that its event stream ends like any other. A task's run whose agent had
+    // stopped being active between the claim and now is its due time not run, as at the claim: `skipped`, the
+    // problem saying why, with no events (as every skipped due time) and counting neither way for the task.
+    const skipped = run.trigger === 'task' && error instanceof AgentNotActiveError;
     const problem = problemBody(appError, ctx.requestId);
     const now = isoTime(deps.clock.now());
     const { runs, db } = deps.repositories;
@@ -121,21 +128,22 @@ async function produce(deps: ServiceDeps, run: QueuedRun, signal?: AbortSignal):
         const ended = await runs.finish(
           run.id,
           {
-            status: 'failed',
+            status: skipped ? 'skipped' : 'failed',
             finishReason: null,
             usage: null,
             result: null,
             error: JSON.stringify(problem),
-            eventCount: 1,
+            eventCount: skipped ? 0 : 1,
             finishedAt: now,
           },
           transaction,
         );
-        if (!ended) return;
+        if (!ended || skipped) return;
         const events = JSON.stringify([{ event: 'message.failed', data: { id: null, error: problem } }]);
         await runs.appendEvents([{ runId: run.id, firstSeq: 1, lastSeq: 1, events }], now, transaction);
       })
       .catch((failure: unknown) => deps.logger.error({ err: failure, runId: run.id }, 'could not end a run'));
+    if (skipped) return { status: 'skipped', reply: null, error: appError };
     const cancelled = appError.code === 'conflict';
     return { status: cancelled ? 'cancelled' : 'failed', reply: null, error: appError };
   }

@@ -7,7 +7,7 @@ import { Counter, Histogram, type Registry } from 'prom-client';
 export class TaskMetrics {
   readonly runs = new Counter({
     name: 'agentd_task_runs_total',
-    help: 'Task runs this instance ended, by outcome: completed, failed, cancelled, or skipped (a missed due time).',
+    help: 'Task runs this instance ended, by outcome: completed, failed, cancelled, or skipped (a due time not run: missed, or its agent no longer active).',
     labelNames: ['outcome'] as const,
     registers: [],
   });
