@@ -6,6 +6,7 @@ import {
   startFakeEmbeddingsServer,
   type FakeEmbeddingsServer,
 } from '../helpers/fake-embeddings-server.js';
+import { newId } from '../../src/ids.js';
 import { startFakeOpenAiServer } from '../helpers/fake-openai-server.js';
 import { textOf, type FakeProviderServer, type RecordedRequest } from '../helpers/fake-provider-server.js';
 import { pgvectorSkip } from '../helpers/postgres.js';
@@ -169,6 +170,55 @@ for (const backend of backends) {
       const deleted = await t.inject({ method: 'DELETE', url: `/v1/agents/${agent.id}` });
       assert.equal(deleted.statusCode, 200, deleted.body);
       assert.equal(await vectorCount(agent.id), 0);
+    });
+
+    it('stores the vectors of turns being deleted at that moment without either failing', async () => {
+      // The background stores a conversation's vectors (newest turn first) while the conversation is forgotten or
+      // its agent deleted: on PostgreSQL both lock the turns in one order, so neither is aborted as a deadlock.
+      const agent = await t.newAgent({ name: 'Racer', memory: recallOnly });
+      const { repositories } = t.deps.services;
+      const vectors = repositories.memoryVectors!;
+      const failures: string[] = [];
+      for (let round = 0; round < 150; round += 1) {
+        const conversation = `user:racer-${round}`;
+        const createdAt = new Date().toISOString();
+        await repositories.messages.insert(
+          Array.from({ length: 20 }, (_, index) => ({
+            id: newId('message'),
+            agent_id: agent.id,
+            conversation,
+            user_id: `racer-${round}`,
+            room_id: null,
+            role: index % 2 === 0 ? ('user' as const) : ('agent' as const),
+            text: filler(index),
+            finish_reason: null,
+            usage: null,
+            model: null,
+            latency_ms: null,
+            tool: null,
+            created_at: createdAt,
+          })),
+        );
+        const turns = await vectors.unembedded(agent.id, conversation, 64);
+        assert.equal(turns.length, 20);
+        const outcomes = await Promise.allSettled([
+          vectors.store(
+            agent.id,
+            conversation,
+            turns.map((turn) => ({ key: turn.key, vector: fakeEmbedding(turn.text) })),
+          ),
+          // As forgetting a conversation does: on SQLite the vectors go first, on PostgreSQL by their foreign key.
+          repositories.db.transaction().execute(async (transaction) => {
+            await vectors.deleteTurns(agent.id, { conversation }, transaction);
+            return repositories.messages.deleteTurns(agent.id, { conversation }, transaction);
+          }),
+        ]);
+        for (const outcome of outcomes) {
+          if (outcome.status === 'rejected') failures.push(`round ${round}: ${(outcome.reason as Error).message}`);
+        }
+      }
+      assert.deepEqual(failures, []);
+      assert.equal(await vectorCount(agent.id), 0, 'no vector outlived its turn');
     });
 
     it('forgets the vectors of one user’s turns in a room, keeping the others’', async () => {

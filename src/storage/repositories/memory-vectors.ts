@@ -106,8 +106,8 @@ export class MemoryVectorRepository {
    * Stores the vectors of turns still present in the conversation (one
    * forgotten while it was embedded gets none). SQLite's transactions are
    * serial, so no delete can come between the check and the insert; on
-   * PostgreSQL the foreign key refuses a turn deleted meanwhile, and the work
-   * is tried again, then finding nothing.
+   * PostgreSQL the check locks the turns it finds (see `#lockInIdOrder`), so a
+   * delete waits for the insert and takes the new vectors with their turns.
    */
   async store(
     agentId: string,
@@ -130,6 +130,16 @@ export class MemoryVectorRepository {
     });
   }
 
+  /**
+   * On PostgreSQL the turns the vectors will refer to are locked (as their
+   * foreign key would) in id order, the order in which deleting turns locks
+   * them (`MessageRepository.deleteTurns`): the foreign key's own checks take
+   * them in the insert's order, and a delete meanwhile could then deadlock.
+   */
+  get #lockInIdOrder() {
+    return sql.raw(this.dialect === 'postgres' ? ' order by turn.id for key share' : '');
+  }
+
   async #presentKeys(
     agentId: string,
     conversation: string,
@@ -139,7 +149,7 @@ export class MemoryVectorRepository {
     const { rows } = await sql<{ key: TurnVectorKey }>`
       select ${this.#messageKey} as key from messages as turn
       where turn.agent_id = ${agentId} and turn.conversation = ${conversation}
-        and ${this.#messageKey} in (${sql.join(keys)})`.execute(executor);
+        and ${this.#messageKey} in (${sql.join(keys)})${this.#lockInIdOrder}`.execute(executor);
     return new Set(rows.map((row) => (this.dialect === 'sqlite' ? Number(row.key) : row.key)));
   }
 

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
 import type { CommittedReader } from '../database.js';
 import { PreparedQuery } from '../prepared-query.js';
 import { inTransaction, type Database, type Dialect, type Executor } from '../schema.js';
@@ -151,17 +151,30 @@ export class MessageRepository {
     return builder.orderBy('id', 'desc').limit(query.limit).execute();
   }
 
+  /**
+   * Deletes the turns `filter` names. On PostgreSQL the turns are locked in id
+   * order first, the order in which a writer of rows referring to turns (recall's
+   * vectors, `MemoryVectorRepository.store`) locks them: a plain delete locks
+   * them in whatever order it reads them, and against such a writer each could
+   * hold a turn the other waits for, one of them then aborted as a deadlock.
+   */
   async deleteTurns(agentId: string, filter: TurnFilter, executor: Executor = this.db): Promise<number> {
-    let builder = executor.deleteFrom('messages').where('agent_id', '=', agentId);
-    if (filter.conversation !== undefined) builder = builder.where('conversation', '=', filter.conversation);
-    if (filter.userId !== undefined) builder = builder.where('user_id', '=', filter.userId);
-    const result = await builder.executeTakeFirst();
+    const named = (eb: ExpressionBuilder<Database, 'messages'>) =>
+      eb.and([
+        eb('agent_id', '=', agentId),
+        ...(filter.conversation === undefined ? [] : [eb('conversation', '=', filter.conversation)]),
+        ...(filter.userId === undefined ? [] : [eb('user_id', '=', filter.userId)]),
+      ]);
+    const locked = executor.selectFrom('messages').select('id').where(named).orderBy('id').forUpdate();
+    const result = await executor
+      .deleteFrom('messages')
+      .where(this.dialect === 'postgres' ? (eb) => eb('id', 'in', locked) : named)
+      .executeTakeFirst();
     return Number(result.numDeletedRows);
   }
 
   async deleteForAgent(agentId: string, executor: Executor = this.db): Promise<number> {
-    const result = await executor.deleteFrom('messages').where('agent_id', '=', agentId).executeTakeFirst();
-    return Number(result.numDeletedRows);
+    return this.deleteTurns(agentId, {}, executor);
   }
 
   /**
