@@ -165,6 +165,25 @@ for (const backend of backends) {
       assert.equal(resumed[0]?.data.error.code, 'service_unavailable');
     });
 
+    it('writes the new events of several runs in one statement, each read back as it was sent', async () => {
+      const { runs } = t.deps.services.repositories;
+      const eventsOf = (text: string) => JSON.stringify([{ event: 'message.delta', data: { id: 'msg_x', text } }]);
+      // Quotes, a backslash, a line break, characters beyond the BMP: the batches travel as JSON inside JSON.
+      const texts = ['plain', 'say "hi" \\ then\nnewline', 'émoji 🌊 and ✓', ''];
+      const batches = texts.map((text, index) => ({
+        runId: `run_flush_${backend.name}_${index}`,
+        firstSeq: index + 1,
+        lastSeq: index + 1,
+        events: eventsOf(text),
+      }));
+      await runs.appendEvents(batches, new Date().toISOString());
+      for (const [index, batch] of batches.entries()) {
+        assert.deepEqual(await runs.eventsAfter(batch.runId, 0), [
+          { firstSeq: index + 1, lastSeq: index + 1, events: eventsOf(texts[index] as string) },
+        ]);
+      }
+    });
+
     it('answers a background message 202 with the run, and produces it whatever the connection does', async () => {
       const agent = await t.newAgent();
       fake.enqueue({ reply: 'Background work is done now.', tokenDelayMs: 20 });

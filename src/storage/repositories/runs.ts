@@ -1,6 +1,6 @@
-import type { InsertResult, Insertable, Selectable, UpdateResult } from 'kysely';
+import { sql, type InsertResult, type Insertable, type Selectable, type UpdateResult } from 'kysely';
 import { PreparedQuery } from '../prepared-query.js';
-import type { Database, Executor } from '../schema.js';
+import type { Database, Dialect, Executor } from '../schema.js';
 
 export type RunRow = Selectable<Database['runs']>;
 export type NewRunRow = Insertable<Database['runs']>;
@@ -73,11 +73,13 @@ export class RunRepository {
   readonly #insert: PreparedQuery<Record<(typeof insertedColumns)[number], unknown>, InsertResult>;
   readonly #finish: PreparedQuery<RunFinish & { runId: string }, UpdateResult>;
   readonly #appendOne: PreparedQuery<AppendFields, InsertResult>;
+  readonly #appendMany: PreparedQuery<{ batches: string; createdAt: string }, InsertResult>;
 
   constructor(
     private readonly db: Executor,
     /** See `DatabaseHandle.relaxedDb`. */
     private readonly relaxedDb: Executor = db,
+    dialect: Dialect = 'sqlite',
   ) {
     this.#insert = new PreparedQuery((parameter) =>
       db
@@ -100,6 +102,18 @@ export class RunRepository {
         .where('id', '=', parameter('runId'))
         .where('status', 'in', unfinishedRunStatuses)
         .compile(),
+    );
+    // The batches of several runs as one JSON array of [runId, firstSeq, lastSeq, events]: one statement whose text
+    // never changes, where a multi-row insert would be built and compiled again for each number of runs.
+    this.#appendMany = new PreparedQuery((parameter) =>
+      (dialect === 'postgres'
+        ? sql<InsertResult>`insert into run_events (run_id, first_seq, last_seq, events, created_at)
+            select batch ->> 0, (batch ->> 1)::integer, (batch ->> 2)::integer, batch ->> 3, ${parameter('createdAt')}
+            from json_array_elements(${parameter('batches')}::json) as batch`
+        : sql<InsertResult>`insert into run_events (run_id, first_seq, last_seq, events, created_at)
+            select value ->> 0, value ->> 1, value ->> 2, value ->> 3, ${parameter('createdAt')}
+            from json_each(${parameter('batches')})`
+      ).compile(db),
     );
     this.#appendOne = new PreparedQuery((parameter) =>
       db
@@ -212,18 +226,8 @@ export class RunRepository {
       await this.#appendOne.run(executor, { ...(batches[0] as RunEventBatch & { runId: string }), createdAt });
       return;
     }
-    await executor
-      .insertInto('run_events')
-      .values(
-        batches.map((batch) => ({
-          run_id: batch.runId,
-          first_seq: batch.firstSeq,
-          last_seq: batch.lastSeq,
-          events: batch.events,
-          created_at: createdAt,
-        })),
-      )
-      .execute();
+    const rows = JSON.stringify(batches.map((batch) => [batch.runId, batch.firstSeq, batch.lastSeq, batch.events]));
+    await this.#appendMany.run(executor, { batches: rows, createdAt });
   }
 
   /** The sequence number of the last stored event of a run (0: none). */
