@@ -133,6 +133,17 @@ describe('the task scheduler', () => {
       [],
       'no task.failed',
     );
+
+    // A run started now (no due time) that meets a paused agent fails, as a background message does.
+    await t.inject({ method: 'PATCH', url: `/v1/agents/${agent.id}`, payload: { status: 'active' } });
+    clock.advance(60_000);
+    const [next] = await t.deps.tasks.claim(clock.now(), 10);
+    assert.ok(next);
+    await t.inject({ method: 'PATCH', url: `/v1/agents/${agent.id}`, payload: { status: 'inactive' } });
+    t.deps.tasks.launch({ ...next, dueAt: null });
+    await t.deps.tasks.settled();
+    assert.equal((await runsOf(agent.id, task.id)).at(-1)?.status, 'failed');
+    assert.equal((await taskOf(agent.id, task.id)).consecutiveFailures, 1);
     await t.inject({ method: 'DELETE', url: `/v1/webhooks/${webhook.json().id}` });
   });
 

@@ -12,7 +12,7 @@ import { sendMessage } from '../messages/send-message.js';
 import { resumeReply } from '../messages/resume-reply.js';
 
 export interface ProducedRun {
-  /** `skipped`: a task's run whose agent was no longer `active` when it began (see `produce`). */
+  /** `skipped`: a task's due time whose agent was no longer `active` when its run began (see `produce`). */
   status: 'completed' | 'failed' | 'cancelled' | 'waiting' | 'skipped';
   reply: MessageReplyView | null;
   error: AppError | null;
@@ -25,6 +25,8 @@ export interface QueuedRun {
   trigger: RunTrigger;
   /** The task whose due time this run is. */
   taskId?: string | null;
+  /** That due time; null or absent for a run started now (POST …/tasks/{taskId}/run) and other triggers. */
+  dueAt?: string | null;
   input: Pick<SendMessageRequest, 'text' | 'userId' | 'roomId' | 'context' | 'attachments'>;
   /** The run goes on with the reply of this paused run (trigger `approval`), instead of answering `input`. */
   resume?: { pausedRunId: string };
@@ -118,7 +120,7 @@ async function produce(deps: ServiceDeps, run: QueuedRun, signal?: AbortSignal):
     // with the problem as its one event so that its event stream ends like any other. A task's run whose agent had
     // stopped being active between the claim and now is its due time not run, as at the claim: `skipped`, the
     // problem saying why, with no events (as every skipped due time) and counting neither way for the task.
-    const skipped = run.trigger === 'task' && error instanceof AgentNotActiveError;
+    const skipped = run.trigger === 'task' && run.dueAt != null && error instanceof AgentNotActiveError;
     const problem = problemBody(appError, ctx.requestId);
     const now = isoTime(deps.clock.now());
     const { runs, db } = deps.repositories;

@@ -52,6 +52,7 @@ export async function executeTaskRun(
       agentId: order.agentId,
       trigger: 'task',
       taskId: order.taskId,
+      dueAt: order.dueAt,
       input: {
         text: order.instructions,
         roomId: `task:${order.taskId}`,
