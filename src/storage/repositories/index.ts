@@ -91,7 +91,7 @@ export function createRepositories(
     platformStates: new PlatformStateRepository(db),
     webhooks: new WebhookRepository(db, committedReader),
     webhookDeliveries: new WebhookDeliveryRepository(db, dialect),
-    runs: new RunRepository(db, relaxedDb, dialect),
+    runs: new RunRepository(db, dialect, relaxedDb),
     tasks: new TaskRepository(db, dialect),
     transferTotals: new TransferTotalRepository(db, dialect),
     approvals: new ApprovalRepository(db),

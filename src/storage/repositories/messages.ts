@@ -165,10 +165,13 @@ export class MessageRepository {
         ...(filter.conversation === undefined ? [] : [eb('conversation', '=', filter.conversation)]),
         ...(filter.userId === undefined ? [] : [eb('user_id', '=', filter.userId)]),
       ]);
-    const locked = executor.selectFrom('messages').select('id').where(named).orderBy('id').forUpdate();
     const result = await executor
       .deleteFrom('messages')
-      .where(this.dialect === 'postgres' ? (eb) => eb('id', 'in', locked) : named)
+      .where(
+        this.dialect === 'postgres'
+          ? (eb) => eb('id', 'in', eb.selectFrom('messages').select('id').where(named).orderBy('id').forUpdate())
+          : named,
+      )
       .executeTakeFirst();
     return Number(result.numDeletedRows);
   }

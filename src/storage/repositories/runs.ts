@@ -77,9 +77,9 @@ export class RunRepository {
 
   constructor(
     private readonly db: Executor,
+    dialect: Dialect,
     /** See `DatabaseHandle.relaxedDb`. */
     private readonly relaxedDb: Executor = db,
-    dialect: Dialect = 'sqlite',
   ) {
     this.#insert = new PreparedQuery((parameter) =>
       db
