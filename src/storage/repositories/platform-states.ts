@@ -225,8 +225,9 @@ export class PlatformStateRepository {
   /**
    * The items taken and never settled (their poller died, or stopped, while
    * answering them), oldest take first, each counted as one more attempt and
-   * handed to exactly one caller: a conditional update on the attempts read,
-   * so two instances looking at once share them out rather than both answer.
+   * attempt handed to exactly one caller: a conditional update on the attempts
+   * read, so two instances looking at once never take the same attempt (one
+   * that reads an item after the other retook it takes the next attempt).
    */
   async retakePendingItems(agentId: string, type: string): Promise<PendingItem[]> {
     const rows = await this.db
