@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { FastifyReply } from 'fastify';
+import { canReceive, type Receiver, type ReceivingIterator } from '../receiving-iterator.js';
 
 /**
  * Server-sent events (WHATWG HTML, "Server-sent events"): the one writer
@@ -51,7 +52,9 @@ export interface EventStreamOptions<Item = ServerSentEvent> {
  *
  * The source is read with `next().then(…)` on handlers made once per stream,
  * not with `for await`: every await would make a new pair of closures and a
- * context that a stream waiting for its next word holds until it comes.
+ * context that a stream waiting for its next word holds until it comes. A
+ * source that can `receive` is handed those handlers instead, and a waiting
+ * stream then holds no promise at all.
  * As with `for await`, a source that fails is not closed (it ended itself),
  * and one left because the client went away is closed with `return`.
  */
@@ -83,6 +86,8 @@ export function sendEventStream<Item = ServerSentEvent>(
   }, options.keepAliveMs);
   return new Promise<void>((resolve, reject) => {
     let source: AsyncIterator<Item>;
+    /** How a source that can `receive` is read: no promise per event (src/receiving-iterator.ts). */
+    let receiver: Receiver<IteratorResult<Item>> | null = null;
     /** Ends the response, once; false when even that threw (the stream has then failed). */
     const end = (): boolean => {
       clearTimeout(keepAlive);
@@ -118,6 +123,10 @@ export function sendEventStream<Item = ServerSentEvent>(
     const pull = (): void => {
       let next: Promise<IteratorResult<Item>>;
       try {
+        if (receiver !== null) {
+          (source as ReceivingIterator<Item>).receive(receiver);
+          return;
+        }
         next = source.next();
       } catch (error) {
         fail(error);
@@ -151,6 +160,7 @@ export function sendEventStream<Item = ServerSentEvent>(
     try {
       for (const event of options.opening ?? []) response.write(formatEvent(event));
       source = events[Symbol.asyncIterator]();
+      if (canReceive(source)) receiver = { received: written, failed: fail };
     } catch (error) {
       fail(error);
       return;

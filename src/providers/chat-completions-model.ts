@@ -20,6 +20,7 @@ import { z } from 'zod';
 import { promptOf, toolsOf } from './ai-sdk-model.js';
 import type { FinishReason, ModelAdapter, ModelCall, ModelStreamPart } from './model-adapter.js';
 import { claimBody, type ClaimedBody } from '../outbound/response-body.js';
+import { receiveFrom, type Receiver, type ReceivingIterator } from '../receiving-iterator.js';
 import { ProviderError, toProviderError } from './provider-error.js';
 
 /**
@@ -198,7 +199,9 @@ export class ChatCompletionsModel implements ModelAdapter {
   }
 
   stream(call: ModelCall): AsyncIterable<ModelStreamPart> {
-    return { [Symbol.asyncIterator]: () => new AnswerStream(this.url, this.settings, call) };
+    return {
+      [Symbol.asyncIterator]: (): ReceivingIterator<ModelStreamPart> => new AnswerStream(this.url, this.settings, call),
+    };
   }
 }
 
@@ -213,8 +216,9 @@ const maxPartsAhead = 64;
  * waiting for its next word then holds one pending promise, not a
  * generator's, a read's and the web stream's, and a reply keeps one open per
  * open stream (10,000 on one instance, bench/README.md "Open streams").
+ * Read with `receive`, it holds none: only its reader's receiver.
  */
-class AnswerStream implements AsyncIterator<ModelStreamPart> {
+class AnswerStream implements ReceivingIterator<ModelStreamPart> {
   #opened: Promise<void> | null = null;
   #body: ClaimedBody | null = null;
   #reader: ReadableStreamDefaultReader<Uint8Array> | null = null;
@@ -224,7 +228,7 @@ class AnswerStream implements AsyncIterator<ModelStreamPart> {
   #complete = false;
   /** Nothing more to hand out: the answer ended, failed, or its reader returned. */
   #done = false;
-  #waiter: { resolve(result: IteratorResult<ModelStreamPart>): void; reject(error: unknown): void } | null = null;
+  #waiter: Receiver<IteratorResult<ModelStreamPart>> | null = null;
   readonly #decoder = new TextDecoder();
   readonly #events: string[] = [];
   readonly #parser = createParser({ onEvent: (event) => this.#events.push(event.data) });
@@ -254,9 +258,19 @@ class AnswerStream implements AsyncIterator<ModelStreamPart> {
       );
     }
     const ready = this.#ready();
-    if (ready === null) return new Promise((resolve, reject) => (this.#waiter = { resolve, reject }));
+    if (ready === null) return new Promise((resolve, reject) => (this.#waiter = { received: resolve, failed: reject }));
     return 'error' in ready ? Promise.reject(ready.error) : Promise.resolve(ready.result);
   }
+
+  receive(receiver: Receiver<IteratorResult<ModelStreamPart>>): void {
+    // The first pull makes the request: a promise once per answer.
+    if (this.#opened === null) return receiveFrom(this.next(), receiver);
+    this.#waiter = receiver;
+    // What is ready already is handed over after this returns, as a promise's reaction would be.
+    if (this.#parts.length > 0 || this.#failure !== null || this.#complete || this.#done) queueMicrotask(this.#handNow);
+  }
+
+  readonly #handNow = (): void => this.#hand();
 
   /** What `next()` gives now, taken from the answer: a part, the failure, the end; null while there is none. */
   #ready(): { result: IteratorResult<ModelStreamPart> } | { error: unknown } | null {
@@ -444,7 +458,7 @@ class AnswerStream implements AsyncIterator<ModelStreamPart> {
     const ready = this.#ready();
     if (ready === null) return;
     this.#waiter = null;
-    if ('error' in ready) waiter.reject(ready.error);
-    else waiter.resolve(ready.result);
+    if ('error' in ready) waiter.failed(ready.error);
+    else waiter.received(ready.result);
   }
 }

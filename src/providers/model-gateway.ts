@@ -6,6 +6,7 @@ import { CircuitBreaker, type CircuitSettings, type CircuitTicket } from './circ
 import type { ModelAdapter, ModelCall, ModelStreamPart } from './model-adapter.js';
 import type { ModelCallMetrics, ModelCallOutcome } from './model-call-metrics.js';
 import { ProviderError, toProviderError } from './provider-error.js';
+import { canReceive, receiveFrom, type Receiver } from '../receiving-iterator.js';
 
 /**
  * The policy around every model call (contract §6): a time-out to the first
@@ -108,6 +109,46 @@ export class OpenedModelStream {
     }
     return pending.then(this.#received, this.#failed);
   }
+
+  /**
+   * As `next()`, handing the part to `receiver`. From an answer that can
+   * `receive` (the Chat Completions model's), a stream waiting for its next
+   * word then holds no promise at all (src/receiving-iterator.ts).
+   */
+  receive(receiver: Receiver<ModelStreamPart | null>): void {
+    const { iterator } = this;
+    if (!canReceive(iterator)) return receiveFrom(this.next(), receiver);
+    this.#receiver = receiver;
+    try {
+      iterator.receive(this.#answerReceiver);
+    } catch (error) {
+      this.#answerReceiver.failed(error);
+    }
+  }
+
+  #receiver: Receiver<ModelStreamPart | null> | null = null;
+
+  readonly #answerReceiver: Receiver<IteratorResult<ModelStreamPart>> = {
+    received: (result) => {
+      const receiver = this.#receiver as Receiver<ModelStreamPart | null>;
+      let part: ModelStreamPart | null;
+      try {
+        part = this.#received(result);
+      } catch (error) {
+        receiver.failed(error);
+        return;
+      }
+      receiver.received(part);
+    },
+    failed: (error) => {
+      const receiver = this.#receiver as Receiver<ModelStreamPart | null>;
+      try {
+        this.#failed(error);
+      } catch (failure) {
+        receiver.failed(failure);
+      }
+    },
+  };
 
   readonly #received = (result: IteratorResult<ModelStreamPart>): ModelStreamPart | null => {
     this.watchdog.heard();

@@ -10,6 +10,7 @@ import { ChatCompletionsModel } from '../../src/providers/chat-completions-model
 import { httpFetch } from '../../src/providers/http-fetch.js';
 import type { ModelAdapter, ModelCall, ModelStreamPart, ToolSpec } from '../../src/providers/model-adapter.js';
 import { ProviderError } from '../../src/providers/provider-error.js';
+import { canReceive } from '../../src/receiving-iterator.js';
 import { createModelAdapters } from '../../src/providers/registry.js';
 import { startFakeOpenAiServer } from '../helpers/fake-openai-server.js';
 import type { FakeBehaviour, FakeProviderServer } from '../helpers/fake-provider-server.js';
@@ -80,32 +81,78 @@ type Outcome =
       failure: { kind: string; message: string; statusCode?: number; isRetryable: boolean; retryAfterSeconds?: number };
     };
 
+function callOf(call: Partial<ModelCall>): ModelCall {
+  return {
+    modelName: 'test-model',
+    settings: {},
+    prompt: promptOf('What is (2+3)*7?'),
+    watched: true,
+    abortSignal: new AbortController().signal,
+    ...call,
+  };
+}
+
+function failureOf(error: unknown): Outcome {
+  assert.ok(error instanceof ProviderError, `a ProviderError, not ${String(error)}`);
+  const { kind, message, statusCode, isRetryable, retryAfterSeconds } = error;
+  return {
+    failure: {
+      kind,
+      message,
+      isRetryable,
+      ...(statusCode !== undefined ? { statusCode } : {}),
+      ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
+    },
+  };
+}
+
 async function outcomeOf(model: ModelAdapter, call: Partial<ModelCall> = {}): Promise<Outcome> {
   const parts: ModelStreamPart[] = [];
   try {
-    for await (const part of model.stream({
-      modelName: 'test-model',
-      settings: {},
-      prompt: promptOf('What is (2+3)*7?'),
-      watched: true,
-      abortSignal: new AbortController().signal,
-      ...call,
-    })) {
-      parts.push(part);
+    for await (const part of model.stream(callOf(call))) parts.push(part);
+    return { parts };
+  } catch (error) {
+    return failureOf(error);
+  }
+}
+
+/**
+ * The same call read with `receive` after its first part, as the SSE writer
+ * reads a streamed reply (src/receiving-iterator.ts): each result is handed
+ * over exactly once, and only after `receive` returned.
+ */
+async function receivedOutcomeOf(model: ModelAdapter, call: Partial<ModelCall> = {}): Promise<Outcome> {
+  const iterator = model.stream(callOf(call))[Symbol.asyncIterator]();
+  assert.ok(canReceive(iterator), 'the reader can receive');
+  const parts: ModelStreamPart[] = [];
+  try {
+    let result = await iterator.next();
+    while (result.done !== true) {
+      parts.push(result.value);
+      const handed: Array<{ result: IteratorResult<ModelStreamPart> } | { error: unknown }> = [];
+      let returned = false;
+      result = await new Promise<IteratorResult<ModelStreamPart>>((resolve, reject) => {
+        iterator.receive({
+          received: (received) => {
+            assert.ok(returned, 'handed over before receive returned');
+            handed.push({ result: received });
+            resolve(received);
+          },
+          failed: (error) => {
+            assert.ok(returned, 'failed before receive returned');
+            handed.push({ error });
+            reject(error);
+          },
+        });
+        returned = true;
+      });
+      // Anything handed over twice would be here by the next macrotask.
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.equal(handed.length, 1, 'one result per receive');
     }
     return { parts };
   } catch (error) {
-    assert.ok(error instanceof ProviderError, `a ProviderError, not ${String(error)}`);
-    const { kind, message, statusCode, isRetryable, retryAfterSeconds } = error;
-    return {
-      failure: {
-        kind,
-        message,
-        isRetryable,
-        ...(statusCode !== undefined ? { statusCode } : {}),
-        ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
-      },
-    };
+    return failureOf(error);
   }
 }
 
@@ -143,6 +190,8 @@ describe('the Chat Completions reader against the AI SDK model', () => {
       call,
     );
     assert.deepEqual(throughWebStream, ours, 'the same outcome with the global fetch');
+    fake.enqueue(behaviour);
+    assert.deepEqual(await receivedOutcomeOf(reader, call), ours, 'the same outcome read with receive');
     const [ourRequest, theirRequest] = fake.requests;
     return { ours, theirs, ourRequest: ourRequest!, theirRequest: theirRequest! };
   }
@@ -227,6 +276,7 @@ describe('the Chat Completions reader against the AI SDK model', () => {
     ],
     ['a server error (500)', { status: 500, errorMessage: 'Internal error' }],
     ['an HTML page with 200', { rawAnswer: { contentType: 'text/html', body: '<html>Bad gateway</html>' } }],
+    ['words that come apart', { reply: 'one two three four', tokenDelayMs: 5 }],
     ['a connection broken mid-answer', { reply: 'one two three four', failAfterChunks: 2 }],
     ['a frame that is not JSON', { reply: 'one two three four', garbageAtChunk: 1 }],
     [

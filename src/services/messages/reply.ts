@@ -8,6 +8,7 @@ import type { Toolbox } from '../../plugins/toolsets.js';
 import type { FinishReason, ModelStreamPart, ToolCallPart, TokenUsage } from '../../providers/model-adapter.js';
 import type { OpenedModelStream } from '../../providers/model-gateway.js';
 import { ProviderError } from '../../providers/provider-error.js';
+import { receiveFrom, type Receiver, type ReceivingIterator } from '../../receiving-iterator.js';
 import type { PendingApprovalView } from '../../schemas/approvals.js';
 import type { MessageReplyView, MessageStartedView } from '../../schemas/messages.js';
 import type { AgentRecord } from '../../storage/repositories/agents.js';
@@ -200,17 +201,45 @@ export class Reply {
    * await closures, made anew for every word (10,000 open streams hold 10,000
    * of them; bench/README.md, "Open streams").
    */
-  events(): AsyncIterableIterator<RecordedReplyEvent> {
+  events(): AsyncIterableIterator<RecordedReplyEvent> & ReceivingIterator<RecordedReplyEvent> {
     if (this.#consumed) throw new Error('A reply can be read once');
     this.#consumed = true;
     this.#producer = this.#produce();
     return {
       next: () => this.#read(),
+      receive: (receiver) => this.#receive(receiver),
       return: () => this.#stopReading(),
       [Symbol.asyncIterator]() {
         return this;
       },
     };
+  }
+
+  /** The reader's receiver while a `receive` waits. */
+  #receiver: Receiver<Read> | null = null;
+
+  /**
+   * As `#read`, handing the event to `receiver`: while a step's text streams,
+   * a waiting stream holds no promise of its own, only the model's receiver
+   * (src/receiving-iterator.ts). Everything else goes through `#read`.
+   */
+  #receive(receiver: Receiver<Read>): void {
+    const reading = this.#reading;
+    if (reading === null || this.#finishing !== null || this.#broken) return receiveFrom(this.#read(), receiver);
+    this.#receiver = receiver;
+    reading.model.receive(this.#modelReceiver);
+  }
+
+  readonly #modelReceiver: Receiver<ModelStreamPart | null> = {
+    received: (part) => this.#hand(this.#onPart(part)),
+    failed: (error) => this.#hand(this.#onReadFailure(error)),
+  };
+
+  #hand(read: Read | Promise<Read>): void {
+    const receiver = this.#receiver as Receiver<Read>;
+    this.#receiver = null;
+    if (read instanceof Promise) receiveFrom(read, receiver);
+    else receiver.received(read);
   }
 
   #read(): Promise<Read> {
