@@ -23,7 +23,8 @@
  * numbers. The provider is at an https: address offering HTTP/2, as hosted providers are; PROVIDER=http makes
  * it plain HTTP/1.1. The agent has long-term memory on, as new agents have it (MEMORY=off: off). HOLD_S
  * (default 5) is how long the streams are held open before memory is read and the probes begin (time to take
- * heap snapshots with NODE_ARGS=--heapsnapshot-signal=SIGUSR2); AGENTD_OUTPUT=file keeps agentd's output.
+ * heap snapshots with NODE_ARGS=--heapsnapshot-signal=SIGUSR2); AGENTD_OUTPUT=file keeps agentd's output, and
+ * PROBE_TIMES=prefix each probe's times in order (prefix-agentd.json, prefix-relay.json).
  * The same run then holds as many streams in bare-relay.mjs, a server that only relays the provider's words
  * (no keys, database, history or run records), and probes it the same way: its added time is the floor on
  * this machine, and agentd's own part is its time above it (RELAY=off skips it; RELAY_NODE_ARGS: its flags).
@@ -392,6 +393,9 @@ async function capacity(streams: number, server: 'agentd' | 'relay'): Promise<Pr
       failed: number;
     };
     if (probesFailed > 0) console.log(`${probesFailed} new streams failed to open`);
+    // PROBE_TIMES=prefix keeps each probe's two times, in order (prefix-agentd.json, prefix-relay.json).
+    if (process.env.PROBE_TIMES)
+      fs.writeFileSync(`${process.env.PROBE_TIMES}-${server}.json`, JSON.stringify({ direct, through }));
     console.log(`\nopen streams that ended before the run hung up (dropped): ${dropped}`);
     await heapSnapshot(agentd.process.pid!, 'open');
     return { direct, through };
