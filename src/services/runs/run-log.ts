@@ -43,10 +43,22 @@ export class RunLog {
     readonly accountId: string,
     readonly agentId: string,
     /** Resolved once the run's row exists: batches are written after it. */
-    public stored: Promise<void>,
+    readonly stored: Promise<void>,
     /** Told whenever the log has events to write: the runtime's flush visits only those logs. */
     private readonly onUnwritten: (log: RunLog) => void = () => {},
-  ) {}
+  ) {
+    stored.then(
+      () => (this.#isStored = true),
+      () => undefined,
+    );
+  }
+
+  #isStored = false;
+
+  /** `stored` has resolved: a flush writes this run's events without waiting for it. */
+  get isStored(): boolean {
+    return this.#isStored;
+  }
 
   get ended(): boolean {
     return this.#ended;

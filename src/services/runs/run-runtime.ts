@@ -143,7 +143,11 @@ export class RunRuntime {
     this.#unwritten.clear();
     if (pending.length === 0) return;
     try {
-      await Promise.all(pending.map(({ log }) => log.stored));
+      // Almost every run's row exists by its first flush: only the others are waited for (a flush every 100 ms
+      // with 10,000 open streams otherwise builds a Promise.all over a hundred settled promises each time).
+      const unstored: Promise<void>[] = [];
+      for (const { log } of pending) if (!log.isStored) unstored.push(log.stored);
+      if (unstored.length > 0) await Promise.all(unstored);
       await this.options.runs.appendEvents(
         pending.map(({ log, events }) => batchOf(log.runId, events)),
         isoTime(this.options.clock.now()),
