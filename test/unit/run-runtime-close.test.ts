@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import pino from 'pino';
-import { RunRuntime } from '../../src/services/runs/run-runtime.js';
 import type { RunRepository } from '../../src/storage/repositories/runs.js';
+import { runtimeOver } from '../helpers/run-runtime.js';
 
 /**
  * Closing the runs' runtime waits for a heartbeat in progress: the database is
@@ -10,17 +9,6 @@ import type { RunRepository } from '../../src/storage/repositories/runs.js';
  * moment after start), and a heartbeat still querying it failed and logged
  * "driver has already been destroyed" onto the command's output.
  */
-function runtimeOver(runs: RunRepository): RunRuntime {
-  return new RunRuntime({
-    db: {} as never,
-    runs,
-    approvals: {} as never,
-    clock: { now: () => Date.parse('2026-11-27T00:00:00.000Z') } as never,
-    logger: pino({ level: 'silent' }),
-    instanceId: 'ins_1',
-    settings: { eventRetentionHours: 24, flushMs: 100, heartbeatMs: 2_000, staleMs: 10_000, pollMs: 100 },
-  });
-}
 
 describe('closing the runs’ runtime', () => {
   it('waits for the heartbeat in progress, and queries nothing after it', async () => {

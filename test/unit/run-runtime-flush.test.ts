@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import pino from 'pino';
-import { RunRuntime } from '../../src/services/runs/run-runtime.js';
 import type { RunRepository } from '../../src/storage/repositories/runs.js';
+import { runtimeOver } from '../helpers/run-runtime.js';
 
 /**
  * A flush writes the new events of every live run in one statement, after
@@ -10,17 +9,6 @@ import type { RunRepository } from '../../src/storage/repositories/runs.js';
  * are not waited for; a run whose row is still being written holds the flush
  * until it is, and a run whose row failed keeps its events for a later flush.
  */
-function runtimeOver(runs: RunRepository): RunRuntime {
-  return new RunRuntime({
-    db: {} as never,
-    runs,
-    approvals: {} as never,
-    clock: { now: () => Date.parse('2026-11-27T00:00:00.000Z') } as never,
-    logger: pino({ level: 'silent' }),
-    instanceId: 'ins_1',
-    settings: { eventRetentionHours: 24, flushMs: 100, heartbeatMs: 2_000, staleMs: 10_000, pollMs: 100 },
-  });
-}
 
 type Written = { runId: string; firstSeq: number; lastSeq: number }[];
 
