@@ -6,7 +6,7 @@ import { CircuitBreaker, type CircuitSettings, type CircuitTicket } from './circ
 import type { ModelAdapter, ModelCall, ModelStreamPart } from './model-adapter.js';
 import type { ModelCallMetrics, ModelCallOutcome } from './model-call-metrics.js';
 import { ProviderError, toProviderError } from './provider-error.js';
-import { canReceive, receiveFrom, type Receiver } from '../receiving-iterator.js';
+import { canReceive, type Receiver } from '../receiving-iterator.js';
 
 /**
  * The policy around every model call (contract §6): a time-out to the first
@@ -93,34 +93,23 @@ export class OpenedModelStream {
 
   #ended = false;
 
-  /**
-   * The answer's next part, or null when it ended without a finish. A plain
-   * function with handlers made once, not an async function: an open stream
-   * waits here for its next word, and an async function's frame, context and
-   * await closures, made anew for every word, would be held that long by
-   * every open stream.
-   */
+  /** The answer's next part, or null when it ended without a finish (the `for await` readers' way in). */
   next(): Promise<ModelStreamPart | null> {
-    let pending: Promise<IteratorResult<ModelStreamPart>>;
-    try {
-      pending = this.iterator.next();
-    } catch (error) {
-      pending = Promise.reject(error);
-    }
-    return pending.then(this.#received, this.#failed);
+    return new Promise((resolve, reject) => this.receive({ received: resolve, failed: reject }));
   }
 
   /**
-   * As `next()`, handing the part to `receiver`. From an answer that can
-   * `receive` (the Chat Completions model's), a stream waiting for its next
-   * word then holds no promise at all (src/receiving-iterator.ts).
+   * As `next()`, handing the part to `receiver`, through handlers made once:
+   * from an answer that can `receive` (the Chat Completions model's), a stream
+   * waiting for its next word holds no promise at all
+   * (src/receiving-iterator.ts); from any other, one promise of the answer's.
    */
   receive(receiver: Receiver<ModelStreamPart | null>): void {
-    const { iterator } = this;
-    if (!canReceive(iterator)) return receiveFrom(this.next(), receiver);
     this.#receiver = receiver;
+    const { iterator } = this;
     try {
-      iterator.receive(this.#answerReceiver);
+      if (canReceive(iterator)) iterator.receive(this.#answerReceiver);
+      else iterator.next().then(this.#answerReceiver.received, this.#answerReceiver.failed);
     } catch (error) {
       this.#answerReceiver.failed(error);
     }
@@ -142,15 +131,18 @@ export class OpenedModelStream {
     },
     failed: (error) => {
       const receiver = this.#receiver as Receiver<ModelStreamPart | null>;
+      let failure: unknown;
       try {
-        this.#failed(error);
-      } catch (failure) {
-        receiver.failed(failure);
+        failure = this.#failure(error);
+        this.observation.settle((failure as ProviderError).kind);
+      } catch (unexpected) {
+        failure = unexpected;
       }
+      receiver.failed(failure);
     },
   };
 
-  readonly #received = (result: IteratorResult<ModelStreamPart>): ModelStreamPart | null => {
+  #received(result: IteratorResult<ModelStreamPart>): ModelStreamPart | null {
     this.watchdog.heard();
     if (result.done) {
       this.#ended = true;
@@ -162,13 +154,7 @@ export class OpenedModelStream {
       this.observation.settle('success', result.value);
     }
     return result.value;
-  };
-
-  readonly #failed = (error: unknown): never => {
-    const failure = this.#failure(error);
-    this.observation.settle(failure.kind);
-    throw failure;
-  };
+  }
 
   #failure(error: unknown): ProviderError {
     if (this.clientSignal.aborted) return new ProviderError('aborted', 'The model call was aborted.', { cause: error });

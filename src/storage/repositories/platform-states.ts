@@ -224,10 +224,10 @@ export class PlatformStateRepository {
 
   /**
    * The items taken and never settled (their poller died, or stopped, while
-   * answering them), oldest take first, each counted as one more attempt and
-   * attempt handed to exactly one caller: a conditional update on the attempts
-   * read, so two instances looking at once never take the same attempt (one
-   * that reads an item after the other retook it takes the next attempt).
+   * answering them), oldest take first, each counted as one more attempt, and
+   * each attempt handed to exactly one caller: a conditional update on the
+   * attempts read, so two instances looking at once never take the same
+   * attempt (one that reads an item after the other retook it takes the next).
    */
   async retakePendingItems(agentId: string, type: string): Promise<PendingItem[]> {
     const rows = await this.db
