@@ -28,6 +28,9 @@
  * The same run then holds as many streams in bare-relay.mjs, a server that only relays the provider's words
  * (no keys, database, history or run records), and probes it the same way: its added time is the floor on
  * this machine, and agentd's own part is its time above it (RELAY=off skips it; RELAY_NODE_ARGS: its flags).
+ * STALLS=1 loads stall-watch.mjs into both servers and prints where each new stream's time went inside them
+ * (before the provider call, the provider's first data, the first delta written) and how many of the slowest
+ * met a garbage collection; STALLS=lags also counts the stretches the server's event loop was held.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -37,6 +40,7 @@ import path from 'node:path';
 import { load, percentile, post, type Timing } from './client.js';
 import { cpuMs, createBenchAgent, root, rssBytes, startAgentd, startFakeProvider, startSdkFloor } from './processes.js';
 import { makeTestCertificate } from '../../test/helpers/tls-certificate.js';
+import { stallHeader, stallRows } from './stalls.js';
 
 const mib = (bytes: number) => `${(bytes / 1_048_576).toFixed(0)} MiB`;
 const fixed = (value: number) => value.toFixed(2);
@@ -229,6 +233,8 @@ const retriedCodes = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT'
 interface ProbeTimes {
   direct: number[];
   through: number[];
+  /** STALLS=1: the file stall-watch.mjs wrote in the server. */
+  stalls?: string;
 }
 
 /**
@@ -243,8 +249,11 @@ async function capacity(streams: number, server: 'agentd' | 'relay'): Promise<Pr
   const certificate = process.env.PROVIDER === 'http' ? undefined : makeTestCertificate();
   const provider = await startFakeProvider(10_000, 120, certificate);
   const probes = Number(process.env.PROBES ?? 200);
+  // STALLS=1: stall-watch.mjs in the server records where each probe's time went (STALLS=lags: and its stalls).
+  const stalls = process.env.STALLS ? path.join(os.tmpdir(), `agentd-bench-stalls-${server}-${process.pid}.json`) : '';
   const agentd = await startAgentd(
     {
+      ...(stalls ? { BENCH_STALLS_FILE: stalls, BENCH_STALLS_LAGS: process.env.STALLS === 'lags' ? '1' : '0' } : {}),
       ...(certificate ? { NODE_EXTRA_CA_CERTS: certificate.certPath } : {}),
       AGENTD_OPENAI_COMPATIBLE_BASE_URL: provider.url,
       AGENTD_DEFAULT_MODEL: 'openai-compatible/bench-model',
@@ -253,7 +262,10 @@ async function capacity(streams: number, server: 'agentd' | 'relay'): Promise<Pr
       AGENTD_MAX_OPEN_STREAMS_PER_ACCOUNT: String(streams + probes),
     },
     3918,
-    (server === 'relay' ? process.env.RELAY_NODE_ARGS : process.env.NODE_ARGS)?.split(' ').filter(Boolean) ?? [],
+    [
+      ...(stalls ? ['--import', path.join(root, 'bench/message-overhead/stall-watch.mjs')] : []),
+      ...((server === 'relay' ? process.env.RELAY_NODE_ARGS : process.env.NODE_ARGS)?.split(' ').filter(Boolean) ?? []),
+    ],
     server === 'relay'
       ? path.join(root, 'bench/message-overhead/bare-relay.mjs')
       : process.env.MAIN
@@ -398,7 +410,7 @@ async function capacity(streams: number, server: 'agentd' | 'relay'): Promise<Pr
       fs.writeFileSync(`${process.env.PROBE_TIMES}-${server}.json`, JSON.stringify({ direct, through }));
     console.log(`\nopen streams that ended before the run hung up (dropped): ${dropped}`);
     await heapSnapshot(agentd.process.pid!, 'open');
-    return { direct, through };
+    return { direct, through, ...(stalls ? { stalls } : {}) };
   } finally {
     hangingUp = true;
     for (const request of requests) request.destroy();
@@ -463,5 +475,13 @@ if (process.env.ONLY !== 'latency') {
     lines.push(
       `\nagentd above the bare relay (its own part): p50 **${fixed(own[0] - floor[0])}** ms, p99 **${fixed(own[1] - floor[1])}** ms`,
     );
+  const watched = measured.filter(([, times]) => times.stalls !== undefined);
+  if (watched.length > 0) {
+    lines.push('\nInside the servers (STALLS), ms:', ...stallHeader);
+    for (const [label, times] of watched) {
+      lines.push(...stallRows(label, times.stalls!, Number(process.env.PROBES ?? 200)));
+      fs.rmSync(times.stalls!, { force: true });
+    }
+  }
   console.log(lines.join('\n'));
 }

@@ -1,0 +1,85 @@
+/**
+ * Loaded into a server of the capacity run with STALLS=1 (`node --import` this file): where the time of each
+ * new stream goes inside the server, and what stopped the server meanwhile. Written as JSON to
+ * BENCH_STALLS_FILE when the server is told to stop (SIGTERM), read by stalls.ts.
+ *
+ * - For every `POST …/messages`: when its request began, when the server's call to the provider went out (the
+ *   first HTTP/2 request made while it was waiting), when the provider's first data came back, and when its
+ *   first `message.delta` was written.
+ * - Every garbage collection (perf_hooks): start, duration and kind.
+ * - With BENCH_STALLS_LAGS=1, every stretch of 4 ms or more between two ticks of a 1 ms interval timer (the
+ *   process was busy, or not running). The timer keeps the process awake, so it changes what it measures a
+ *   little: leave it off for the figures, on to find the stretches.
+ *
+ * Node's own modules only: http2 requests are seen by wrapping `http2.connect`'s sessions, the first delta by
+ * wrapping `ServerResponse.prototype.write`.
+ */
+import diagnostics from 'node:diagnostics_channel';
+import fs from 'node:fs';
+import http from 'node:http';
+import http2 from 'node:http2';
+import { PerformanceObserver, performance } from 'node:perf_hooks';
+
+const output = process.env.BENCH_STALLS_FILE;
+const requests = [];
+const calls = [];
+const collections = [];
+const lags = [];
+let waiting = 0;
+
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) collections.push([entry.startTime, entry.duration, entry.detail?.kind ?? 0]);
+}).observe({ entryTypes: ['gc'] });
+
+diagnostics.subscribe('http.server.request.start', ({ request, response }) => {
+  if (request.method !== 'POST' || !request.url.endsWith('/messages')) return;
+  const timing = { began: performance.now(), delta: 0 };
+  requests.push(timing);
+  waiting += 1;
+  response.stallWatch = timing;
+  response.on('close', () => {
+    if (timing.delta !== 0) return;
+    timing.delta = -1;
+    waiting -= 1;
+  });
+});
+
+const write = http.ServerResponse.prototype.write;
+http.ServerResponse.prototype.write = function (chunk, ...rest) {
+  const timing = this.stallWatch;
+  if (timing !== undefined && timing.delta === 0 && String(chunk).includes('message.delta')) {
+    timing.delta = performance.now();
+    waiting -= 1;
+  }
+  return write.call(this, chunk, ...rest);
+};
+
+const connect = http2.connect;
+http2.connect = function (...parameters) {
+  const session = connect.apply(this, parameters);
+  const request = session.request;
+  session.request = function (...requestParameters) {
+    const call = { sent: performance.now(), data: 0 };
+    if (waiting > 0) calls.push(call);
+    const stream = request.apply(this, requestParameters);
+    stream.once('data', () => {
+      call.data = performance.now();
+    });
+    return stream;
+  };
+  return session;
+};
+
+if (process.env.BENCH_STALLS_LAGS === '1') {
+  let last = performance.now();
+  setInterval(() => {
+    const now = performance.now();
+    if (now - last >= 4) lags.push([last, now - last]);
+    last = now;
+  }, 1).unref();
+}
+
+if (output)
+  process.prependListener('SIGTERM', () =>
+    fs.writeFileSync(output, JSON.stringify({ requests, calls, collections, lags })),
+  );

@@ -1,0 +1,72 @@
+/**
+ * What stall-watch.mjs recorded in a server of the capacity run (STALLS=1), as table rows: where a new
+ * stream's time went inside the server, and how many of the slowest met a garbage collection or a stall.
+ */
+import fs from 'node:fs';
+import { percentile } from './client.js';
+
+interface Recorded {
+  requests: { began: number; delta: number }[];
+  calls: { sent: number; data: number }[];
+  /** Start, duration, kind (1 young, 4 full, 8 incremental marking). */
+  collections: [number, number, number][];
+  /** Start and length of each stretch of 4 ms or more between two 1 ms timer ticks. */
+  lags: [number, number][];
+}
+
+const fixed = (value: number) => (Number.isFinite(value) ? value.toFixed(2) : '–');
+
+export const stallHeader = [
+  '| server | part of a new stream, inside the server | p50 | p90 | p99 |',
+  '|---|---|---|---|---|',
+];
+
+/** The rows for one server's probes: the last `probes` message requests it received. */
+export function stallRows(label: string, file: string, probes: number): string[] {
+  const recorded = JSON.parse(fs.readFileSync(file, 'utf8')) as Recorded;
+  const answered = recorded.requests.slice(-probes).filter((request) => request.delta > 0);
+  if (answered.length === 0) return [`| ${label} | no probe was answered | | | |`];
+  const parts = answered.map((request) => {
+    const call = recorded.calls.find((each) => each.sent >= request.began && each.sent <= request.delta);
+    return {
+      ...request,
+      total: request.delta - request.began,
+      beforeCall: call ? call.sent - request.began : Number.NaN,
+      provider: call && call.data > 0 ? call.data - call.sent : Number.NaN,
+      afterData: call && call.data > 0 ? request.delta - call.data : Number.NaN,
+    };
+  });
+  const row = (name: string, values: number[]) => {
+    const known = values.filter(Number.isFinite);
+    return `| ${label} | ${name} | ${[0.5, 0.9, 0.99].map((fraction) => fixed(percentile(known, fraction))).join(' | ')} |`;
+  };
+  const start = answered[0]!.began;
+  const end = answered.at(-1)!.delta;
+  const collections = recorded.collections.filter(([at]) => at >= start && at <= end);
+  const young = collections.filter(([, , kind]) => kind === 1).map(([, duration]) => duration);
+  const full = collections.filter(([, , kind]) => kind === 4).map(([, duration]) => duration);
+  const meets = (request: { began: number; delta: number }, stretches: [number, number, ...number[]][]) =>
+    stretches.some(([at, duration]) => at < request.delta && at + duration > request.began);
+  const slowest = [...parts].sort((a, b) => b.total - a.total).slice(0, Math.max(1, Math.round(parts.length / 100)));
+  const lags = recorded.lags.filter(([at]) => at >= start && at <= end);
+  return [
+    row(
+      'whole: request to first delta written',
+      parts.map((part) => part.total),
+    ),
+    row(
+      'request to the provider call sent (key, agent, history, memory, inserts)',
+      parts.map((p) => p.beforeCall),
+    ),
+    row(
+      "provider call to the provider's first data",
+      parts.map((part) => part.provider),
+    ),
+    row(
+      'first data to first delta written',
+      parts.map((part) => part.afterData),
+    ),
+    `| ${label} | young collections while probing: ${young.length}, pause p50 ${fixed(percentile(young, 0.5))} ms, longest ${fixed(Math.max(0, ...young))} ms; full: ${full.length}${full.length ? `, longest ${fixed(Math.max(...full))} ms` : ''} | | | |`,
+    `| ${label} | the slowest 1 % (${slowest.length}): ${slowest.filter((part) => meets(part, collections)).length} met a collection${recorded.lags.length ? `, ${slowest.filter((part) => meets(part, lags)).length} a stall of 4 ms or more (${lags.length} such stalls while probing, ${fixed(lags.reduce((sum, [, length]) => sum + length, 0))} ms in all)` : ''}; their provider call took ${fixed(percentile(slowest.map((part) => part.provider).filter(Number.isFinite), 0.5))} ms at the median | | | |`,
+  ];
+}
