@@ -91,9 +91,11 @@ export interface CreateDepsOptions {
   dispatchWebhooks?: boolean;
   /**
    * Whether this process works in the background (default true): the runs' heartbeat and its sweep of
-   * stopped instances' runs (with the expiry of approvals), knowledge ingestion and the image file sweep.
-   * The administration commands (migrate, accounts, keys) run without: they produce no runs, and a process
-   * without background work must not (with no heartbeat of its own, any other instance's sweep ends them).
+   * stopped instances' runs (with the expiry of approvals), knowledge ingestion, the image file sweep, and
+   * the agent metrics' flush with its removal of rows past their retention.
+   * The administration commands (migrate, accounts, keys) run without: they produce no runs and count no
+   * messages, and a process without background work must not produce runs (with no heartbeat of its own,
+   * any other instance's sweep ends them).
    */
   backgroundWork?: boolean;
 }
@@ -219,15 +221,16 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
     outbox.onCommitted = () => dispatcher.wake();
     dispatcher.start();
   }
-  const agentMetrics: AgentMetricsRecorder = config.agentMetrics.enabled
-    ? new RollupRecorder({
-        repository: repositories.agentMetrics,
-        clock,
-        logger: options.logger,
-        flushMs: config.agentMetrics.flushMs,
-        retentionDays: config.agentMetrics.retentionDays,
-      })
-    : disabledAgentMetrics;
+  const agentMetrics: AgentMetricsRecorder =
+    config.agentMetrics.enabled && options.backgroundWork !== false
+      ? new RollupRecorder({
+          repository: repositories.agentMetrics,
+          clock,
+          logger: options.logger,
+          flushMs: config.agentMetrics.flushMs,
+          retentionDays: config.agentMetrics.retentionDays,
+        })
+      : disabledAgentMetrics;
   const modelCalls = new ModelCallMetrics();
   const embeddings = createEmbeddings(config.embeddings);
   const ingestion =

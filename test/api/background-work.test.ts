@@ -30,6 +30,7 @@ describe('background work of a process on SQLite', () => {
 
   const servingInstance = 'ins_serving';
   const servingSeenAt = '2026-06-01T00:00:00.000Z';
+  const oldBucket = '2020-01-01T00:00:00.000Z';
 
   function newConfig(env: Record<string, string> = {}): Config {
     const dataDirectory = fs.mkdtempSync(path.join(os.tmpdir(), 'agentd-background-'));
@@ -48,6 +49,11 @@ describe('background work of a process on SQLite', () => {
       await handle.db
         .insertInto('run_instances')
         .values({ instance_id: servingInstance, seen_at: servingSeenAt })
+        .execute();
+      // An agent's counts from long before any retention: only a serving process's metrics flush removes them.
+      await handle.db
+        .insertInto('agent_metrics')
+        .values({ account_id: newId('account'), period: 'minute', agent_id: newId('agent'), bucket_start: oldBucket })
         .execute();
       await handle.db
         .insertInto('runs')
@@ -80,13 +86,14 @@ describe('background work of a process on SQLite', () => {
         .select(['status', 'error'])
         .where('id', '=', runId)
         .executeTakeFirstOrThrow();
-      return { instances, run };
+      const metrics = await handle.db.selectFrom('agent_metrics').select('bucket_start').execute();
+      return { instances, run, metrics };
     } finally {
       await handle.close();
     }
   }
 
-  it('an administration command beats no heartbeat, ends no runs, and closes without starting them', async () => {
+  it('an administration command beats no heartbeat, ends no runs, removes no metrics, and closes without starting them', async () => {
     // The serving instance's id, as a deployment that sets AGENTD_INSTANCE_ID for every command gives it.
     const config = newConfig({ AGENTD_INSTANCE_ID: servingInstance });
     const runId = await seed(config);
@@ -100,6 +107,7 @@ describe('background work of a process on SQLite', () => {
     assert.deepEqual(await stored(config, runId), {
       instances: [{ instance_id: servingInstance, seen_at: servingSeenAt }],
       run: { status: 'running', error: null },
+      metrics: [{ bucket_start: oldBucket }],
     });
   });
 
@@ -123,7 +131,8 @@ describe('background work of a process on SQLite', () => {
       await deps.close();
     }
 
-    const { instances, run } = await stored(config, runId);
+    const { instances, run, metrics } = await stored(config, runId);
+    assert.deepEqual(metrics, [], 'its metrics flush removes the counts past their retention');
     assert.equal(
       instances.find((instance) => instance.instance_id === ownInstance),
       undefined,
