@@ -49,24 +49,34 @@ export function stallRows(label: string, file: string, probes: number): string[]
     stretches.some(([at, duration]) => at < request.delta && at + duration > request.began);
   const slowest = [...parts].sort((a, b) => b.total - a.total).slice(0, Math.max(1, Math.round(parts.length / 100)));
   const lags = recorded.lags.filter(([at]) => at >= start && at <= end);
+  const longest = (durations: number[]) => fixed(Math.max(0, ...durations));
+  const stalled = lags.reduce((sum, [, length]) => sum + length, 0);
+  const slowProvider = percentile(slowest.map((part) => part.provider).filter(Number.isFinite), 0.5);
+  const notes = [
+    `young collections while probing: ${young.length}, pause p50 ${fixed(percentile(young, 0.5))} ms, ` +
+      `longest ${longest(young)} ms; full: ${full.length}${full.length ? `, longest ${longest(full)} ms` : ''}`,
+    `the slowest 1 % (${slowest.length}): ${slowest.filter((part) => meets(part, collections)).length} met a ` +
+      'collection' +
+      (recorded.lags.length
+        ? `, ${slowest.filter((part) => meets(part, lags)).length} a stall of 4 ms or more (${lags.length} such ` +
+          `stalls while probing, ${fixed(stalled)} ms in all)`
+        : '') +
+      `; their provider call took ${fixed(slowProvider)} ms at the median`,
+  ];
   return [
-    row(
-      'whole: request to first delta written',
-      parts.map((part) => part.total),
+    ...splits.map(([name, part]) =>
+      row(
+        name,
+        parts.map((each) => each[part]),
+      ),
     ),
-    row(
-      'request to the provider call sent (key, agent, history, memory, inserts)',
-      parts.map((p) => p.beforeCall),
-    ),
-    row(
-      "provider call to the provider's first data",
-      parts.map((part) => part.provider),
-    ),
-    row(
-      'first data to first delta written',
-      parts.map((part) => part.afterData),
-    ),
-    `| ${label} | young collections while probing: ${young.length}, pause p50 ${fixed(percentile(young, 0.5))} ms, longest ${fixed(Math.max(0, ...young))} ms; full: ${full.length}${full.length ? `, longest ${fixed(Math.max(...full))} ms` : ''} | | | |`,
-    `| ${label} | the slowest 1 % (${slowest.length}): ${slowest.filter((part) => meets(part, collections)).length} met a collection${recorded.lags.length ? `, ${slowest.filter((part) => meets(part, lags)).length} a stall of 4 ms or more (${lags.length} such stalls while probing, ${fixed(lags.reduce((sum, [, length]) => sum + length, 0))} ms in all)` : ''}; their provider call took ${fixed(percentile(slowest.map((part) => part.provider).filter(Number.isFinite), 0.5))} ms at the median | | | |`,
+    ...notes.map((note) => `| ${label} | ${note} | | | |`),
   ];
 }
+
+const splits: [string, 'total' | 'beforeCall' | 'provider' | 'afterData'][] = [
+  ['whole: request to first delta written', 'total'],
+  ['request to the provider call sent (key, agent, history, memory, inserts)', 'beforeCall'],
+  ["provider call to the provider's first data", 'provider'],
+  ['first data to first delta written', 'afterData'],
+];
