@@ -34,15 +34,20 @@ function stopper(child: ChildProcess) {
   };
 }
 
-/** With `tls` (PEM files) the provider serves https: and offers HTTP/2. */
+/**
+ * With `tls` (PEM files) the provider serves https: and offers HTTP/2. With `stallsFile`, stall-watch.mjs records
+ * in it when each request arrived and when the provider wrote its first text (the capacity run's STALLS).
+ */
 export async function startFakeProvider(
   tokenDelayMs: number,
   words: number,
   tls?: { keyPath: string; certPath: string },
+  stallsFile?: string,
 ): Promise<Started> {
   const child = spawn(
     process.execPath,
     [
+      ...(stallsFile ? ['--import', path.join(root, 'bench/message-overhead/stall-watch.mjs')] : []),
       '--import',
       'tsx',
       path.join(root, 'bench/message-overhead/fake-provider.ts'),
@@ -54,6 +59,7 @@ export async function startFakeProvider(
     {
       cwd: root,
       stdio: ['ignore', 'pipe', 'inherit'],
+      ...(stallsFile ? { env: { ...process.env, BENCH_STALLS_FILE: stallsFile } } : {}),
     },
   );
   const url = await firstLineMatching(child, /https?:\/\/127\.0\.0\.1:\d+\/v1/);

@@ -28,9 +28,10 @@
  * The same run then holds as many streams in bare-relay.mjs, a server that only relays the provider's words
  * (no keys, database, history or run records), and probes it the same way: its added time is the floor on
  * this machine, and agentd's own part is its time above it (RELAY=off skips it; RELAY_NODE_ARGS: its flags).
- * STALLS=1 loads stall-watch.mjs into both servers and prints where each new stream's time went inside them
- * (before the provider call, the provider's first data, the first delta written) and how many of the slowest
- * met a garbage collection; STALLS=lags also counts the stretches the server's event loop was held.
+ * STALLS=1 loads stall-watch.mjs into both servers and the provider and prints where each new stream's time went
+ * (before the provider call; the call's way there, the provider's own work and the way back; the first delta
+ * written) and how many of the slowest met a garbage collection; STALLS=lags also counts the stretches the
+ * server's event loop was held.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -233,8 +234,8 @@ const retriedCodes = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT'
 interface ProbeTimes {
   direct: number[];
   through: number[];
-  /** STALLS=1: the file stall-watch.mjs wrote in the server. */
-  stalls?: string;
+  /** STALLS=1: the files stall-watch.mjs wrote in the server and in the provider. */
+  stalls?: { server: string; provider: string };
 }
 
 /**
@@ -247,13 +248,18 @@ async function capacity(streams: number, server: 'agentd' | 'relay'): Promise<Pr
   // which measures CPU, not how many streams an instance holds).
   // The provider at an https: address offering HTTP/2, as hosted providers are (PROVIDER=http: plain HTTP/1.1).
   const certificate = process.env.PROVIDER === 'http' ? undefined : makeTestCertificate();
-  const provider = await startFakeProvider(10_000, 120, certificate);
+  // STALLS=1: stall-watch.mjs in the server and in the provider records where each probe's time went
+  // (STALLS=lags: and the server's stalls).
+  const stallsFile = (name: string) =>
+    path.join(os.tmpdir(), `agentd-bench-stalls-${server}-${name}-${process.pid}.json`);
+  const stalls = process.env.STALLS ? { server: stallsFile('server'), provider: stallsFile('provider') } : undefined;
+  const provider = await startFakeProvider(10_000, 120, certificate, stalls?.provider);
   const probes = Number(process.env.PROBES ?? 200);
-  // STALLS=1: stall-watch.mjs in the server records where each probe's time went (STALLS=lags: and its stalls).
-  const stalls = process.env.STALLS ? path.join(os.tmpdir(), `agentd-bench-stalls-${server}-${process.pid}.json`) : '';
   const agentd = await startAgentd(
     {
-      ...(stalls ? { BENCH_STALLS_FILE: stalls, BENCH_STALLS_LAGS: process.env.STALLS === 'lags' ? '1' : '0' } : {}),
+      ...(stalls
+        ? { BENCH_STALLS_FILE: stalls.server, BENCH_STALLS_LAGS: process.env.STALLS === 'lags' ? '1' : '0' }
+        : {}),
       ...(certificate ? { NODE_EXTRA_CA_CERTS: certificate.certPath } : {}),
       AGENTD_OPENAI_COMPATIBLE_BASE_URL: provider.url,
       AGENTD_DEFAULT_MODEL: 'openai-compatible/bench-model',
@@ -480,7 +486,7 @@ if (process.env.ONLY !== 'latency') {
     lines.push('\nInside the servers (STALLS), ms:', ...stallHeader);
     for (const [label, times] of watched) {
       lines.push(...stallRows(label, times.stalls!, Number(process.env.PROBES ?? 200)));
-      fs.rmSync(times.stalls!, { force: true });
+      for (const file of Object.values(times.stalls!)) fs.rmSync(file, { force: true });
     }
   }
   console.log(lines.join('\n'));

@@ -11,8 +11,13 @@
  *   process was busy, or not running). The timer keeps the process awake, so it changes what it measures a
  *   little: leave it off for the figures, on to find the stretches.
  *
- * Node's own modules only: http2 requests are seen by wrapping `http2.connect`'s sessions, the first delta by
- * wrapping `ServerResponse.prototype.write`.
+ * In the provider (an HTTP/2 server): when each request arrived, and when the provider wrote its first text (the
+ * bench provider's replies are the words `word0 word1 …`).
+ * Times are the process's `performance.timeOrigin` plus `performance.now()`, so the server's and the provider's
+ * can be set side by side (two processes of one machine; their clocks agree to a fraction of a millisecond).
+ *
+ * Node's own modules only: http2 requests are seen by wrapping `http2.connect`'s sessions and the streams of
+ * `http2.createSecureServer`'s servers, the first delta by wrapping `ServerResponse.prototype.write`.
  */
 import diagnostics from 'node:diagnostics_channel';
 import fs from 'node:fs';
@@ -22,6 +27,8 @@ import { PerformanceObserver, performance } from 'node:perf_hooks';
 
 const output = process.env.BENCH_STALLS_FILE;
 const requests = [];
+/** The provider's: when each request arrived and when its first text was written. */
+const answers = [];
 const calls = [];
 const collections = [];
 const lags = [];
@@ -70,6 +77,21 @@ http2.connect = function (...parameters) {
   return session;
 };
 
+const createSecureServer = http2.createSecureServer;
+http2.createSecureServer = function (...parameters) {
+  const server = createSecureServer.apply(this, parameters);
+  server.prependListener('stream', (stream) => {
+    const answer = { arrived: performance.now(), text: 0 };
+    answers.push(answer);
+    const streamWrite = stream.write;
+    stream.write = function (chunk, ...rest) {
+      if (answer.text === 0 && String(chunk).includes('"content":"word')) answer.text = performance.now();
+      return streamWrite.call(this, chunk, ...rest);
+    };
+  });
+  return server;
+};
+
 if (process.env.BENCH_STALLS_LAGS === '1') {
   let last = performance.now();
   setInterval(() => {
@@ -81,5 +103,8 @@ if (process.env.BENCH_STALLS_LAGS === '1') {
 
 if (output)
   process.prependListener('SIGTERM', () =>
-    fs.writeFileSync(output, JSON.stringify({ requests, calls, collections, lags })),
+    fs.writeFileSync(
+      output,
+      JSON.stringify({ origin: performance.timeOrigin, requests, calls, collections, lags, answers }),
+    ),
   );

@@ -6,12 +6,16 @@ import fs from 'node:fs';
 import { percentile } from './client.js';
 
 interface Recorded {
+  /** `performance.timeOrigin` of the process: its times plus this are comparable with another process's. */
+  origin: number;
   requests: { began: number; delta: number }[];
   calls: { sent: number; data: number }[];
   /** Start, duration, kind (1 young, 4 full, 8 incremental marking). */
   collections: [number, number, number][];
   /** Start and length of each stretch of 4 ms or more between two 1 ms timer ticks. */
   lags: [number, number][];
+  /** The provider's (its own file): when each request arrived and when its first text was written. */
+  answers: { arrived: number; text: number }[];
 }
 
 const fixed = (value: number) => (Number.isFinite(value) ? value.toFixed(2) : '–');
@@ -21,19 +25,36 @@ export const stallHeader = [
   '|---|---|---|---|---|',
 ];
 
-/** The rows for one server's probes: the last `probes` message requests it received. */
-export function stallRows(label: string, file: string, probes: number): string[] {
-  const recorded = JSON.parse(fs.readFileSync(file, 'utf8')) as Recorded;
+/**
+ * The rows for one server's probes: the last `probes` message requests it received. The provider's file
+ * splits each provider call into its way there, the provider's own work and its answer's way back.
+ */
+export function stallRows(label: string, files: { server: string; provider: string }, probes: number): string[] {
+  const recorded = JSON.parse(fs.readFileSync(files.server, 'utf8')) as Recorded;
+  const provider = JSON.parse(fs.readFileSync(files.provider, 'utf8')) as Recorded;
+  // The provider's times on the server's clock. The new streams come one at a time, so the one request that
+  // arrived while a call was out is that call's.
+  const shift = provider.origin - recorded.origin;
+  const answers = provider.answers
+    .filter((answer) => answer.text > 0)
+    .map((answer) => ({ arrived: answer.arrived + shift, text: answer.text + shift }));
   const answered = recorded.requests.slice(-probes).filter((request) => request.delta > 0);
   if (answered.length === 0) return [`| ${label} | no probe was answered | | | |`];
   const parts = answered.map((request) => {
     const call = recorded.calls.find((each) => each.sent >= request.began && each.sent <= request.delta);
+    const answered = call && call.data > 0;
+    const answer = answered
+      ? answers.find((each) => each.arrived >= call.sent - 1 && each.arrived <= call.data)
+      : undefined;
     return {
       ...request,
       total: request.delta - request.began,
       beforeCall: call ? call.sent - request.began : Number.NaN,
-      provider: call && call.data > 0 ? call.data - call.sent : Number.NaN,
-      afterData: call && call.data > 0 ? request.delta - call.data : Number.NaN,
+      provider: answered ? call.data - call.sent : Number.NaN,
+      there: answered && answer ? answer.arrived - call.sent : Number.NaN,
+      providerWork: answer ? answer.text - answer.arrived : Number.NaN,
+      back: answered && answer ? call.data - answer.text : Number.NaN,
+      afterData: answered ? request.delta - call.data : Number.NaN,
     };
   });
   const row = (name: string, values: number[]) => {
@@ -74,9 +95,12 @@ export function stallRows(label: string, file: string, probes: number): string[]
   ];
 }
 
-const splits: [string, 'total' | 'beforeCall' | 'provider' | 'afterData'][] = [
+const splits: [string, 'total' | 'beforeCall' | 'provider' | 'there' | 'providerWork' | 'back' | 'afterData'][] = [
   ['whole: request to first delta written', 'total'],
   ['request to the provider call sent (key, agent, history, memory, inserts)', 'beforeCall'],
   ["provider call to the provider's first data", 'provider'],
+  ['– the call reaching the provider', 'there'],
+  ["– the provider's own work to its first text", 'providerWork'],
+  ["– the provider's first text reaching the server's code", 'back'],
   ['first data to first delta written', 'afterData'],
 ];
