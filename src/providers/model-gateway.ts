@@ -6,7 +6,7 @@ import { CircuitBreaker, type CircuitSettings, type CircuitTicket } from './circ
 import type { ModelAdapter, ModelCall, ModelStreamPart } from './model-adapter.js';
 import type { ModelCallMetrics, ModelCallOutcome } from './model-call-metrics.js';
 import { ProviderError, toProviderError } from './provider-error.js';
-import { canReceive, type Receiver } from '../receiving-iterator.js';
+import { canReceive, receiveFrom, type Receiver } from '../receiving-iterator.js';
 
 /**
  * The policy around every model call (contract §6): a time-out to the first
@@ -109,7 +109,7 @@ export class OpenedModelStream {
     const { iterator } = this;
     try {
       if (canReceive(iterator)) iterator.receive(this.#answerReceiver);
-      else iterator.next().then(this.#answerReceiver.received, this.#answerReceiver.failed);
+      else receiveFrom(iterator.next(), this.#answerReceiver);
     } catch (error) {
       this.#answerReceiver.failed(error);
     }
@@ -133,8 +133,9 @@ export class OpenedModelStream {
       const receiver = this.#receiver as Receiver<ModelStreamPart | null>;
       let failure: unknown;
       try {
-        failure = this.#failure(error);
-        this.observation.settle((failure as ProviderError).kind);
+        const providerError = this.#failure(error);
+        this.observation.settle(providerError.kind);
+        failure = providerError;
       } catch (unexpected) {
         failure = unexpected;
       }
