@@ -126,8 +126,13 @@ class AnswerReader {
   private finishReason: string | undefined;
   private usage: Chunk['usage'];
 
-  /** The parts one event's data makes, in order. */
-  *read(data: string): Generator<ModelStreamPart> {
+  /**
+   * Adds the parts one event's data makes to `parts`, in order. Not a
+   * generator: this runs for every word of every open answer, and a
+   * generator, its results and the spliced tool-call array were objects per
+   * word that each young collection had to sweep.
+   */
+  read(data: string, parts: ModelStreamPart[]): void {
     if (data === '[DONE]') return;
     const chunk = chunkOf(data);
     if (chunk.usage != null) this.usage = chunk.usage;
@@ -136,28 +141,36 @@ class AnswerReader {
     const delta = choice?.delta;
     if (delta == null) return;
     const text = textOf(delta.content);
-    if (text !== '') yield { type: 'text-delta', text };
-    for (const toolCallDelta of delta.tool_calls ?? []) this.toolCallDelta(toolCallDelta);
-    yield* this.toolCalls.splice(0);
+    if (text !== '') parts.push({ type: 'text-delta', text });
+    const toolCallDeltas = delta.tool_calls;
+    if (toolCallDeltas == null || toolCallDeltas.length === 0) return;
+    for (const toolCallDelta of toolCallDeltas) this.toolCallDelta(toolCallDelta);
+    this.takeToolCalls(parts);
   }
 
-  /** The parts the end of the answer makes: tool calls not yet given, then the finish. */
-  *end(): Generator<ModelStreamPart> {
+  /** Adds the parts the end of the answer makes to `parts`: tool calls not yet given, then the finish. */
+  end(parts: ModelStreamPart[]): void {
     for (const [index, pending] of this.pending) {
       this.tracker.processDelta({ index, id: pending.id, function: { arguments: pending.bufferedArguments } });
     }
     this.pending.clear();
     this.tracker.flush();
-    yield* this.toolCalls.splice(0);
+    this.takeToolCalls(parts);
     if (this.finishReason === undefined) throw new InvalidChunkError('Response stream ended without a finish reason.');
     const usage = convertOpenAICompatibleChatUsage(this.usage ?? undefined);
     const inputTokens = usage.inputTokens.total ?? 0;
     const outputTokens = usage.outputTokens.total ?? 0;
-    yield {
+    parts.push({
       type: 'finish',
       finishReason: knownFinishReasons.has(this.finishReason) ? (this.finishReason as FinishReason) : 'other',
       usage: { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens },
-    };
+    });
+  }
+
+  /** Moves the tool calls completed so far to `parts`. */
+  private takeToolCalls(parts: ModelStreamPart[]): void {
+    for (const call of this.toolCalls) parts.push(call);
+    this.toolCalls.length = 0;
   }
 
   private toolCallDelta(toolCallDelta: ChunkToolCallDelta): void {
@@ -204,6 +217,9 @@ export class ChatCompletionsModel implements ModelAdapter {
     };
   }
 }
+
+/** `TextDecoder.decode`'s options for a body read in pieces: one object, not one per piece. */
+const streaming = { stream: true } as const;
 
 /** Parts read ahead of the consumer before the provider's body is paused. */
 const maxPartsAhead = 64;
@@ -350,7 +366,7 @@ class AnswerStream implements ReceivingIterator<ModelStreamPart> {
     this.#responseHeaders = answered.responseHeaders;
     const body = response.body as ReadableStream<Uint8Array>;
     this.#body = claimBody(body, {
-      data: (chunk) => this.#chunk(this.#decoder.decode(chunk, { stream: true })),
+      data: (chunk) => this.#chunk(this.#decoder.decode(chunk, streaming)),
       end: () => this.#end(),
       error: (error) => this.#broken(error),
     });
@@ -365,7 +381,7 @@ class AnswerStream implements ReceivingIterator<ModelStreamPart> {
         const { done, value } = await reader.read();
         if (this.#done) return;
         if (done) return this.#end();
-        this.#chunk(this.#decoder.decode(value, { stream: true }));
+        this.#chunk(this.#decoder.decode(value, streaming));
         if (this.#paused) await new Promise<void>((resolve) => (this.#room = resolve));
       }
     } catch (error) {
@@ -397,8 +413,14 @@ class AnswerStream implements ReceivingIterator<ModelStreamPart> {
     room?.();
   }
 
+  /** The events parsed so far, turned into parts; the list is emptied in place (one per word, no new array). */
   #parse(): void {
-    for (const data of this.#events.splice(0)) for (const part of this.#answer.read(data)) this.#parts.push(part);
+    const events = this.#events;
+    try {
+      for (let index = 0; index < events.length; index += 1) this.#answer.read(events[index] as string, this.#parts);
+    } finally {
+      events.length = 0;
+    }
   }
 
   #end(): void {
@@ -408,7 +430,7 @@ class AnswerStream implements ReceivingIterator<ModelStreamPart> {
       // As the SDK's parser stream ends: a last event without its blank line is still an event.
       this.#parser.reset({ consume: true });
       this.#parse();
-      for (const part of this.#answer.end()) this.#parts.push(part);
+      this.#answer.end(this.#parts);
       this.#complete = true;
     } catch (error) {
       this.#failed(error);

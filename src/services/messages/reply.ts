@@ -16,7 +16,7 @@ import { isStoreUnavailable } from '../../storage/store-unavailable.js';
 import type { ServiceContext } from '../context.js';
 import type { RunLog, SequencedEvent, WireEvent } from '../runs/run-log.js';
 import type { RunOutcome } from '../runs/run-runtime.js';
-import { startedEvent, wireEventOf } from '../runs/wire-events.js';
+import { deltaEvent, startedEvent, wireEventOf } from '../runs/wire-events.js';
 import { pauseRun, type RequestedApproval } from '../approvals/pause-run.js';
 import { deniedResult, type PausedCall, type ToolDecision } from '../approvals/paused-state.js';
 import { discardKeptImages, storeExchange, type Exchange } from './exchange-store.js';
@@ -289,7 +289,7 @@ export class Reply {
     if (part.type === 'text-delta') {
       this.#text += part.text;
       if (this.#firstTextTick === null && this.exchange.streamed) this.#firstTextTick = performance.now();
-      return { done: false, value: this.#recorded({ type: 'delta', text: part.text }) };
+      return { done: false, value: this.#recordedDelta(part.text) };
     }
     if (part.type === 'finish') {
       this.#reading = null;
@@ -350,6 +350,15 @@ export class Reply {
       .finish(this.run, this.#outcome ?? { status: 'cancelled', reply: null, error: null })
       .then(() => readDone);
     return this.#finishing;
+  }
+
+  /**
+   * A delta recorded in the run: as `#recorded` gives it, built in one step
+   * (no event to spread), as it is made for every word of every open stream.
+   */
+  #recordedDelta(text: string): RecordedReplyEvent {
+    const wire = deltaEvent(this.started.id, text);
+    return { type: 'delta', text, seq: this.run.record(wire), wire };
   }
 
   /** The event recorded in the run; the last one (`completed` or `failed`) tells the run's outcome. */

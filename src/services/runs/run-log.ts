@@ -97,7 +97,8 @@ export class RunLog {
     const sequenced = { seq: this.lastSeq + 1, event: event.event, data: event.data };
     this.#events.push(sequenced);
     this.onUnwritten(this);
-    for (const listener of this.#listeners) listener(sequenced);
+    // Checked first: iterating even an empty set makes an iterator, once per word of every open stream.
+    if (this.#listeners.size > 0) for (const listener of this.#listeners) listener(sequenced);
     return sequenced.seq;
   }
 

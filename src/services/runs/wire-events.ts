@@ -12,10 +12,15 @@ export function startedEvent(started: MessageStartedView & { runId: string }): W
   return { event: 'message.started', data: started };
 }
 
+/** A reply's next words (`message.delta`). */
+export function deltaEvent(messageId: string, text: string): WireEvent {
+  return { event: 'message.delta', data: { id: messageId, text } };
+}
+
 export function wireEventOf(event: ReplyEvent, messageId: string, requestId: string): WireEvent {
   switch (event.type) {
     case 'delta':
-      return { event: 'message.delta', data: { id: messageId, text: event.text } };
+      return deltaEvent(messageId, event.text);
     case 'tool-called':
       return { event: 'tool.called', data: { id: messageId, ...event.call } };
     case 'tool-completed':
