@@ -31,7 +31,8 @@
  * STALLS=1 loads stall-watch.mjs into both servers and the provider and prints where each new stream's time went
  * (before the provider call; the call's way there, the provider's own work and the way back; the first delta
  * written) and how many of the slowest met a garbage collection; STALLS=lags also counts the stretches the
- * server's event loop was held.
+ * server's event loop was held. WORD_MS (default 10000) is the provider's time between words (with PROBES=0 and
+ * a long HOLD_S, a very large value holds the streams with no words flowing).
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -253,7 +254,7 @@ async function capacity(streams: number, server: 'agentd' | 'relay'): Promise<Pr
   const stallsFile = (name: string) =>
     path.join(os.tmpdir(), `agentd-bench-stalls-${server}-${name}-${process.pid}.json`);
   const stalls = process.env.STALLS ? { server: stallsFile('server'), provider: stallsFile('provider') } : undefined;
-  const provider = await startFakeProvider(10_000, 120, certificate, stalls?.provider);
+  const provider = await startFakeProvider(Number(process.env.WORD_MS ?? 10_000), 120, certificate, stalls?.provider);
   const probes = Number(process.env.PROBES ?? 200);
   const agentd = await startAgentd(
     {
