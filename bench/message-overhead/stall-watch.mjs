@@ -17,12 +17,14 @@
  * can be set side by side (two processes of one machine; their clocks agree to a fraction of a millisecond).
  *
  * Node's own modules only: http2 requests are seen by wrapping `http2.connect`'s sessions and the streams of
- * `http2.createSecureServer`'s servers, the first delta by wrapping `ServerResponse.prototype.write`.
+ * `http2.createSecureServer`'s servers, the first delta by wrapping `ServerResponse.prototype.write` and
+ * `net.Socket.prototype.write` (agentd writes its event streams' chunks to the socket itself).
  */
 import diagnostics from 'node:diagnostics_channel';
 import fs from 'node:fs';
 import http from 'node:http';
 import http2 from 'node:http2';
+import net from 'node:net';
 import { PerformanceObserver, performance } from 'node:perf_hooks';
 
 const output = process.env.BENCH_STALLS_FILE;
@@ -51,14 +53,25 @@ diagnostics.subscribe('http.server.request.start', ({ request, response }) => {
   });
 });
 
-const write = http.ServerResponse.prototype.write;
-http.ServerResponse.prototype.write = function (chunk, ...rest) {
-  const timing = this.stallWatch;
+/** A write of `response`'s body: the first that carries a `message.delta` is the stream's first delta. */
+function noteWrite(response, chunk) {
+  const timing = response?.stallWatch;
   if (timing !== undefined && timing.delta === 0 && String(chunk).includes('message.delta')) {
     timing.delta = performance.now();
     waiting -= 1;
   }
+}
+
+const write = http.ServerResponse.prototype.write;
+http.ServerResponse.prototype.write = function (chunk, ...rest) {
+  noteWrite(this, chunk);
   return write.call(this, chunk, ...rest);
+};
+// agentd's event streams write their chunks to the socket themselves after the first (src/http/sse.ts).
+const socketWrite = net.Socket.prototype.write;
+net.Socket.prototype.write = function (chunk, ...rest) {
+  noteWrite(this._httpMessage, chunk);
+  return socketWrite.call(this, chunk, ...rest);
 };
 
 const connect = http2.connect;

@@ -1,5 +1,6 @@
 import { once } from 'node:events';
-import type { OutgoingHttpHeaders } from 'node:http';
+import net from 'node:net';
+import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
 import { canReceive, type Receiver, type ReceivingIterator } from '../receiving-iterator.js';
 
@@ -30,6 +31,43 @@ export function formatEvent(event: ServerSentEvent): string {
 }
 
 const keepAliveComment = ': keep-alive\n\n';
+
+/**
+ * Writes `text` to the event stream's response. Once the response's first
+ * write has sent the headers, Node frames every further `write` of a chunked
+ * body as four socket writes (the length, a CRLF, the text, a CRLF) under a
+ * cork released on the next tick: per word of every open stream, four
+ * buffered writes and the objects that carry them. The stream owns the
+ * response (hijacked), so it frames each chunk itself and makes one socket
+ * write. The first write, a body that is not chunked (an HTTP/1.0 client), a
+ * response with no connection of its own (one injected in tests) and one
+ * already ended or cut go through Node as usual. Returns false
+ * when the caller must wait for `drain` on the emitter given by `drainOf`.
+ */
+function writerOf(response: ServerResponse): { write(text: string): boolean; drainOf(): NodeJS.EventEmitter } {
+  let headersSent = false;
+  let direct = false;
+  return {
+    write(text) {
+      const socket = response.socket;
+      if (
+        !headersSent ||
+        !response.chunkedEncoding ||
+        !(socket instanceof net.Socket) ||
+        socket.destroyed ||
+        response.writableEnded
+      ) {
+        headersSent = true;
+        direct = false;
+        return response.write(text);
+      }
+      direct = true;
+      return socket.write(`${Buffer.byteLength(text).toString(16)}\r\n${text}\r\n`);
+    },
+    // The socket's own drain for a direct write: the response emits one only for the writes it made.
+    drainOf: () => (direct && response.socket !== null ? response.socket : response),
+  };
+}
 
 export interface EventStreamOptions<Item = ServerSentEvent> {
   keepAliveMs: number;
@@ -73,6 +111,7 @@ export function sendEventStream<Item = ServerSentEvent>(
     'x-accel-buffering': 'no',
   });
 
+  const writer = writerOf(response);
   let gone = false;
   response.once('close', () => {
     if (response.writableFinished) return;
@@ -81,7 +120,7 @@ export function sendEventStream<Item = ServerSentEvent>(
   });
   const keepAlive = setTimeout(function beat() {
     if (gone) return;
-    response.write(keepAliveComment);
+    writer.write(keepAliveComment);
     keepAlive.refresh();
   }, options.keepAliveMs);
   return new Promise<void>((resolve, reject) => {
@@ -142,8 +181,8 @@ export function sendEventStream<Item = ServerSentEvent>(
         const item = result.value;
         const text = formatEvent(options.frame === undefined ? (item as ServerSentEvent) : options.frame(item));
         // Awaited only under backpressure: an open stream waiting for its next word holds as little as it can.
-        if (!response.write(text)) {
-          Promise.race([once(response, 'drain'), once(response, 'close')]).then(afterWrite, failClosing);
+        if (!writer.write(text)) {
+          Promise.race([once(writer.drainOf(), 'drain'), once(response, 'close')]).then(afterWrite, failClosing);
           return;
         }
       } catch (error) {
@@ -158,7 +197,7 @@ export function sendEventStream<Item = ServerSentEvent>(
       else pull();
     };
     try {
-      for (const event of options.opening ?? []) response.write(formatEvent(event));
+      for (const event of options.opening ?? []) writer.write(formatEvent(event));
       source = events[Symbol.asyncIterator]();
       if (canReceive(source)) receiver = { received: written, failed: fail };
     } catch (error) {
