@@ -39,25 +39,28 @@ const keepAliveComment = ': keep-alive\n\n';
  * cork released on the next tick: per word of every open stream, four
  * buffered writes and the objects that carry them. The stream owns the
  * response (hijacked), so it frames each chunk itself and makes one socket
- * write. The first write, a body that is not chunked (an HTTP/1.0 client), a
- * response with no connection of its own (one injected in tests) and one
- * already ended or cut go through Node as usual. Returns false
- * when the caller must wait for `drain` on the emitter given by `drainOf`.
+ * write. The first write, an empty text (a chunk of length 0 would end the
+ * body), a body that is not chunked (an HTTP/1.0 client), a response with no
+ * connection of its own (one injected in tests) and one already ended or cut
+ * go through Node as usual. Returns false when the caller must wait for
+ * `drain` on the emitter `drainOf` gives.
  */
 function writerOf(response: ServerResponse): { write(text: string): boolean; drainOf(): NodeJS.EventEmitter } {
-  let headersSent = false;
+  /** The response's first write, which sends its headers, was made. */
+  let started = false;
   let direct = false;
   return {
     write(text) {
       const socket = response.socket;
       if (
-        !headersSent ||
+        !started ||
+        text === '' ||
         !response.chunkedEncoding ||
         !(socket instanceof net.Socket) ||
         socket.destroyed ||
         response.writableEnded
       ) {
-        headersSent = true;
+        started = true;
         direct = false;
         return response.write(text);
       }
