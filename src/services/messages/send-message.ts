@@ -114,6 +114,9 @@ export async function waitForAgentSlot(
   }
 }
 
+/** Resolves once this turn of the event loop is done (its I/O, the writes it queued, included). */
+const afterThisTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 const cancelledBeforeStart = (runId: string) => new AppError('conflict', `Run ${runId} was cancelled before it began.`);
 
 /**
@@ -141,25 +144,31 @@ export async function openRun(
     if (!(await repositories.runs.start(run.id, fields))) throw cancelledBeforeStart(run.id);
     return runs.begin(run, Promise.resolve());
   }
-  const stored = repositories.runs.insertRunning({
-    id: run.id,
-    account_id: run.accountId,
-    agent_id: run.agentId,
-    trigger,
-    task_id: null,
-    due_at: null,
-    status: 'running',
-    background: 0,
-    user_id: exchange.userId,
-    room_id: exchange.roomId,
-    input: exchange.text,
-    message_id: exchange.replyId,
-    instance_id: runs.instanceId,
-    event_count: 0,
-    created_at: startedAt,
-    started_at: startedAt,
-    call_key: callKey,
-  });
+  // Written once the model call is on its way (at the end of this turn of the event loop, after the call's
+  // request was sent), not before it: on SQLite the write was time the first word waited for, often its
+  // slowest share, while the wait for the provider's answer leaves the event loop idle. No request can name
+  // the run before the write: its id comes with the reply, and any other request is read in a later turn.
+  const stored = afterThisTurn().then(() =>
+    repositories.runs.insertRunning({
+      id: run.id,
+      account_id: run.accountId,
+      agent_id: run.agentId,
+      trigger,
+      task_id: null,
+      due_at: null,
+      status: 'running',
+      background: 0,
+      user_id: exchange.userId,
+      room_id: exchange.roomId,
+      input: exchange.text,
+      message_id: exchange.replyId,
+      instance_id: runs.instanceId,
+      event_count: 0,
+      created_at: startedAt,
+      started_at: startedAt,
+      call_key: callKey,
+    }),
+  );
   return runs.begin(run, stored);
 }
 
