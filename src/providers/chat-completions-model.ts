@@ -10,7 +10,6 @@ import {
   postJsonToApi,
   secureJsonParse,
   StreamingToolCallTracker,
-  withUserAgentSuffix,
   withoutTrailingSlash,
   type StreamingToolCallDelta,
 } from '@ai-sdk/provider-utils';
@@ -218,6 +217,9 @@ export class ChatCompletionsModel implements ModelAdapter {
   }
 }
 
+/** The user agent the SDK's OpenAI-compatible provider sends (its transport appends its own parts). */
+const userAgent = `ai-sdk/openai-compatible/${VERSION}`;
+
 /** `TextDecoder.decode`'s options for a body read in pieces: one object, not one per piece. */
 const streaming = { stream: true } as const;
 
@@ -334,10 +336,8 @@ class AnswerStream implements ReceivingIterator<ModelStreamPart> {
     try {
       answered = await postJsonToApi({
         url: this.url,
-        headers: withUserAgentSuffix(
-          apiKey ? { Authorization: `Bearer ${apiKey}` } : {},
-          `ai-sdk/openai-compatible/${VERSION}`,
-        ),
+        // What the SDK's own `withUserAgentSuffix` makes of them, without building a web Headers for it.
+        headers: apiKey ? { authorization: `Bearer ${apiKey}`, 'user-agent': userAgent } : { 'user-agent': userAgent },
         // The SDK model's body for these settings, key for key (JSON leaves out what is undefined).
         body: {
           model: call.modelName,

@@ -23,11 +23,27 @@ const withoutBody = new Set([101, 204, 205, 304]);
 
 function headersOf(init: RequestInit | undefined, body: string | Uint8Array | undefined): Record<string, string> {
   const headers: Record<string, string> = {};
-  new Headers(init?.headers).forEach((value, name) => {
-    headers[name] = value;
-  });
+  const given = init?.headers;
+  if (isPlainRecord(given)) {
+    // The SDK's transport gives a plain object of lower-case names: taken as it is, without a web Headers.
+    // Values trimmed of surrounding whitespace, as Headers does.
+    for (const name in given) {
+      const value = given[name];
+      if (value !== undefined) headers[name.toLowerCase()] = String(value).replace(surroundingWhitespace, '');
+    }
+  } else {
+    new Headers(given).forEach((value, name) => {
+      headers[name] = value;
+    });
+  }
   if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
   return headers;
+}
+
+const surroundingWhitespace = /^[\t\n\r ]+|[\t\n\r ]+$/g;
+
+function isPlainRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype;
 }
 
 /** Headers HTTP/2 forbids (RFC 9113, 8.2.2) or carries as pseudo-headers. */

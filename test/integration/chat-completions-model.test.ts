@@ -207,6 +207,10 @@ describe('the Chat Completions reader against the AI SDK model', () => {
     assert.equal(ourRequest.authorization, 'Bearer sk-agent-own');
     assert.equal(theirRequest.authorization, 'Bearer sk-agent-own');
     assert.equal(ourRequest.headers['content-type'], theirRequest.headers['content-type']);
+    assert.match(String(ourRequest.headers['user-agent']), /^ai-sdk\/openai-compatible\/\S+ ai-sdk\/provider-utils\//);
+    // The provider's own part as the SDK model sends it (the transport's part is of the provider-utils each has).
+    const providerPart = (request: typeof ourRequest) => String(request.headers['user-agent']).split(' ')[0];
+    assert.equal(providerPart(ourRequest), providerPart(theirRequest));
   });
 
   it('sends the same tools, tool steps (a denied call among them) and images', async () => {
