@@ -104,6 +104,34 @@ for (const backend of backends) {
       assert.equal(run.eventCount, events.length);
     });
 
+    it('lists a reply as running before its provider has answered, and its run is there when its first event is', async () => {
+      const agent = await t.newAgent();
+      // The provider holds its answer until the run was seen listed: a reply waiting for its first word is a run.
+      fake.enqueue({ reply: 'Slow but sure.', delayMs: 60_000 });
+      const controller = new AbortController();
+      const waiting = send(agent.id, { text: 'take your time', stream: true }, controller.signal).catch(() => null);
+      const listed = await eventually(async () => {
+        const runs = (await t.inject({ method: 'GET', url: `/v1/agents/${agent.id}/runs` })).json();
+        return runs.data.length > 0 ? runs.data[0] : null;
+      }, 'the waiting run to be listed');
+      assert.equal(listed.status, 'running');
+      assert.equal(listed.input, 'take your time');
+      assert.equal(fake.requests.length, 1, 'the provider was asked');
+      controller.abort();
+      await waiting;
+      await finished(agent.id, listed.id);
+
+      // A fast provider: the run's id comes with the first event, and the run can be read at once.
+      fake.enqueue({ reply: 'Quick.' });
+      const response = await send(agent.id, { text: 'quick?', stream: true });
+      const events = readEvents(response.body!);
+      const started = await events.next();
+      assert.equal(started?.event, 'message.started');
+      const run = await getRun(agent.id, started.data.runId);
+      assert.equal(run.id, started.data.runId);
+      await events.rest();
+    });
+
     it('gives each streamed event an id, and replays the run after Last-Event-ID without repeats', async () => {
       const agent = await t.newAgent();
       fake.enqueue({ reply: 'one two three four five six' });

@@ -117,6 +117,28 @@ export async function waitForAgentSlot(
 /** Resolves once this turn of the event loop is done (its I/O, the writes it queued, included). */
 const afterThisTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/** A provider slower than this to its first part does not keep a new run out of the lists any longer. */
+const runRowDelayMs = 50;
+
+/**
+ * When a new run's row is written where writes hold the event loop (SQLite, see `openRun`): at the end of
+ * the turn in which `open` is called (the reply's first part is in and its first words are written), or
+ * `runRowDelayMs` after the message began if the provider is slower, whichever comes first.
+ */
+function runRowGate(): { opened: Promise<void>; open: () => void } {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  const timer = setTimeout(open, runRowDelayMs);
+  timer.unref();
+  return {
+    opened: opened.then(() => {
+      clearTimeout(timer);
+      return afterThisTurn();
+    }),
+    open,
+  };
+}
+
 const cancelledBeforeStart = (runId: string) => new AppError('conflict', `Run ${runId} was cancelled before it began.`);
 
 /**
@@ -131,6 +153,7 @@ export async function openRun(
   trigger: RunTrigger,
   queued: boolean,
   callKey: string | null = null,
+  rowGate: Promise<void> = afterThisTurn(),
 ): Promise<RunLog> {
   const { repositories, runs } = ctx.deps;
   const run = { id: exchange.runId, accountId: ctx.actor.accountId, agentId: exchange.agentId };
@@ -144,11 +167,11 @@ export async function openRun(
     if (!(await repositories.runs.start(run.id, fields))) throw cancelledBeforeStart(run.id);
     return runs.begin(run, Promise.resolve());
   }
-  // Written once the model call is on its way (at the end of this turn of the event loop, after the call's
-  // request was sent), not before it: on SQLite the write was time the first word waited for, often its
-  // slowest share, while the wait for the provider's answer leaves the event loop idle. No request can name
-  // the run before the write: its id comes with the reply, and any other request is read in a later turn.
-  const stored = afterThisTurn().then(() =>
+  // On SQLite the write holds the event loop (the driver is synchronous), and before the model call it was time
+  // every first word waited for, often its slowest share (p99 4-5 ms with 10 streams open, bench/README.md): it
+  // is made once `rowGate` opens instead. No request can name the run sooner: its id comes with the reply, and
+  // any other request is read in a later turn of the event loop. PostgreSQL's write is I/O, made at once.
+  const insert = () =>
     repositories.runs.insertRunning({
       id: run.id,
       account_id: run.accountId,
@@ -167,9 +190,8 @@ export async function openRun(
       created_at: startedAt,
       started_at: startedAt,
       call_key: callKey,
-    }),
-  );
-  return runs.begin(run, stored);
+    });
+  return runs.begin(run, repositories.writesBlock ? rowGate.then(insert) : insert());
 }
 
 export function modelKeyOf(ctx: ServiceContext, agent: AgentRecord): string | undefined {
@@ -275,10 +297,11 @@ export async function sendMessage({
   const noUsage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
   let counted = false;
   let run: RunLog | null = null;
+  const rowGate = runRowGate();
   /** The client left before the first word: the run is cancelled, not failed. */
   let leftEarly = false;
   try {
-    run = await openRun(ctx, exchange, trigger, queuedRunId !== undefined, callKey ?? null);
+    run = await openRun(ctx, exchange, trigger, queuedRunId !== undefined, callKey ?? null, rowGate.opened);
     // The run's own stop (a cancel, a shutdown) ends the model call and any tool just as the client's leaving does.
     signal = AbortSignal.any([signal, run.signal]);
     const [built, toolbox] = await Promise.all([
@@ -362,8 +385,10 @@ export async function sendMessage({
       }
       throw await appErrorForFailure(ctx, agent, error, exchange);
     }
+    rowGate.open();
     return new Reply(ctx, agent, exchange, prompt, opened, lease, tools, run);
   } catch (error) {
+    rowGate.open();
     await discardKeptImages(ctx, exchange);
     if (run !== null) await endUnstartedRun(ctx, run, exchange.replyId, error, leftEarly);
     if (!counted) {

@@ -30,6 +30,8 @@ export interface Repositories {
   db: Kysely<Database>;
   /** SQLite reads one statement at a time (one connection); PostgreSQL runs a request's reads at once. */
   readsAtOnce: boolean;
+  /** SQLite's writes run on the event loop's thread (its driver is synchronous); PostgreSQL's are I/O. */
+  writesBlock: boolean;
   accounts: AccountRepository;
   apiKeys: ApiKeyRepository;
   agents: AgentRepository;
@@ -70,6 +72,7 @@ export function createRepositories(
   return {
     db,
     readsAtOnce: dialect === 'postgres',
+    writesBlock: dialect === 'sqlite',
     accounts: new AccountRepository(db),
     apiKeys: new ApiKeyRepository(db, committedReader),
     agents: new AgentRepository(db, dialect, committedReader),
