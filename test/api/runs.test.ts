@@ -236,9 +236,12 @@ for (const backend of backends) {
         history.json().data.map((turn: { text: string }) => turn.text),
         ['Background work is done now.', 'work'],
       );
-      const trail = await t.inject({ method: 'GET', url: `/v1/agents/${agent.id}/events` });
-      const ended = trail.json().data.find((event: { type: string }) => event.type === 'run.completed');
-      assert.equal(ended?.data.runId, run.id);
+      // The trail's entry is written once the run has ended, so it can come just after the run reads completed.
+      const ended = await eventually(async () => {
+        const trail = await t.inject({ method: 'GET', url: `/v1/agents/${agent.id}/events` });
+        return trail.json().data.find((event: { type: string }) => event.type === 'run.completed') ?? null;
+      }, 'the run’s end in the agent’s trail');
+      assert.equal(ended.data.runId, run.id);
     });
 
     it('streams a background reply, and one that left resumes it with Last-Event-ID', async () => {
