@@ -17,7 +17,8 @@ export function registerListRuns(app: App): void {
         description:
           'Every reply is a run, whoever started it: a message (`trigger: message`), a task (`task`), a platform ' +
           '(`platform`) or the OpenAI-compatible door (`door`). Newest first; filter by `status`, `trigger` or ' +
-          '`taskId` (`task`: its deprecated former name), and follow `nextCursor` for older runs. Scope: `agents:read`.',
+          '`taskId` (`task`: its deprecated former name), and follow `nextCursor` for older runs. A reply still ' +
+          "waiting for its model's first word is listed as `running` within 50 ms of its message. Scope: `agents:read`.",
         params: AgentIdParams,
         querystring: ListRunsQuery,
         response: { 200: RunList, ...problemResponses(400, 404) },
