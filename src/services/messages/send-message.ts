@@ -153,7 +153,7 @@ export async function openRun(
   trigger: RunTrigger,
   queued: boolean,
   callKey: string | null = null,
-  rowGate: Promise<void> = afterThisTurn(),
+  rowGate?: Promise<void>,
 ): Promise<RunLog> {
   const { repositories, runs } = ctx.deps;
   const run = { id: exchange.runId, accountId: ctx.actor.accountId, agentId: exchange.agentId };
@@ -191,7 +191,7 @@ export async function openRun(
       started_at: startedAt,
       call_key: callKey,
     });
-  return runs.begin(run, repositories.writesBlock ? rowGate.then(insert) : insert());
+  return runs.begin(run, repositories.writesBlock ? (rowGate ?? afterThisTurn()).then(insert) : insert());
 }
 
 export function modelKeyOf(ctx: ServiceContext, agent: AgentRecord): string | undefined {
@@ -297,11 +297,12 @@ export async function sendMessage({
   const noUsage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
   let counted = false;
   let run: RunLog | null = null;
-  const rowGate = runRowGate();
+  // Only a new run's row on SQLite waits (see `openRun`): a queued run's exists, and PostgreSQL writes at once.
+  const rowGate = queuedRunId === undefined && ctx.deps.repositories.writesBlock ? runRowGate() : null;
   /** The client left before the first word: the run is cancelled, not failed. */
   let leftEarly = false;
   try {
-    run = await openRun(ctx, exchange, trigger, queuedRunId !== undefined, callKey ?? null, rowGate.opened);
+    run = await openRun(ctx, exchange, trigger, queuedRunId !== undefined, callKey ?? null, rowGate?.opened);
     // The run's own stop (a cancel, a shutdown) ends the model call and any tool just as the client's leaving does.
     signal = AbortSignal.any([signal, run.signal]);
     const [built, toolbox] = await Promise.all([
@@ -385,10 +386,10 @@ export async function sendMessage({
       }
       throw await appErrorForFailure(ctx, agent, error, exchange);
     }
-    rowGate.open();
+    rowGate?.open();
     return new Reply(ctx, agent, exchange, prompt, opened, lease, tools, run);
   } catch (error) {
-    rowGate.open();
+    rowGate?.open();
     await discardKeptImages(ctx, exchange);
     if (run !== null) await endUnstartedRun(ctx, run, exchange.replyId, error, leftEarly);
     if (!counted) {
