@@ -7,6 +7,7 @@ import * as sqliteVec from 'sqlite-vec';
 import type { Logger } from 'pino';
 import type { DatabaseConfig } from '../config.js';
 import type { Database, Dialect } from './schema.js';
+import { withSchemaIntrospector } from './postgres-introspector.js';
 import { startCheckpointer } from './sqlite-checkpointer.js';
 import { CommittedReads, openSqliteConnection, withStatementCache } from './sqlite-connections.js';
 import { tracedDialect } from '../tracing/database-spans.js';
@@ -153,7 +154,7 @@ export function openDatabase(config: DatabaseConfig, options: OpenDatabaseOption
     });
     // The pool re-emits the error of an idle client (already reported by the client itself) and drops it.
     pool.on('error', () => undefined);
-    const dialect = new PostgresDialect({ pool });
+    const dialect = withSchemaIntrospector(new PostgresDialect({ pool }));
     return new Kysely<Database>({
       dialect: options.tracing ? tracedDialect(dialect, 'postgresql', options.tracing) : dialect,
     });

@@ -39,6 +39,39 @@ describe('PostgreSQL storage', { skip: postgresSkip }, () => {
     }
   });
 
+  it("migrates a database whose other schema holds another application's migration tables", async () => {
+    const shared = await createFreshDatabase();
+    const other = new pg.Client({ connectionString: shared.url });
+    await other.connect();
+    const handle = openDatabase({ kind: 'postgres', url: shared.url, poolSize: 2 });
+    try {
+      // Another application migrated with Kysely too, into a schema of its own.
+      await other.query(`
+        create schema billing;
+        create table billing.kysely_migration (name varchar(255) primary key, timestamp varchar(255) not null);
+        create table billing.kysely_migration_lock (id varchar(255) primary key, is_locked integer not null default 0);
+        insert into billing.kysely_migration_lock values ('migration_lock', 0);
+        insert into billing.kysely_migration values ('0001-invoices', '2026-01-01T00:00:00.000Z');`);
+      const applied = await migrateToLatest(handle);
+      assert.deepEqual(applied, Object.keys(migrations('postgres')), 'every migration of agentd ran');
+      const tables = await handle.db.introspection.getTables({ withInternalKyselyTables: true });
+      assert.ok(tables.length > 2);
+      assert.deepEqual(new Set(tables.map((table) => table.schema)), new Set(['public']), 'its own schema only');
+      const agents = tables.find((table) => table.name === 'agents');
+      assert.ok(agents?.columns.some((column) => column.name === 'id' && !column.isNullable));
+      const theirs = await other.query('select name from billing.kysely_migration');
+      assert.deepEqual(
+        theirs.rows.map((row) => row.name),
+        ['0001-invoices'],
+        'the other application’s record is untouched',
+      );
+    } finally {
+      await handle.close();
+      await other.end();
+      await shared.drop();
+    }
+  });
+
   it('opens at most AGENTD_DATABASE_POOL_SIZE connections per instance', async () => {
     const applicationName = `agentd_pool_${randomBytes(4).toString('hex')}`;
     const poolSize = 3;
