@@ -138,6 +138,25 @@ function createValidators() {
   return { body, text };
 }
 
+let validators: ReturnType<typeof createValidators> | undefined;
+const compiledValidators = new Map<string, (data: unknown) => boolean>();
+
+/**
+ * A route's validator, compiled once per process for each schema and part: a second app built in the process
+ * (as tests do) compiles none again. Keyed by the schema's JSON, which is all a validator depends on.
+ */
+function validatorFor(schema: object, httpPart: string | undefined): (data: unknown) => boolean {
+  const part = httpPart === 'body' ? 'body' : 'text';
+  const key = `${part} ${JSON.stringify(schema)}`;
+  let validate = compiledValidators.get(key);
+  if (validate === undefined) {
+    validators ??= createValidators();
+    validate = validators[part].compile(schema);
+    compiledValidators.set(key, validate);
+  }
+  return validate;
+}
+
 export interface BuildAppOptions {
   config: Config;
   deps: AppDeps;
@@ -171,10 +190,7 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
   // (section 10.1.1) lets a server ignore an expectation it does not know, so the request is served.
   fastify.server.on('checkExpectation', (request, response) => fastify.server.emit('request', request, response));
 
-  const validators = createValidators();
-  app.setValidatorCompiler(({ schema, httpPart }) =>
-    (httpPart === 'body' ? validators.body : validators.text).compile(schema),
-  );
+  app.setValidatorCompiler(({ schema, httpPart }) => validatorFor(schema, httpPart));
 
   // JSON only: text/plain would otherwise reach validation as a string.
   app.removeContentTypeParser('text/plain');

@@ -63,13 +63,15 @@ function pageSerializer(route: RouteDefinition, compile: (route: RouteDefinition
  * cache), so each is serialized once rather than on every request; in a page,
  * so is each shared item.
  */
+// Routes share most of their response schemas (every route's problem responses, the agent, the run), and
+// Fastify asks for a compiler per plugin context: each distinct schema is compiled once and its serializer
+// shared (at start-up, 719 compilations were of 73 schemas, 1.2 s of CPU). A serializer depends on its schema,
+// the shared schemas it may reference and the options, and on nothing else, so the compiled ones are kept for
+// the process: a second app built in it (as tests do) compiles none again.
+const build = SerializerSelector();
+const compiledBySetting = new Map<string, Map<string, RouteSerializer>>();
+
 export function memoizingSerializerFactory(): SerializerFactory {
-  const build = SerializerSelector();
-  // Routes share most of their response schemas (every route's problem responses, the agent, the run), and
-  // Fastify asks for a compiler per plugin context: each distinct schema is compiled once and its serializer
-  // shared (at start-up, 719 compilations were of 73 schemas, 1.2 s of CPU). A serializer depends on its schema,
-  // the shared schemas it may reference and the options, and on nothing else.
-  const compiledBySetting = new Map<string, Map<string, RouteSerializer>>();
   return (externalSchemas, options) => {
     const compileSchema = build(externalSchemas, options);
     const setting = JSON.stringify([externalSchemas, options]);
