@@ -1,13 +1,12 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
-import type { ConcurrencyLease, ConcurrencyLimiter } from './concurrency-limiter.js';
+import type { ConcurrencyLimiter } from './concurrency-limiter.js';
 import { MemoryConcurrencyLimiter } from './memory-concurrency-limiter.js';
 import { MemoryRateLimiter } from './memory-rate-limiter.js';
-import type { RateLimitDecision, RateLimiter } from './rate-limiter.js';
-import { RedisConcurrencyLimiter, type RedisConcurrencyOptions } from './redis-concurrency-limiter.js';
-import { RedisLink, type RedisLinkOptions } from './redis-link.js';
-import { RedisRateLimiter } from './redis-rate-limiter.js';
+import type { RateLimiter } from './rate-limiter.js';
+import type { RedisConcurrencyOptions } from './redis-concurrency-limiter.js';
+import type { RedisLink, RedisLinkOptions } from './redis-link.js';
 
 /**
  * The limiters of an instance. Without Redis they live in this process. With
@@ -33,46 +32,6 @@ export interface CreateLimitsOptions {
   connectWaitMs?: number;
 }
 
-class FallbackRateLimiter implements RateLimiter {
-  constructor(
-    private readonly link: RedisLink,
-    private readonly shared: RedisRateLimiter,
-    private readonly local: MemoryRateLimiter,
-  ) {}
-
-  consume(key: string, limit: number, windowMs: number): Promise<RateLimitDecision> {
-    return this.link.run(
-      () => this.shared.consume(key, limit, windowMs),
-      () => this.local.consumeNow(key, limit, windowMs),
-    );
-  }
-
-  async close(): Promise<void> {
-    await this.shared.close();
-    await this.local.close();
-  }
-}
-
-class FallbackConcurrencyLimiter implements ConcurrencyLimiter {
-  constructor(
-    private readonly link: RedisLink,
-    private readonly shared: RedisConcurrencyLimiter,
-    private readonly local: MemoryConcurrencyLimiter,
-  ) {}
-
-  acquire(key: string, max: number): Promise<ConcurrencyLease | null> {
-    return this.link.run(
-      () => this.shared.acquire(key, max),
-      () => this.local.acquireNow(key, max),
-    );
-  }
-
-  async close(): Promise<void> {
-    await this.shared.close();
-    await this.local.close();
-  }
-}
-
 export async function createLimits(config: Config, options: CreateLimitsOptions): Promise<Limits> {
   if (config.redis === null) {
     const rateLimiter = new MemoryRateLimiter(options.clock);
@@ -88,32 +47,7 @@ export async function createLimits(config: Config, options: CreateLimitsOptions)
     };
   }
 
-  const link = new RedisLink(config.redis.url, options.logger, options.redis);
-  const rateLimiter = new FallbackRateLimiter(
-    link,
-    new RedisRateLimiter(link.client, config.redis.keyPrefix),
-    new MemoryRateLimiter(options.clock),
-  );
-  const concurrencyLimiter = new FallbackConcurrencyLimiter(
-    link,
-    new RedisConcurrencyLimiter(link.client, config.redis.keyPrefix, options.logger, {
-      ...options.redis,
-      leaseMs: config.redis.leaseMs,
-    }),
-    new MemoryConcurrencyLimiter(),
-  );
-  if (!(await link.waitUntilReady(options.connectWaitMs ?? 2000))) {
-    options.logger.warn('Redis did not answer at start-up: starting with per-instance limits until it does');
-  }
-  return {
-    rateLimiter,
-    concurrencyLimiter,
-    redis: link,
-    async close() {
-      // Leases first, while the connection is still open, so their slots are free at once.
-      await concurrencyLimiter.close();
-      await rateLimiter.close();
-      await link.close();
-    },
-  };
+  // ioredis is loaded only by instances that share their limits (a tenth of a second of every start otherwise).
+  const { createSharedLimits } = await import('./shared-limits.js');
+  return createSharedLimits(config.redis, options);
 }

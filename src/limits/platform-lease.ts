@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
+import type pg from 'pg';
+import { pgModule } from '../storage/pg-module.js';
 import type { Logger } from 'pino';
 import type { RedisLink } from './redis-link.js';
 
@@ -148,7 +149,7 @@ export class PostgresPlatformLeases implements PlatformLeases {
   async #connection(): Promise<pg.Client> {
     if (this.#client !== null) return this.#client;
     this.#connecting ??= (async () => {
-      const client = new pg.Client({ connectionString: this.connectionString, keepAlive: true });
+      const client = new (pgModule().Client)({ connectionString: this.connectionString, keepAlive: true });
       client.on('error', () => this.#drop(client));
       try {
         await client.connect();

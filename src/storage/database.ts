@@ -2,11 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import * as sqliteVec from 'sqlite-vec';
 import type { Logger } from 'pino';
 import type { DatabaseConfig } from '../config.js';
 import type { Database, Dialect } from './schema.js';
+import { pgModule } from './pg-module.js';
 import { withSchemaIntrospector } from './postgres-introspector.js';
 import { startCheckpointer } from './sqlite-checkpointer.js';
 import { CommittedReads, openSqliteConnection, withStatementCache } from './sqlite-connections.js';
@@ -85,7 +86,7 @@ function connectionErrorSummary(error: unknown): { message: string; code?: strin
  * the broken client when it is released, so the next query gets a new connection.
  */
 function clientClassReporting(onLost: (error: unknown) => void): typeof pg.Client {
-  return class ListenedClient extends pg.Client {
+  return class ListenedClient extends pgModule().Client {
     constructor(config?: string | pg.ClientConfig) {
       super(config);
       this.on('error', onLost);
@@ -142,7 +143,7 @@ export function openDatabase(config: DatabaseConfig, options: OpenDatabaseOption
   const connectionOptions = (settings: string[]) => (settings.length > 0 ? { options: settings.join(' ') } : {});
   const searchPath = options.searchPath ? [`-c search_path=${options.searchPath}`] : [];
   const openPool = (max: number, settings: string[]) => {
-    const pool = new pg.Pool({
+    const pool = new (pgModule().Pool)({
       Client: clientClassReporting(onLost),
       connectionString: config.url,
       connectionTimeoutMillis: connectionWaitMs,

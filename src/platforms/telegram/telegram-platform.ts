@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { abortableDelay } from '../../providers/abortable-delay.js';
 import { Type } from '@sinclair/typebox';
-import { Api, GrammyError, HttpError, InputFile } from 'grammy';
+import type { Api, GrammyError } from 'grammy';
 import {
   PlatformCredentialsRejected,
   type PlatformConnection,
@@ -34,6 +34,14 @@ const secretsSchema = Type.Object(
   { additionalProperties: false },
 );
 
+let grammy: typeof import('grammy') | undefined;
+
+/** grammY, loaded when a Telegram connector first needs it: other instances do not pay for it at start. */
+async function loadGrammy(): Promise<typeof import('grammy')> {
+  grammy ??= await import('grammy');
+  return grammy;
+}
+
 /** Telegram's own API, unless the operator points connectors elsewhere (AGENTD_TELEGRAM_API_URL). */
 const defaultApiRoot = 'https://api.telegram.org';
 /** How often the typing indicator is sent again: Telegram shows it for about 5 s. */
@@ -56,13 +64,14 @@ function scrubbed(text: string, token: string): string {
 }
 
 function rejected(error: unknown): boolean {
-  return error instanceof GrammyError && [401, 403, 404].includes(error.error_code);
+  return grammy !== undefined && error instanceof grammy.GrammyError && [401, 403, 404].includes(error.error_code);
 }
 
 function describeFault(error: unknown, token: string): string {
-  if (error instanceof GrammyError)
+  if (grammy !== undefined && error instanceof grammy.GrammyError)
     return scrubbed(`Telegram answered ${error.error_code}: ${error.description}`, token);
-  if (error instanceof HttpError) return scrubbed(`Telegram is unreachable (${error.message})`, token);
+  if (grammy !== undefined && error instanceof grammy.HttpError)
+    return scrubbed(`Telegram is unreachable (${error.message})`, token);
   return scrubbed(`Telegram connector failed: ${error instanceof Error ? error.message : String(error)}`, token);
 }
 
@@ -82,7 +91,8 @@ const staleConnectionCodes = new Set(['ECONNRESET', 'EPIPE']);
 const maximumStaleRetries = 3;
 
 function onStaleConnection(error: unknown): boolean {
-  const cause = error instanceof HttpError ? (error.error as { code?: unknown } | null) : null;
+  const cause =
+    grammy !== undefined && error instanceof grammy.HttpError ? (error.error as { code?: unknown } | null) : null;
   return typeof cause?.code === 'string' && staleConnectionCodes.has(cause.code);
 }
 
@@ -94,7 +104,8 @@ function onStaleConnection(error: unknown): boolean {
  * documentation gives for a reused socket). A reset after the server took
  * the call is rare enough that a duplicate beats a lost reply.
  */
-function apiFor(token: string, context: Pick<PlatformContext, 'apiBaseUrl'>): Api {
+async function apiFor(token: string, context: Pick<PlatformContext, 'apiBaseUrl'>): Promise<Api> {
+  const { Api } = await loadGrammy();
   const api = new Api(token, { apiRoot: context.apiBaseUrl ?? defaultApiRoot });
   api.config.use(async (call, method, payload, signal) => {
     for (let retries = 0; ; retries += 1) {
@@ -134,6 +145,7 @@ async function sendPhotos(
   attachments: InboundReply['attachments'],
   context: PlatformContext,
 ) {
+  const { InputFile } = await loadGrammy();
   for (const attachment of attachments ?? []) {
     const file = await context.readFile(attachment.fileId);
     if (file === null) continue;
@@ -291,7 +303,7 @@ export const telegramPlatform: PlatformDefinition<typeof settingsSchema, typeof 
         'Telegram has no bot token: set secrets.botToken on the telegram platform.',
       );
     }
-    const api = apiFor(token, context);
+    const api = await apiFor(token, context);
     try {
       await api.getMe(forGrammy(context.signal));
       if (context.publicBaseUrl !== undefined) {
@@ -330,7 +342,7 @@ export const telegramPlatform: PlatformDefinition<typeof settingsSchema, typeof 
       throw new Error('Telegram has no bot token: set secrets.botToken on the telegram platform.');
     // A chat id is a number (negative for groups and channels); `@name` addresses a public channel.
     const chatId = /^-?[0-9]+$/.test(target) ? Number(target) : target;
-    const api = apiFor(token, context);
+    const api = await apiFor(token, context);
     try {
       for (const part of splitForTelegram(text))
         await api.sendMessage(chatId, part, undefined, forGrammy(context.signal));
@@ -357,7 +369,7 @@ export const telegramPlatform: PlatformDefinition<typeof settingsSchema, typeof 
     // Telegram sends an update again until it gets a 2xx: taking its id first answers it once.
     if (!(await context.positions.claim(update.update_id))) return { status: 200, body: { ok: true } };
     // Answered in the background: Telegram waits for this response before sending the next update.
-    void answerUpdate(apiFor(token, context), update, token, context);
+    void apiFor(token, context).then((api) => answerUpdate(api, update, token, context));
     return { status: 200, body: { ok: true } };
   },
 };
