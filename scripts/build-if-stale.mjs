@@ -20,10 +20,13 @@ function filesUnder(directory, skip = () => false) {
   });
 }
 
-const mtime = (file) => fs.statSync(file).mtimeMs;
+const mtime = (file) => (fs.existsSync(file) ? fs.statSync(file).mtimeMs : 0);
 const web = path.join(root, 'dist', 'web');
+// The compiled file of each source (dist/ may also hold files of sources since removed), and the dashboard.
 const outputs = [
-  filesUnder(path.join(root, 'dist'), (file) => file === web).filter((file) => file.endsWith('.js')),
+  filesUnder(path.join(root, 'src'))
+    .filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))
+    .map((file) => path.join(root, 'dist', path.relative(path.join(root, 'src'), file)).replace(/\.ts$/, '.js')),
   filesUnder(web),
 ];
 const inputs = [
