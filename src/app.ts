@@ -1,6 +1,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { ErrorObject } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import Fastify, { LogController, type FastifyBaseLogger } from 'fastify';
 import { randomBytes } from 'node:crypto';
@@ -139,13 +140,14 @@ function createValidators() {
 }
 
 let validators: ReturnType<typeof createValidators> | undefined;
-const compiledValidators = new Map<string, (data: unknown) => boolean>();
+type Validator = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
+const compiledValidators = new Map<string, Validator>();
 
 /**
  * A route's validator, compiled once per process for each schema and part: a second app built in the process
  * (as tests do) compiles none again. Keyed by the schema's JSON, which is all a validator depends on.
  */
-function validatorFor(schema: object, httpPart: string | undefined): (data: unknown) => boolean {
+function validatorFor(schema: object, httpPart: string | undefined): Validator {
   const part = httpPart === 'body' ? 'body' : 'text';
   const key = `${part} ${JSON.stringify(schema)}`;
   let validate = compiledValidators.get(key);
@@ -154,6 +156,22 @@ function validatorFor(schema: object, httpPart: string | undefined): (data: unkn
     validate = validators[part].compile(schema);
     compiledValidators.set(key, validate);
   }
+  return validate;
+}
+
+/**
+ * A route's validator as Fastify takes it, compiled when the route first validates a request rather than when
+ * it is registered: a start compiles none (0.3 s of CPU before). Fastify reads `errors` after each call.
+ */
+function lazyValidator(schema: object, httpPart: string | undefined) {
+  let compiled: ReturnType<typeof validatorFor> | undefined;
+  const validate = (data: unknown): boolean => {
+    compiled ??= validatorFor(schema, httpPart);
+    const valid = compiled(data);
+    validate.errors = compiled.errors;
+    return valid;
+  };
+  validate.errors = null as ErrorObject[] | null | undefined;
   return validate;
 }
 
@@ -190,7 +208,7 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
   // (section 10.1.1) lets a server ignore an expectation it does not know, so the request is served.
   fastify.server.on('checkExpectation', (request, response) => fastify.server.emit('request', request, response));
 
-  app.setValidatorCompiler(({ schema, httpPart }) => validatorFor(schema, httpPart));
+  app.setValidatorCompiler(({ schema, httpPart }) => lazyValidator(schema, httpPart));
 
   // JSON only: text/plain would otherwise reach validation as a string.
   app.removeContentTypeParser('text/plain');
