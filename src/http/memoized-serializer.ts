@@ -55,14 +55,6 @@ function pageSerializer(route: RouteDefinition, compile: (route: RouteDefinition
   };
 }
 
-/**
- * Fastify's own serializer (fast-json-stringify, compiled from each route's
- * response schema, so fields outside the schema never leave), remembering its
- * output for frozen objects. Frozen responses are the ones shared between
- * requests until their data changes (an agent read from the committed-read
- * cache), so each is serialized once rather than on every request; in a page,
- * so is each shared item.
- */
 // Routes share most of their response schemas (every route's problem responses, the agent, the run), and
 // Fastify asks for a compiler per plugin context: each distinct schema is compiled once and its serializer
 // shared (at start-up, 719 compilations were of 73 schemas, 1.2 s of CPU). A serializer depends on its schema,
@@ -84,6 +76,13 @@ function routeSerializer(route: RouteDefinition, compile: (route: RouteDefinitio
 }
 
 /**
+ * Fastify's own serializer (fast-json-stringify, compiled from each route's
+ * response schema, so fields outside the schema never leave), remembering its
+ * output for frozen objects. Frozen responses are the ones shared between
+ * requests until their data changes (an agent read from the committed-read
+ * cache), so each is serialized once rather than on every request; in a page,
+ * so is each shared item.
+ *
  * Each serializer is compiled when its route first answers with its status, not when the route is
  * registered: a start compiles none (0.4 s of CPU before), and an instance compiles only what it sends.
  */
