@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { abortableDelay } from '../../providers/abortable-delay.js';
 import { Type } from '@sinclair/typebox';
-import type { Api, GrammyError } from 'grammy';
+import type { Api, GrammyError, HttpError } from 'grammy';
 import {
   PlatformCredentialsRejected,
   type PlatformConnection,
@@ -42,6 +42,11 @@ async function loadGrammy(): Promise<typeof import('grammy')> {
   return grammy;
 }
 
+/** grammY's error classes; before grammY is loaded no call was made, so no error can be one of them. */
+const isGrammyError = (error: unknown): error is GrammyError =>
+  grammy !== undefined && error instanceof grammy.GrammyError;
+const isHttpError = (error: unknown): error is HttpError => grammy !== undefined && error instanceof grammy.HttpError;
+
 /** Telegram's own API, unless the operator points connectors elsewhere (AGENTD_TELEGRAM_API_URL). */
 const defaultApiRoot = 'https://api.telegram.org';
 /** How often the typing indicator is sent again: Telegram shows it for about 5 s. */
@@ -64,14 +69,12 @@ function scrubbed(text: string, token: string): string {
 }
 
 function rejected(error: unknown): boolean {
-  return grammy !== undefined && error instanceof grammy.GrammyError && [401, 403, 404].includes(error.error_code);
+  return isGrammyError(error) && [401, 403, 404].includes(error.error_code);
 }
 
 function describeFault(error: unknown, token: string): string {
-  if (grammy !== undefined && error instanceof grammy.GrammyError)
-    return scrubbed(`Telegram answered ${error.error_code}: ${error.description}`, token);
-  if (grammy !== undefined && error instanceof grammy.HttpError)
-    return scrubbed(`Telegram is unreachable (${error.message})`, token);
+  if (isGrammyError(error)) return scrubbed(`Telegram answered ${error.error_code}: ${error.description}`, token);
+  if (isHttpError(error)) return scrubbed(`Telegram is unreachable (${error.message})`, token);
   return scrubbed(`Telegram connector failed: ${error instanceof Error ? error.message : String(error)}`, token);
 }
 
@@ -91,8 +94,7 @@ const staleConnectionCodes = new Set(['ECONNRESET', 'EPIPE']);
 const maximumStaleRetries = 3;
 
 function onStaleConnection(error: unknown): boolean {
-  const cause =
-    grammy !== undefined && error instanceof grammy.HttpError ? (error.error as { code?: unknown } | null) : null;
+  const cause = isHttpError(error) ? (error.error as { code?: unknown } | null) : null;
   return typeof cause?.code === 'string' && staleConnectionCodes.has(cause.code);
 }
 
