@@ -10,10 +10,9 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { outOfDate, root } from './build-state.mjs';
 import { findSecretsInLogs } from './log-secrets.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // tsconfig.test.json's outDir; its rootDir is the repository, so test/x.test.ts is compiled to .test-dist/test/x.test.js.
 const compiledDirectory = path.join(root, '.test-dist');
 
@@ -34,25 +33,11 @@ function compiledFile(source) {
   return path.join(compiledDirectory, path.relative(root, path.resolve(source)).replace(/\.ts$/, '.js'));
 }
 
-/**
- * TypeScript files whose compiled copy is missing or older than they are: tests run
- * without compiling first would test old code. tsc rewrites every output on each run.
- */
-function staleSources(directory) {
-  return fs.readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(directory, entry.name);
-    if (entry.isDirectory()) return staleSources(full);
-    if (!entry.name.endsWith('.ts') || entry.name.endsWith('.d.ts')) return [];
-    const compiled = compiledFile(full);
-    return fs.existsSync(compiled) && fs.statSync(compiled).mtimeMs >= fs.statSync(full).mtimeMs ? [] : [full];
-  });
-}
-
-const stale = ['src', 'test'].flatMap((directory) => staleSources(path.join(root, directory)));
-if (stale.length > 0) {
+// Tests run without compiling first would test old code.
+const stale = outOfDate('tests');
+if (stale !== null) {
   console.log(
-    `${path.relative(root, stale[0])}${stale.length > 1 ? ` and ${stale.length - 1} more files are` : ' is'} newer than` +
-      ' its compiled copy in .test-dist/: run `npm run build:tests` (as `npm test` does) first.' +
+    `${stale.reason}: run \`npm run build:tests\` (as \`npm test\` does) first.` +
       ' One file straight from its source: `node --import tsx --test test/…/x.test.ts`.',
   );
   process.exit(1);
