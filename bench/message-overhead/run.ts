@@ -22,8 +22,9 @@
  * measure the time to their first text against the provider's own. Set STREAMS (default 5000) to try other
  * numbers. The provider is at an https: address offering HTTP/2, as hosted providers are; PROVIDER=http makes
  * it plain HTTP/1.1. The agent has long-term memory on, as new agents have it (MEMORY=off: off). HOLD_S
- * (default 5) is how long the streams are held open before memory is read and the probes begin (time to take
- * heap snapshots with NODE_ARGS=--heapsnapshot-signal=SIGUSR2); AGENTD_OUTPUT=file keeps agentd's output, and
+ * (default: WORD_MS, at least 5 s) is how long the streams are held open before memory is read and the probes
+ * begin, and the window of "CPU while held" (time to take heap snapshots with
+ * NODE_ARGS=--heapsnapshot-signal=SIGUSR2); AGENTD_OUTPUT=file keeps agentd's output, and
  * PROBE_TIMES=prefix each probe's times in order (prefix-agentd.json, prefix-relay.json).
  * The same run then holds as many streams in bare-relay.mjs, a server that only relays the provider's words
  * (no keys, database, history or run records), and probes it the same way: its added time is the floor on
@@ -40,6 +41,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { load, percentile, post, type Timing } from './client.js';
+import { bootstrapInterval } from './interval.js';
 import { cpuMs, createBenchAgent, root, rssBytes, startAgentd, startFakeProvider, startSdkFloor } from './processes.js';
 import { makeTestCertificate } from '../../test/helpers/tls-certificate.js';
 import { stallHeader, stallRows } from './stalls.js';
@@ -254,7 +256,8 @@ async function capacity(streams: number, server: 'agentd' | 'relay'): Promise<Pr
   const stallsFile = (name: string) =>
     path.join(os.tmpdir(), `agentd-bench-stalls-${server}-${name}-${process.pid}.json`);
   const stalls = process.env.STALLS ? { server: stallsFile('server'), provider: stallsFile('provider') } : undefined;
-  const provider = await startFakeProvider(Number(process.env.WORD_MS ?? 10_000), 120, certificate, stalls?.provider);
+  const wordMs = Number(process.env.WORD_MS ?? 10_000);
+  const provider = await startFakeProvider(wordMs, 120, certificate, stalls?.provider);
   const probes = Number(process.env.PROBES ?? 200);
   const agentd = await startAgentd(
     {
@@ -369,16 +372,22 @@ async function capacity(streams: number, server: 'agentd' | 'relay'): Promise<Pr
     if (errors.size > 0) console.log('connection errors and refusals:', Object.fromEntries(errors));
     const openedMs = performance.now() - started;
     const openingCpu = cpuMs(agentd.process.pid!) - idleCpu;
-    // Let every stream receive a few words, then read memory with all of them open (HOLD_S: longer).
-    await new Promise((resolve) => setTimeout(resolve, 1000 * Number(process.env.HOLD_S ?? 5)));
+    // Let every stream receive a word, then read memory with all of them open, and the share of a core the
+    // server spent meanwhile relaying their words: by default the hold is WORD_MS, a word of every stream
+    // however long the opening took.
+    const holdCpu = cpuMs(agentd.process.pid!);
+    const holdStarted = performance.now();
+    const holdMs = 1000 * Number(process.env.HOLD_S ?? Math.max(5, wordMs / 1000));
+    await new Promise((resolve) => setTimeout(resolve, holdMs));
+    const heldCpu = (cpuMs(agentd.process.pid!) - holdCpu) / (performance.now() - holdStarted);
     const rss = rssBytes(agentd.process.pid!);
     const descriptors = fs.readdirSync(`/proc/${agentd.process.pid}/fd`).length;
     console.log(
-      `\n| open streams | failed | retried connects | time to open all | CPU to open them | RSS idle | RSS with all open | per stream | descriptors |`,
+      `\n| open streams | failed | retried connects | time to open all | CPU to open them | CPU while held | RSS idle | RSS with all open | per stream | descriptors |`,
     );
-    console.log('|---|---|---|---|---|---|---|---|---|');
+    console.log('|---|---|---|---|---|---|---|---|---|---|');
     console.log(
-      `| ${begun} | ${failed} | ${retries} | ${(openedMs / 1000).toFixed(1)} s | ${(openingCpu / Math.max(1, begun)).toFixed(2)} ms per stream | ${mib(idleRss)} | ${mib(rss)} | ${((rss - idleRss) / Math.max(1, begun) / 1024).toFixed(0)} KiB | ${descriptors} |`,
+      `| ${begun} | ${failed} | ${retries} | ${(openedMs / 1000).toFixed(1)} s | ${(openingCpu / Math.max(1, begun)).toFixed(2)} ms per stream | ${(heldCpu * 100).toFixed(1)} % of a core | ${mib(idleRss)} | ${mib(rss)} | ${((rss - idleRss) / Math.max(1, begun) / 1024).toFixed(0)} KiB | ${descriptors} |`,
     );
     // With every stream open: the time to the first text of a new stream, through agentd and from the provider
     // directly, alternating, one at a time.
@@ -478,10 +487,17 @@ if (process.env.ONLY !== 'latency') {
   }
   const floor = added.get('the bare relay');
   const own = added.get('agentd')!;
-  if (floor !== undefined)
+  if (floor !== undefined) {
+    // agentd's added time less the relay's, at a percentile, and its 95 % interval over the four samples.
+    const samples = measured.flatMap(([, { direct, through }]) => [through, direct]);
+    const ownPart = (fraction: number) => (drawn: number[][]) =>
+      at(drawn[0]!, fraction) - at(drawn[1]!, fraction) - (at(drawn[2]!, fraction) - at(drawn[3]!, fraction));
+    const interval = (fraction: number) => bootstrapInterval(samples, ownPart(fraction)).map(fixed).join(' to ');
     lines.push(
-      `\nagentd above the bare relay (its own part): p50 **${fixed(own[0] - floor[0])}** ms, p99 **${fixed(own[1] - floor[1])}** ms`,
+      `\nagentd above the bare relay (its own part): p50 **${fixed(own[0] - floor[0])}** ms (95 % interval ${interval(0.5)}), ` +
+        `p99 **${fixed(own[1] - floor[1])}** ms (95 % interval ${interval(0.99)})`,
     );
+  }
   const watched = measured.filter(([, times]) => times.stalls !== undefined);
   if (watched.length > 0) {
     lines.push('\nInside the servers (STALLS), ms:', ...stallHeader);
