@@ -145,7 +145,8 @@ const cancelledBeforeStart = (runId: string) => new AppError('conflict', `Run ${
  * The run this reply is: a queued one (a background message, a task's due
  * time) becomes running on this instance; otherwise a new running one is
  * written, without waiting for the write (its events wait for it instead),
- * under the `callKey` of the door's call it answers, if any.
+ * under the `callKey` of the door's call it answers, if any: at once, or
+ * when `rowGate` opens (SQLite, see `runRowGate`).
  */
 export async function openRun(
   ctx: ServiceContext,
@@ -168,9 +169,9 @@ export async function openRun(
     return runs.begin(run, Promise.resolve());
   }
   // On SQLite the write holds the event loop (the driver is synchronous), and before the model call it was time
-  // every first word waited for, often its slowest share (p99 4-5 ms with 10 streams open, bench/README.md): it
-  // is made once `rowGate` opens instead. No request can name the run sooner: its id comes with the reply, and
-  // any other request is read in a later turn of the event loop. PostgreSQL's write is I/O, made at once.
+  // every first word waited for, often its slowest share (p99 4-5 ms with 10 streams open, bench/README.md): the
+  // caller gives a `rowGate` there. No request can name the run sooner: its id comes with the reply, and any
+  // other request is read in a later turn of the event loop. PostgreSQL's write is I/O, made at once.
   const insert = () =>
     repositories.runs.insertRunning({
       id: run.id,
@@ -191,7 +192,7 @@ export async function openRun(
       started_at: startedAt,
       call_key: callKey,
     });
-  return runs.begin(run, repositories.writesBlock ? (rowGate ?? afterThisTurn()).then(insert) : insert());
+  return runs.begin(run, rowGate === undefined ? insert() : rowGate.then(insert));
 }
 
 export function modelKeyOf(ctx: ServiceContext, agent: AgentRecord): string | undefined {
