@@ -331,8 +331,11 @@ describe('the evm plugin against a local EVM node', () => {
     assert.match(badAddress.error ?? '', /"0x1234" is not a valid address: expected 0x followed by 40 hex digits/);
     const badRecipient = await callTool(agent.id, 'evm_transfer', { to: 'not-an-address', amount: '0.1' });
     assert.match(badRecipient.error ?? '', /recipient address "not-an-address" is not a valid address/);
+    // EIP-55's own example address (0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed) with its last letter's case
+    // turned: mixed case that does not match. (Turning a letter of a random address could leave it all in
+    // capitals, which is a valid unchecksummed form.)
     const wrongChecksum = await callTool(agent.id, 'evm_get_balance', {
-      address: agentAddress.replace(/[a-f]/, (letter) => letter.toUpperCase()),
+      address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD',
     });
     assert.match(wrongChecksum.error ?? '', /wrong checksum/);
     const zero = await callTool(agent.id, 'evm_transfer', { to: `0x${'0'.repeat(40)}`, amount: '0.1' });
