@@ -6,17 +6,17 @@
 // `npm install` and `npm ci` build dist/ through `prepare`, and CI compiles the
 // tests while SQLite compiles (.ci/run), so neither is done twice.
 import { spawnSync } from 'node:child_process';
-import { builds, outOfDate, root } from './build-state.mjs';
+import { buildState, builds, root } from './build-state.mjs';
 
 const name = process.argv[2] ?? 'server';
 if (!(name in builds)) {
   console.error(`unknown target ${name}: server or tests`);
   process.exit(2);
 }
-const stale = outOfDate(name);
-if (stale === null) {
-  console.log(`${builds[name]().what} is newer than its sources: not built again`);
+const build = buildState(name);
+if (build.stale === null) {
+  console.log(`${build.what} is newer than its sources: not built again`);
 } else {
-  const result = spawnSync('npm', ['run', stale.script, '--silent'], { cwd: root, stdio: 'inherit' });
+  const result = spawnSync('npm', ['run', build.script, '--silent'], { cwd: root, stdio: 'inherit' });
   process.exit(result.status ?? 1);
 }

@@ -63,20 +63,20 @@ export const builds = {
 };
 
 /**
- * Null when the build's every output is newer than its newest input; otherwise
- * the build, with why it is not: an output missing, or the newest input (paths
- * relative to the repository).
+ * The build (its script, what it writes, what it reads) and `stale`: null when
+ * its every output is newer than its newest input, else why not (an output
+ * missing, or the newest input; paths relative to the repository).
  */
-export function outOfDate(name) {
+export function buildState(name) {
   const build = builds[name]();
   const relative = (file) => path.relative(root, file);
   const missing = build.outputs.flat().find((file) => !fs.existsSync(file));
   if (missing !== undefined || build.outputs.some((files) => files.length === 0)) {
-    return { ...build, reason: missing ? `${relative(missing)} is missing` : `${build.what} is empty` };
+    return { ...build, stale: missing ? `${relative(missing)} is missing` : `${build.what} is empty` };
   }
   const oldestOutput = Math.min(...build.outputs.flat().map(mtime));
   const [newest, time] = build.inputs
     .map((file) => [file, mtime(file)])
     .reduce((one, other) => (other[1] > one[1] ? other : one));
-  return time < oldestOutput ? null : { ...build, reason: `${relative(newest)} is newer than ${build.what}` };
+  return { ...build, stale: time < oldestOutput ? null : `${relative(newest)} is newer than ${build.what}` };
 }

@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { outOfDate, root } from './build-state.mjs';
+import { buildState, root } from './build-state.mjs';
 import { findSecretsInLogs } from './log-secrets.mjs';
 
 // tsconfig.test.json's outDir; its rootDir is the repository, so test/x.test.ts is compiled to .test-dist/test/x.test.js.
@@ -34,10 +34,10 @@ function compiledFile(source) {
 }
 
 // Tests run without compiling first would test old code.
-const stale = outOfDate('tests');
+const { stale } = buildState('tests');
 if (stale !== null) {
   console.log(
-    `${stale.reason}: run \`npm run build:tests\` (as \`npm test\` does) first.` +
+    `${stale}: run \`npm run build:tests\` (as \`npm test\` does) first.` +
       ' One file straight from its source: `node --import tsx --test test/…/x.test.ts`.',
   );
   process.exit(1);
