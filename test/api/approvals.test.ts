@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { Type } from '@sinclair/typebox';
 import type { PluginDefinition } from '../../src/plugins/plugin.js';
+import { startFakeAnthropicServer } from '../helpers/fake-anthropic-server.js';
 import { startFakeOpenAiServer } from '../helpers/fake-openai-server.js';
 import type { FakeProviderServer } from '../helpers/fake-provider-server.js';
 import { readEvents } from '../helpers/sse-client.js';
@@ -400,3 +401,79 @@ for (const backend of backends) {
     });
   });
 }
+
+describe('approvals with a provider that repeats a call id', () => {
+  // The Anthropic provider passes each call's id on as the model wrote it (the OpenAI-compatible one renames a
+  // repeated id), so two calls of one round can reach the pause with the same id.
+  let fake: FakeProviderServer;
+  let t: TestApp;
+  before(async () => {
+    fake = await startFakeAnthropicServer();
+    t = await createTestApp({
+      env: { ANTHROPIC_API_KEY: 'sk-ant-test-key-0123456789', ANTHROPIC_BASE_URL: fake.origin },
+      extraPlugins: [bank],
+    });
+  });
+  after(async () => {
+    await t?.close();
+    await fake?.close();
+  });
+  beforeEach(() => {
+    fake.reset();
+    transfers.length = 0;
+  });
+
+  const decide = (agentId: string, approvalId: string, decision: 'approve' | 'deny') =>
+    t.inject({ method: 'POST', url: `/v1/agents/${agentId}/approvals/${approvalId}`, payload: { decision } });
+
+  it('paused calls are matched to decisions by position: a denied call sharing an approved call’s id never runs', async () => {
+    const agent = await t.newAgent({
+      model: { provider: 'anthropic', name: 'claude-test' },
+      plugins: [{ name: 'bank', approval: { tools: ['transfer'] } }],
+    });
+    fake.enqueue({
+      toolCalls: [
+        { id: 'toolu_repeated', name: 'transfer', input: { amount: 700 } },
+        { id: 'toolu_repeated', name: 'transfer', input: { amount: 5 } },
+      ],
+    });
+    const sent = await t.inject({
+      method: 'POST',
+      url: `/v1/agents/${agent.id}/messages`,
+      payload: { text: 'Send 5 and 700 to Bo', userId: 'u1' },
+    });
+    assert.equal(sent.statusCode, 200, sent.body);
+    const paused = sent.json();
+    assert.equal(paused.finishReason, 'approval_required');
+    const approvalOf = (amount: number) =>
+      paused.approvals.find((approval: { input: { amount: number } }) => approval.input.amount === amount);
+    const [small, large] = [approvalOf(5), approvalOf(700)];
+    assert.ok(small && large, JSON.stringify(paused.approvals));
+    assert.equal(small.toolCallId, large.toolCallId, 'both calls carry the id the model gave them');
+
+    // The second call's approval is the one a map by id would have given both calls: the denied first one would run.
+    const refused = await decide(agent.id, large.approvalId, 'deny');
+    assert.equal(refused.statusCode, 200, refused.body);
+    fake.enqueue({ reply: 'Sent 5; 700 was refused.' });
+    const approved = await decide(agent.id, small.approvalId, 'approve');
+    assert.equal(approved.statusCode, 200, approved.body);
+    const resumed = await eventually(async () => {
+      const run = (
+        await t.inject({ method: 'GET', url: `/v1/agents/${agent.id}/runs/${approved.json().resumedRunId}` })
+      ).json();
+      return run.status === 'completed' ? run : null;
+    }, 'the resumed run');
+    assert.deepEqual(transfers, [{ amount: 5 }], 'the approved call ran once, the denied one never');
+    assert.deepEqual(
+      resumed.reply.toolCalls.map((call: { input: unknown; approval: { approvalId: string; status: string } }) => [
+        call.input,
+        call.approval.approvalId,
+        call.approval.status,
+      ]),
+      [
+        [{ amount: 700 }, large.approvalId, 'denied'],
+        [{ amount: 5 }, small.approvalId, 'approved'],
+      ],
+    );
+  });
+});

@@ -1,16 +1,46 @@
 import { isoTime } from '../../clock.js';
+import { AppError } from '../../errors.js';
 import type { OutboxEvent } from '../../events/webhook-outbox.js';
 import { newId } from '../../ids.js';
 import type { PendingApprovalView } from '../../schemas/approvals.js';
 import type { ServiceContext } from '../context.js';
 import type { PausedState } from './paused-state.js';
 
-/** A call of the round that paused which waits for a decision, with how long it may wait. */
+/**
+ * A call of the round that paused which waits for a decision, with how long it may wait. The requested calls are
+ * the calls of the paused state that have no result, in the same order.
+ */
 export interface RequestedApproval {
   toolCallId: string;
   toolName: string;
   input: unknown;
   expiresAfterSeconds: number;
+}
+
+const mismatch = () =>
+  new AppError('internal', 'The calls waiting for approval do not match the paused round’s calls.');
+
+/**
+ * Each waiting call with its approval, matched by position: the n-th call without a result waits for the n-th
+ * approval. Not by `toolCallId`: a model may give two calls of one round the same id (providers do not all make
+ * them unique), and a call must never run under the decision taken for another.
+ */
+function withApprovals(
+  calls: Omit<PausedState['calls'][number], 'approvalId'>[],
+  pending: Array<{ approvalId: string; toolCallId: string; name: string }>,
+): PausedState['calls'] {
+  let next = 0;
+  const matched = calls.map((call) => {
+    if (call.result !== undefined) return call;
+    const approval = pending[next];
+    next += 1;
+    if (approval === undefined || approval.toolCallId !== call.toolCallId || approval.name !== call.toolName) {
+      throw mismatch();
+    }
+    return { ...call, approvalId: approval.approvalId };
+  });
+  if (next !== pending.length) throw mismatch();
+  return matched;
 }
 
 /**
@@ -34,14 +64,7 @@ export async function pauseRun(
     input: call.input,
     expiresAt: isoTime(now + call.expiresAfterSeconds * 1000),
   }));
-  const approvalOf = new Map(pending.map((approval) => [approval.toolCallId, approval.approvalId]));
-  const stored: PausedState = {
-    ...state,
-    calls: state.calls.map((call) => {
-      const approvalId = approvalOf.get(call.toolCallId);
-      return approvalId === undefined ? call : { ...call, approvalId };
-    }),
-  };
+  const stored: PausedState = { ...state, calls: withApprovals(state.calls, pending) };
   const events: OutboxEvent[] = pending.map((approval) => ({
     id: newId('event'),
     accountId: ctx.actor.accountId,
