@@ -17,8 +17,31 @@ export interface RedirectableRequest {
 }
 
 const bodyHeaders = ['content-type', 'content-length', 'content-encoding', 'content-language', 'content-location'];
-/** Credentials meant for one origin must not travel to another one a redirect names. */
-const originBoundHeaders = ['authorization', 'proxy-authorization', 'cookie'];
+/**
+ * The only headers a request carries to another origin (scheme, host and port)
+ * than the one it was made for: they describe what is asked and in which form,
+ * and hold nothing of the caller's. Any other header stays behind. Which
+ * headers are credentials is not knowable here (an API key travels as
+ * X-Api-Key, Private-Token, or any name an API chose), so rather than drop the
+ * known secret ones, as the Fetch standard does with Authorization, only
+ * those known to be harmless go on, for every caller of the outbound client.
+ * The protocol versions of A2A and MCP are here so a card or server that moved
+ * is still asked in the version the client speaks.
+ */
+const crossOriginHeaders: ReadonlySet<string> = new Set([
+  'accept',
+  'accept-encoding',
+  'accept-language',
+  'cache-control',
+  'content-encoding',
+  'content-language',
+  'content-length',
+  'content-type',
+  'pragma',
+  'user-agent',
+  'a2a-version',
+  'mcp-protocol-version',
+]);
 
 /**
  * The next request after `status` with `location`, or null when the response
@@ -43,7 +66,9 @@ export function redirectedRequest(
     for (const name of bodyHeaders) headers.delete(name);
   }
   if (url.origin !== request.url.origin) {
-    for (const name of originBoundHeaders) headers.delete(name);
+    for (const name of [...headers.keys()]) {
+      if (!crossOriginHeaders.has(name)) headers.delete(name);
+    }
   }
   return { url, method, headers, body };
 }

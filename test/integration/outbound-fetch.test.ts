@@ -99,6 +99,42 @@ describe('the outbound client, where the address is allowed', () => {
     assert.equal(((await other.json()) as any).headers.authorization, undefined);
   });
 
+  it('a cross-origin redirect carries no secret header: another port of the same host gets only harmless ones', async () => {
+    // Another port of the same address is another origin: a listener there is not the API that was called.
+    const otherPort = await startLoopbackHttpServer((request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ body: request.body }));
+    });
+    try {
+      const headers = {
+        accept: 'application/json',
+        'content-type': 'text/plain',
+        'x-api-key': 'key-secret',
+        'x-custom': 'anything',
+        authorization: 'Bearer secret',
+      };
+      const target = encodeURIComponent(`${otherPort.origin}/landing`);
+      const response = await outboundFetch(`${server.origin}/status?code=307&to=${target}`, {
+        method: 'POST',
+        headers,
+        body: 'payload',
+      });
+      assert.equal(response.url, `${otherPort.origin}/landing`);
+      assert.deepEqual(await response.json(), { body: 'payload' });
+      const [landed] = otherPort.received;
+      assert.equal(otherPort.received.length, 1);
+      assert.equal(landed!.headers.accept, 'application/json');
+      assert.equal(landed!.headers['content-type'], 'text/plain');
+      for (const name of ['x-api-key', 'x-custom', 'authorization']) {
+        assert.equal(landed!.headers[name], undefined, `${name} stayed with the origin it was meant for`);
+      }
+      const first = server.received.at(-1)!;
+      assert.equal(first.headers['x-api-key'], 'key-secret', 'the origin called got it');
+    } finally {
+      await otherPort.close();
+    }
+  });
+
   it('honours redirect: manual and redirect: error', async () => {
     const manual = await outboundFetch(`${server.origin}/status?code=302`, { redirect: 'manual' });
     assert.equal(manual.status, 302);

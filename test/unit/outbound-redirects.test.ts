@@ -36,9 +36,44 @@ describe('following a redirect', () => {
     assert.equal(same.headers.get('authorization'), 'Bearer secret');
     const other = redirectedRequest(post(), 307, 'https://elsewhere.example.net/')!;
     assert.equal(other.headers.get('authorization'), null);
-    assert.equal(other.headers.get('x-trace'), '1');
     const downgraded = redirectedRequest(post(), 307, 'http://api.example.com/')!;
     assert.equal(downgraded.headers.get('authorization'), null);
+  });
+
+  it('a cross-origin redirect carries no secret header: only headers known to hold nothing of the caller’s go on', () => {
+    const request: RedirectableRequest = {
+      url: new URL('https://api.example.com/start'),
+      method: 'POST',
+      headers: new Headers({
+        accept: 'application/json',
+        'accept-language': 'pt-PT',
+        'content-type': 'application/json',
+        'user-agent': 'agentd',
+        'x-api-key': 'key-secret',
+        'private-token': 'token-secret',
+        authorization: 'Bearer secret',
+        cookie: 'session=secret',
+      }),
+      body: Buffer.from('{"a":1}'),
+    };
+    const harmless = {
+      accept: 'application/json',
+      'accept-language': 'pt-PT',
+      'content-type': 'application/json',
+      'user-agent': 'agentd',
+    };
+    // Another host, another port of the same host, and plain http of the same host are each another origin.
+    for (const location of [
+      'https://elsewhere.example.net/',
+      'https://api.example.com:8443/',
+      'http://api.example.com/',
+    ]) {
+      const next = redirectedRequest(request, 307, location)!;
+      assert.deepEqual(Object.fromEntries(next.headers), harmless, location);
+    }
+    const same = redirectedRequest(request, 307, '/next')!;
+    assert.equal(same.headers.get('x-api-key'), 'key-secret', 'the same origin keeps every header');
+    assert.equal(same.headers.get('private-token'), 'token-secret');
   });
 
   it('is not a redirect without a location or with another status', () => {
