@@ -3,10 +3,12 @@ import { getEventListeners } from 'node:events';
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import { Value } from '@sinclair/typebox/value';
 import { systemClock } from '../../src/clock.js';
+import { createOutboundFetch } from '../../src/outbound/outbound-fetch.js';
 import { mcpPlugin } from '../../src/plugins/mcp/index.js';
 import { ToolError, type PluginContext, type PluginInstance, type Tool } from '../../src/plugins/plugin.js';
 import { startFakeMcpServer, type FakeMcpServer } from '../helpers/fake-mcp-server.js';
 import { captureLog } from '../helpers/log-capture.js';
+import { startLoopbackHttpServer } from '../helpers/loopback-http-server.js';
 import { unusedPort } from '../helpers/network.js';
 import { eventually } from '../helpers/wait.js';
 import { unusedPluginServices } from '../helpers/plugin-context.js';
@@ -193,6 +195,28 @@ describe('the mcp plugin', () => {
     assert.deepEqual(server.sessionsEnded, [sessionId]);
     const ending = server.requests.find((request) => request.method === 'DELETE');
     assert.equal(ending?.headers.authorization, secretToken);
+  });
+
+  it('a cross-origin redirect carries no secret header: an address that sends agentd to another origin passes none on', async () => {
+    const secrets = { Authorization: secretToken, 'X-Api-Key': 'mcp-key-93f1c2e8' };
+    // The entry's address redirects every request to the MCP server on another port: another origin.
+    const redirecting = await startLoopbackHttpServer((_request, response) => {
+      response.writeHead(307, { location: server.url });
+      response.end();
+    });
+    try {
+      // The core's client, which follows redirects itself: the rule for every plugin is its own.
+      const context = { ...pluginContext(), fetch: createOutboundFetch({ allowPrivateAddresses: true }) };
+      instance = await mcpPlugin.open({ url: `${redirecting.origin}/mcp` }, secrets, context).catch(() => undefined);
+      assert.ok(redirecting.received.length > 0, 'the entry’s address was asked');
+      assert.equal(redirecting.received[0]!.headers['x-api-key'], 'mcp-key-93f1c2e8', 'and it got the headers');
+      for (const request of server.requests) {
+        assert.equal(request.headers.authorization, undefined);
+        assert.equal(request.headers['x-api-key'], undefined);
+      }
+    } finally {
+      await redirecting.close();
+    }
   });
 
   it('fails to open with a readable message when the server cannot be reached', async () => {
