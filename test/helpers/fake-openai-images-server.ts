@@ -5,7 +5,8 @@ import { tinyPng } from './images.js';
  * A fake of the OpenAI Images API (`POST …/images/generations`) on loopback:
  * it answers `{ created, data: [{ b64_json }] }` with `n` real PNGs (or what
  * the test sets with `answerWith`), and records every request's JSON body and
- * authorization, so tests see what agentd asked for.
+ * authorization, so tests see what agentd asked for. It listens on 127.0.0.1
+ * unless told another loopback address (a second origin, for redirects).
  */
 export interface ImageGenerationRequest {
   path: string;
@@ -16,15 +17,20 @@ export interface ImageGenerationRequest {
 export interface FakeOpenAiImagesServer {
   origin: string;
   requests: ImageGenerationRequest[];
-  /** Replaces the answer: the bytes of each image to send, or an HTTP error status. */
-  answerWith(answer: { images: Buffer[] } | { status: number }): void;
+  /**
+   * Replaces the answer: the bytes of each image to send, an HTTP error
+   * status, or a 307 redirect to another address (which keeps the POST).
+   */
+  answerWith(answer: FakeImagesAnswer): void;
   reset(): void;
   close(): Promise<void>;
 }
 
-export async function startFakeOpenAiImagesServer(): Promise<FakeOpenAiImagesServer> {
+export type FakeImagesAnswer = { images: Buffer[] } | { status: number } | { redirectTo: string };
+
+export async function startFakeOpenAiImagesServer(host = '127.0.0.1'): Promise<FakeOpenAiImagesServer> {
   const requests: ImageGenerationRequest[] = [];
-  let answer: { images: Buffer[] } | { status: number } | null = null;
+  let answer: FakeImagesAnswer | null = null;
   const server: LoopbackHttpServer = await startLoopbackHttpServer((request, response) => {
     if (request.method !== 'POST' || !/\/images\/generations$/.test(request.path)) {
       response.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"message":"not found"}}');
@@ -38,6 +44,10 @@ export async function startFakeOpenAiImagesServer(): Promise<FakeOpenAiImagesSer
         .end(JSON.stringify({ error: { message: 'refused by the fake', type: 'test_error' } }));
       return;
     }
+    if (answer !== null && 'redirectTo' in answer) {
+      response.writeHead(307, { location: answer.redirectTo }).end();
+      return;
+    }
     const images = answer?.images ?? Array.from({ length: body.n ?? 1 }, (_, index) => tinyPng(4 + index, 3));
     response.writeHead(200, { 'content-type': 'application/json' }).end(
       JSON.stringify({
@@ -45,7 +55,7 @@ export async function startFakeOpenAiImagesServer(): Promise<FakeOpenAiImagesSer
         data: images.map((image) => ({ b64_json: image.toString('base64'), revised_prompt: body.prompt })),
       }),
     );
-  });
+  }, host);
   return {
     origin: server.origin,
     requests,

@@ -17,13 +17,16 @@ export const imagesPluginConfigSchema = Type.Object(
         'The image model, e.g. gpt-image-1, dall-e-3, dall-e-2, or the model name a compatible server serves.',
     }),
     baseUrl: Type.Optional(
+      // A pattern, as for the mcp and openapi plugins' addresses, not `format: 'uri'`: plugin configs are checked by
+      // TypeBox's compiler, which knows no format unless one is registered, so `uri` refused every value. The
+      // plugin's `check` parses it whole.
       Type.String({
-        format: 'uri',
         maxLength: 2048,
-        pattern: '^https?://',
+        pattern: '^https?://[^\\s/?#]+[^\\s]*$',
         description:
           'An OpenAI-compatible server of your own (its API root, e.g. https://images.example.com/v1), called through ' +
-          'the SSRF-safe client: public addresses only. Unset: the server’s provider settings.',
+          'the SSRF-safe client: public addresses only. It is sent `secrets.apiKey` or no key, never the server’s ' +
+          'provider key. Unset: the server’s provider settings.',
       }),
     ),
     sizes: Type.Optional(

@@ -1,13 +1,25 @@
 import { APICallError, generateImage, NoImageGeneratedError } from 'ai';
+import { OutboundRefusedError } from '../../outbound/outbound-refused-error.js';
 import { ToolError, type PluginDefinition } from '../plugin.js';
 import { imagesPluginConfigSchema, imagesPluginSecretsSchema } from './config.js';
 import { boundsOf } from './model-bounds.js';
 
 const maxPromptLength = 4000;
 
+/** The SSRF-safe client's refusal behind an error, however the AI SDK wrapped it. */
+function refusalOf(error: unknown): OutboundRefusedError | null {
+  for (let cause = error, depth = 0; cause instanceof Error && depth < 5; cause = cause.cause, depth += 1) {
+    if (cause instanceof OutboundRefusedError) return cause;
+  }
+  return null;
+}
+
 /** What the model is told when the image API fails, without anything it was sent (a key could be quoted). */
 function describeFailure(error: unknown): string {
   if (error instanceof ToolError) return error.message;
+  // Its message names the host and the reason only; "could not be reached" would send the owner looking for an outage.
+  const refusal = refusalOf(error);
+  if (refusal !== null) return `${refusal.message}.`;
   if (APICallError.isInstance(error)) {
     const status = error.statusCode;
     if (status === 401 || status === 403) return 'The image API rejected the credentials.';
@@ -32,6 +44,11 @@ export const imagesPlugin: PluginDefinition<typeof imagesPluginConfigSchema, typ
     'Generate images with an OpenAI or OpenAI-compatible image model; they are stored and sent with the reply.',
   configSchema: imagesPluginConfigSchema,
   secretsSchema: imagesPluginSecretsSchema,
+  // The schema's pattern only says http(s); a baseUrl the URL parser refuses would fail every call as unreachable.
+  async check(config) {
+    if (config.baseUrl === undefined || URL.canParse(config.baseUrl)) return [];
+    return [{ path: '/config/baseUrl', message: 'is not a URL' }];
+  },
   async open(config, secrets, context) {
     const images = context.images;
     if (images === undefined) throw new Error('image generation is not available on this server');
