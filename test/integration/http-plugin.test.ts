@@ -21,20 +21,20 @@ const failingResolver: HostResolver = async (hostname) => {
   throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
 };
 
-async function fetchUrlTool(config: HttpPluginConfig, fetch: FetchFunction): Promise<Tool> {
-  const instance = await httpPlugin.open(
-    config,
-    {},
-    {
-      agentId: 'agt_test',
-      accountId: 'acc_test',
-      fetch,
-      searchKnowledge: async () => [],
-      clock: { now: () => Date.now() },
-      logger: pino({ level: 'silent' }),
-      ...unusedPluginServices,
-    },
-  );
+async function fetchUrlTool(
+  config: HttpPluginConfig,
+  fetch: FetchFunction,
+  secrets: Record<string, string> = {},
+): Promise<Tool> {
+  const instance = await httpPlugin.open(config, secrets, {
+    agentId: 'agt_test',
+    accountId: 'acc_test',
+    fetch,
+    searchKnowledge: async () => [],
+    clock: { now: () => Date.now() },
+    logger: pino({ level: 'silent' }),
+    ...unusedPluginServices,
+  });
   assert.deepEqual(
     instance.tools.map((tool) => tool.name),
     ['fetch_url'],
@@ -209,6 +209,48 @@ describe('the http plugin’s fetch_url tool', () => {
     assert.equal(server.received.length, before + 1, 'the redirect was asked for, its target never');
     const staying = await call(tool, { url: `${listed}/redirect?to=/data` });
     assert.equal(staying.url, `${listed}/data`);
+  });
+
+  it('secret headers are bound to their origin: not another port, not plain http, not by a redirect', async () => {
+    const secrets = { apiKey: 'key-5a0e1c77d2' };
+    // A second listener on the same address: another origin, which must not get what the first one's key is for.
+    const otherPort = await startLoopbackHttpServer((request, response) => {
+      response.writeHead(200, { 'content-type': 'text/plain' });
+      response.end(`key: ${request.headers['x-api-key'] ?? 'none'}`);
+    });
+    try {
+      // A bare host is https on its default port: neither loopback server (plain http, other ports) gets the key.
+      const byHost = await fetchUrlTool(
+        { ...defaults, secretHeaders: { '127.0.0.1': { 'X-Api-Key': 'apiKey' } } },
+        loopbackAllowed,
+        secrets,
+      );
+      const before = server.received.length;
+      await call(byHost, { url: `${server.origin}/data` });
+      assert.equal(await call(byHost, { url: `${otherPort.origin}/` }).then((result) => result.text), 'key: none');
+      assert.equal(server.received.length, before + 1);
+      assert.equal(server.received.at(-1)!.headers['x-api-key'], undefined, 'plain http on another port got none');
+
+      // An origin written out is the one that gets it, and no other port of the host, directly or by a redirect.
+      const byOrigin = await fetchUrlTool(
+        { ...defaults, secretHeaders: { [server.origin]: { 'X-Api-Key': 'apiKey' } } },
+        loopbackAllowed,
+        secrets,
+      );
+      await call(byOrigin, { url: `${server.origin}/data` });
+      assert.equal(server.received.at(-1)!.headers['x-api-key'], 'key-5a0e1c77d2');
+      assert.equal(await call(byOrigin, { url: `${otherPort.origin}/` }).then((result) => result.text), 'key: none');
+      const redirected = await call(byOrigin, {
+        url: `${server.origin}/redirect?to=${encodeURIComponent(`${otherPort.origin}/`)}`,
+      });
+      assert.equal(redirected.url, `${otherPort.origin}/`);
+      assert.equal(redirected.text, 'key: none');
+      assert.equal(server.received.at(-1)!.headers['x-api-key'], 'key-5a0e1c77d2', 'the redirect was asked with it');
+      for (const request of otherPort.received) assert.equal(request.headers['x-api-key'], undefined);
+      assert.equal(otherPort.received.length, 3);
+    } finally {
+      await otherPort.close();
+    }
   });
 
   it('refuses loopback when the core’s client does not allow private addresses', async () => {

@@ -72,7 +72,8 @@ describe('the http plugin’s secret headers', () => {
       plugins: [
         {
           name: 'http',
-          config: { secretHeaders: { '127.0.0.1': { Authorization: 'apiToken', 'X-Api-Key': 'apiKey' } } },
+          // The loopback API is plain http on a port of its own: an origin written out, as a bare host is https only.
+          config: { secretHeaders: { [api.origin]: { Authorization: 'apiToken', 'X-Api-Key': 'apiKey' } } },
           secrets: { apiToken: token, apiKey },
         },
       ],
@@ -115,7 +116,7 @@ describe('the http plugin’s secret headers', () => {
     assert.equal(api.received.at(-1)!.headers['x-api-key'], apiKey);
 
     const offered = fake.requests[0]!.offeredTools.find((tool) => tool.name === 'fetch_url')!;
-    assert.match(offered.description ?? '', /127\.0\.0\.1 carry their credentials/);
+    assert.ok(offered.description?.includes(`${api.origin} carry their credentials`), offered.description);
     await assertNeverShown(agent.id);
   });
 

@@ -1,6 +1,11 @@
 import { Type, type Static } from '@sinclair/typebox';
 
 const hostPattern = '^(\\*\\.)?[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*\\.?$';
+const hostBody = hostPattern.slice(1, -1);
+/** 1 to 65535, written without leading zeros, so a port is compared as the URL parser writes it. */
+const portNumber = '(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3})';
+/** A host pattern (https on port 443), or an origin written out: `http(s)://` a host pattern, and a port if any. */
+const secretOriginPattern = `^(${hostBody}|https?://${hostBody}(:${portNumber})?)$`;
 /** RFC 9110 `token`, the characters a header name may have. */
 const headerNamePattern = "^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$";
 const secretNamePattern = '^[A-Za-z][A-Za-z0-9_.-]{0,99}$';
@@ -9,7 +14,7 @@ export const httpPluginConfigSchema = Type.Object(
   {
     secretHeaders: Type.Optional(
       Type.Record(
-        Type.String({ pattern: hostPattern, maxLength: 253 }),
+        Type.String({ pattern: secretOriginPattern, maxLength: 270 }),
         Type.Record(Type.String({ pattern: headerNamePattern }), Type.String({ pattern: secretNamePattern }), {
           maxProperties: 20,
           additionalProperties: false,
@@ -18,11 +23,13 @@ export const httpPluginConfigSchema = Type.Object(
           maxProperties: 50,
           additionalProperties: false,
           description:
-            "Headers agentd adds to requests to a host, with their values taken from the entry's secrets: " +
+            "Headers agentd adds to requests to an origin, with their values taken from the entry's secrets: " +
             '`{ "api.example.com": { "Authorization": "exampleToken" } }` sends the secret `exampleToken` as the ' +
-            'Authorization header of every request to api.example.com (a key may also be "*.example.com"). They ' +
-            'are never shown to the model, are dropped when a redirect leads to another host, and are masked in ' +
-            'whatever a server sends back.',
+            'Authorization header of every request to https://api.example.com (port 443). A bare host (or ' +
+            '"*.example.com" for its subdomains) means https on port 443 only; plain http or another port is ' +
+            'written out as an origin, e.g. "http://127.0.0.1:8080" or "https://api.example.com:8443". The ' +
+            'headers are never shown to the model, are not sent to another scheme, port or host, nor when a ' +
+            'redirect leads there, and are masked in whatever a server sends back.',
         },
       ),
     ),

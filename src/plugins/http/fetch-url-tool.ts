@@ -53,8 +53,8 @@ function parsedInput(input: unknown): FetchUrlInput & { target: URL } {
 }
 
 /**
- * `credentialsFor` gives the headers agentd adds to a request to a URL's host
- * (the plugin's secret headers); the model neither sees nor sets them.
+ * `credentialsFor` gives the headers agentd adds to a request to a URL's
+ * origin (the plugin's secret headers); the model neither sees nor sets them.
  */
 export function fetchUrlTool(
   config: HttpPluginConfig,

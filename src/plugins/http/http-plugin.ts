@@ -1,5 +1,5 @@
 import type { PluginDefinition, PluginEntryProblem } from '../plugin.js';
-import { isAllowedHost } from './allowed-hosts.js';
+import { describeSecretOrigin, isOfSecretOrigin, secretOriginOf } from './allowed-hosts.js';
 import { httpPluginConfigSchema, httpPluginSecretsSchema, type HttpPluginConfig } from './config.js';
 import { fetchUrlTool } from './fetch-url-tool.js';
 
@@ -7,20 +7,21 @@ import { fetchUrlTool } from './fetch-url-tool.js';
 const pointerToken = (token: string) => token.replaceAll('~', '~0').replaceAll('/', '~1');
 
 /**
- * The secret headers of each host pattern, with their values. A host matched
- * by several patterns gets the headers of each, the exact host's last (so
+ * The secret headers of each origin a key names, with their values. A URL
+ * matched by several keys gets the headers of each, an exact host's last (so
  * they win over a wildcard's).
  */
-function secretHeadersByHost(config: HttpPluginConfig, secrets: Record<string, string>) {
-  const entries = Object.entries(config.secretHeaders ?? {}).map(([pattern, headers]) => {
+function secretHeadersByOrigin(config: HttpPluginConfig, secrets: Record<string, string>) {
+  const entries = Object.entries(config.secretHeaders ?? {}).map(([key, headers]) => {
     const values: Record<string, string> = {};
     for (const [header, secretName] of Object.entries(headers)) {
       const value = secrets[secretName];
       if (value !== undefined) values[header] = value;
     }
-    return { pattern, values };
+    return { origin: secretOriginOf(key), values };
   });
-  entries.sort((a, b) => Number(!a.pattern.startsWith('*.')) - Number(!b.pattern.startsWith('*.')));
+  const exact = (entry: (typeof entries)[number]) => Number(!entry.origin.host.startsWith('*.'));
+  entries.sort((a, b) => exact(a) - exact(b));
   return entries;
 }
 
@@ -28,27 +29,28 @@ function secretHeadersByHost(config: HttpPluginConfig, secrets: Record<string, s
  * Lets an agent read web pages and call HTTP APIs. Every call goes through the
  * core's SSRF-safe client (`context.fetch`), so the model cannot reach
  * addresses inside the network agentd runs in. Credentials for an API are
- * secrets of the entry that agentd adds by host (`secretHeaders`); the model
+ * secrets of the entry that agentd adds by origin (`secretHeaders`); the model
  * never sees them, and the core masks them in what comes back.
  */
 export const httpPlugin: PluginDefinition<typeof httpPluginConfigSchema, typeof httpPluginSecretsSchema> = {
   name: 'http',
   description:
-    'Fetch web pages and HTTP APIs (GET and POST) as readable text, with secret headers added per host that the model never sees.',
+    'Fetch web pages and HTTP APIs (GET and POST) as readable text, with secret headers added per origin that the model never sees.',
   configSchema: httpPluginConfigSchema,
   secretsSchema: httpPluginSecretsSchema,
   async open(config, secrets, context) {
-    const byHost = secretHeadersByHost(config, secrets);
-    if (byHost.length === 0) return { tools: [fetchUrlTool(config, context.fetch)] };
+    const byOrigin = secretHeadersByOrigin(config, secrets);
+    if (byOrigin.length === 0) return { tools: [fetchUrlTool(config, context.fetch)] };
     const credentialsFor = (url: URL) => {
       let headers: Record<string, string> | null = null;
-      for (const { pattern, values } of byHost) {
-        if (isAllowedHost(url.hostname, [pattern])) headers = { ...(headers ?? {}), ...values };
+      for (const { origin, values } of byOrigin) {
+        if (isOfSecretOrigin(url, origin)) headers = { ...(headers ?? {}), ...values };
       }
       return headers;
     };
     const tool = fetchUrlTool(config, context.fetch, credentialsFor);
-    const hosts = byHost.map(({ pattern }) => pattern).join(', ');
+    // Told as origins, so the model asks for https://… where that is what carries the credentials.
+    const hosts = byOrigin.map(({ origin }) => describeSecretOrigin(origin)).join(', ');
     return {
       tools: [
         {

@@ -27,7 +27,7 @@ export interface SendOptions {
   /**
    * Headers agentd adds itself to a request to this URL (credentials the
    * model never sees). Asked again at every hop, so a redirect to another
-   * host never carries what was meant for the first one.
+   * origin (scheme, host or port) never carries what was meant for the first one.
    */
   credentialsFor?: ((url: URL) => Readonly<Record<string, string>> | null) | undefined;
 }
