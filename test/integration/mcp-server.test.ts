@@ -7,6 +7,7 @@ import { buildApp } from '../../src/app.js';
 import { createDependencies, type AppDeps } from '../../src/dependencies.js';
 import type { App } from '../../src/http/app-instance.js';
 import { createLogger } from '../../src/logger.js';
+import type { Scope } from '../../src/services/context.js';
 import { postgresSkip } from '../helpers/environment.js';
 import { startFakeOpenAiServer } from '../helpers/fake-openai-server.js';
 import type { FakeProviderServer } from '../helpers/fake-provider-server.js';
@@ -224,6 +225,48 @@ describe('the MCP server', () => {
       assert.deepEqual(resources, []);
     } finally {
       await other.close();
+    }
+  });
+
+  it('MCP listings need agents:read: a key sees only the tools, agents and bios its scopes let it use', async () => {
+    const agent = await providerAgent({ name: 'Ledger Desk', bio: 'Keeps the books.', mcp: { exposed: true } });
+    const clientWith = (scopes: Scope[]) => t.newKey(t.owner.accountId, scopes).then(({ key }) => connect(origin, key));
+    const keysOnly = await clientWith(['keys:manage']);
+    const sendOnly = await clientWith(['messages:send']);
+    const readOnly = await clientWith(['agents:read']);
+    try {
+      // Nothing it may use: empty lists, not errors; and a call names no agent, whether its tool exists or not.
+      assert.deepEqual((await keysOnly.listTools()).tools, []);
+      assert.deepEqual((await keysOnly.listResources()).resources, []);
+      await assert.rejects(keysOnly.readResource({ uri: `agentd://agents/${agent.id}` }), /agents:read/);
+      for (const name of ['ask_ledger_desk', 'ask_nobody_at_all']) {
+        const called = await keysOnly.callTool({ name, arguments: { text: 'hi' } });
+        assert.equal(called.isError, true);
+        assert.equal((called.structuredContent as any).error.code, 'insufficient_scope', name);
+      }
+
+      // messages:send: the tools that send, its agents offered by name only, without their bios or ids.
+      const sendTools = (await sendOnly.listTools()).tools;
+      const sendNames = sendTools.map((tool) => tool.name);
+      assert.equal(sendNames[0], 'send_message');
+      assert.ok(sendNames.includes('ask_ledger_desk'), sendNames.join(', '));
+      assert.ok(
+        sendNames.slice(1).every((name) => name.startsWith('ask_')),
+        sendNames.join(', '),
+      );
+      const ask = sendTools.find((tool) => tool.name === 'ask_ledger_desk')!;
+      assert.doesNotMatch(JSON.stringify(ask), /Keeps the books|agt_/);
+      assert.deepEqual((await sendOnly.listResources()).resources, []);
+
+      // agents:read: the reading tools and the profiles, and no tool that sends.
+      assert.deepEqual(
+        (await readOnly.listTools()).tools.map((tool) => tool.name),
+        ['list_agents', 'get_agent'],
+      );
+      const { resources } = await readOnly.listResources();
+      assert.ok(resources.some((each) => each.uri === `agentd://agents/${agent.id}`));
+    } finally {
+      await Promise.all([keysOnly.close(), sendOnly.close(), readOnly.close()]);
     }
   });
 

@@ -89,8 +89,10 @@ export function registerMcpEndpoint(
           'Streamable HTTP transport: JSON-RPC messages in, a JSON-RPC response or an event stream of progress ' +
           'notifications and the response out. Tools: `list_agents`, `get_agent`, `send_message` and one ' +
           '`ask_<agent>` per agent with `mcp.exposed`; resources: each agent’s profile (`agentd://agents/{id}`, ' +
-          'secrets masked). A tool call needs the scope its REST route needs (`agents:read`, `messages:send`) and ' +
-          'spends the same per-minute limits and in-flight slots; its reply is a run with trigger `mcp`. ' +
+          'secrets masked). A tool call needs the scope its REST route needs (`agents:read`, `messages:send`), and ' +
+          'tools/list and resources/list show a key only the tools and profiles its scopes let it use (an empty ' +
+          'list when none; an `ask_<agent>` tool carries the bio and agent id only with `agents:read`). A ' +
+          'call spends the same per-minute limits and in-flight slots; its reply is a run with trigger `mcp`. ' +
           'Stateless: every instance answers every request; GET and DELETE are 405. A `notifications/cancelled` ' +
           'stops the call it names (by request id within the `Mcp-Session-Id`, or within the API key without ' +
           'one) on whichever instance it lands. See docs/mcp-server.md.',

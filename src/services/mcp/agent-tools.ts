@@ -15,7 +15,7 @@ import type { MessageReplyView } from '../../schemas/messages.js';
 import type { AgentRecord } from '../../storage/repositories/agents.js';
 import { getAgent } from '../agents/get-agent.js';
 import { listAgents } from '../agents/list-agents.js';
-import type { ServiceContext } from '../context.js';
+import { requireScope, type Scope, type ServiceContext } from '../context.js';
 import { sendMessage } from '../messages/send-message.js';
 import { askToolNames } from './tool-names.js';
 
@@ -45,6 +45,8 @@ export interface McpToolSpec {
   title: string;
   description: string;
   inputSchema: TSchema;
+  /** The scope a call needs, as its REST route does: a key without it is not shown the tool. */
+  scope: Scope;
 }
 
 /** The most agents read for the `ask_<agent>` tools and the resources (the oldest); MCP listings are read whole. */
@@ -78,12 +80,14 @@ export const fixedTools: McpToolSpec[] = [
     title: 'List agents',
     description: 'The agents of this account, newest first, 100 per page (ids, names, bios, status).',
     inputSchema: ListAgentsToolInput,
+    scope: 'agents:read',
   },
   {
     name: 'get_agent',
     title: 'Get an agent',
     description: 'One agent’s profile, as GET /v1/agents/{agentId} answers it (secrets masked).',
     inputSchema: GetAgentToolInput,
+    scope: 'agents:read',
   },
   {
     name: 'send_message',
@@ -93,6 +97,7 @@ export const fixedTools: McpToolSpec[] = [
       'private conversation the agent remembers; `roomId` a shared one. The reply streams as progress ' +
       'notifications when the call asks for them.',
     inputSchema: SendMessageToolInput,
+    scope: 'messages:send',
   },
 ];
 
@@ -107,20 +112,39 @@ export async function exposedAgents(ctx: ServiceContext): Promise<AgentRecord[]>
   return agents.filter((agent) => agent.profile.mcp?.exposed === true);
 }
 
-/** The `ask_<agent>` tools: name → agent. */
-export function askTools(agents: AgentRecord[]): Array<McpToolSpec & { agentId: string }> {
+/** The `ask_<agent>` tools: name → agent, described by the agent's bio unless `bios` is false. */
+export function askTools(agents: AgentRecord[], { bios = true } = {}): Array<McpToolSpec & { agentId: string }> {
   const byId = new Map(agents.map((agent) => [agent.id, agent]));
   return [...askToolNames(agents)].map(([name, agentId]) => {
     const agent = byId.get(agentId)!;
-    const bio = agent.profile.bio.join(' ').trim();
+    const bio = bios ? agent.profile.bio.join(' ').trim() : '';
     return {
       name,
       agentId,
       title: `Ask ${agent.name}`,
       description: (bio === '' ? `Ask the agent ${agent.name}.` : `Ask ${agent.name}: ${bio}`).slice(0, 2000),
       inputSchema: AskAgentToolInput,
+      scope: 'messages:send',
     };
   });
+}
+
+/**
+ * The tools `tools/list` shows a key: those its scopes let it call, as
+ * docs/mcp-server.md tells. The `ask_<agent>` tools need `messages:send`;
+ * what they tell of their agents beyond the name the tool carries (the bio,
+ * the agent's id) is what `agents:read` reads, so only such a key is told it.
+ * A key with neither scope is shown no tool (an empty list, not an error).
+ */
+export async function listedTools(ctx: ServiceContext): Promise<Array<McpToolSpec & { agentId?: string }>> {
+  const scopes = ctx.actor.scopes;
+  const tools: Array<McpToolSpec & { agentId?: string }> = fixedTools.filter((tool) => scopes.has(tool.scope));
+  if (!scopes.has('messages:send')) return tools;
+  const readsAgents = scopes.has('agents:read');
+  for (const { agentId, ...tool } of askTools(await exposedAgents(ctx), { bios: readsAgents })) {
+    tools.push(readsAgents ? { ...tool, agentId } : tool);
+  }
+  return tools;
 }
 
 /** A reply as a tool result: its text for the model, and the whole reply (citations, run) as structured content. */
@@ -184,6 +208,7 @@ export async function callAgentTool({
 }): Promise<ToolAnswer> {
   const accountId = ctx.actor.accountId;
   if (name === 'list_agents') {
+    requireScope(ctx, 'agents:read');
     const input = argumentsOf<ListAgentsToolInputValue>(ListAgentsToolInput, args);
     await rateCheck('listAgents', accountId, null);
     const page: AgentListValue = await listAgents({
@@ -194,15 +219,19 @@ export async function callAgentTool({
     return { text: JSON.stringify(structured), structured };
   }
   if (name === 'get_agent') {
+    requireScope(ctx, 'agents:read');
     const input = argumentsOf<{ agentId: string }>(GetAgentToolInput, args);
     await rateCheck('getAgent', accountId, input.agentId);
     const agent = await getAgent({ ctx, agentId: input.agentId });
     return { text: JSON.stringify(agent), structured: { agent } };
   }
   if (name === 'send_message') {
+    requireScope(ctx, 'messages:send');
     const { agentId, ...input } = argumentsOf<AskAgentToolInputValue & { agentId: string }>(SendMessageToolInput, args);
     return answer(ctx, rateCheck, agentId, input, options);
   }
+  // Before the name is looked up: a key that may not ask learns nothing of which ask_ tools exist.
+  if (name.startsWith('ask_')) requireScope(ctx, 'messages:send');
   const agentId = name.startsWith('ask_') ? await resolveAskTool(name) : null;
   if (agentId === null)
     throw new AppError('not_found', `There is no tool named ${JSON.stringify(name.slice(0, 100))}.`);

@@ -12,12 +12,12 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { AppError } from '../../errors.js';
 import { getAgent } from '../agents/get-agent.js';
-import type { ServiceContext } from '../context.js';
+import { requireScope, type ServiceContext } from '../context.js';
 import {
   askTools,
   callAgentTool,
   exposedAgents,
-  fixedTools,
+  listedTools,
   mcpAgentLimit,
   type McpToolSpec,
   type RateCheck,
@@ -81,8 +81,7 @@ export function createMcpServer({
 
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     await rateCheck('listAgents', accountId, null);
-    const asks = askTools(await exposedAgents(ctx));
-    return { tools: [...fixedTools, ...asks].map(toolOf) };
+    return { tools: (await listedTools(ctx)).map(toolOf) };
   });
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
@@ -126,6 +125,8 @@ export function createMcpServer({
 
   server.setRequestHandler(ListResourcesRequestSchema, async () => {
     await rateCheck('listAgents', accountId, null);
+    // The profiles are what agents:read reads: a key without it has none to list (an empty list, as tools/list).
+    if (!ctx.actor.scopes.has('agents:read')) return { resources: [] };
     const agents = await ctx.deps.repositories.agents.page({
       accountId,
       sortBy: 'createdAt',
@@ -146,13 +147,20 @@ export function createMcpServer({
     const { uri } = request.params;
     if (!uri.startsWith(resourcePrefix)) throw new McpError(ErrorCode.InvalidParams, 'Unknown resource');
     const agentId = uri.slice(resourcePrefix.length);
+    const problemOf = (error: unknown) =>
+      error instanceof AppError ? new McpError(ErrorCode.InvalidParams, `${error.title}: ${error.detail}`) : error;
+    // Before the rate budget is spent, and whether the agent exists or not.
+    try {
+      requireScope(ctx, 'agents:read');
+    } catch (error) {
+      throw problemOf(error);
+    }
     await rateCheck('getAgent', accountId, agentId);
     try {
       const agent = await getAgent({ ctx, agentId });
       return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(agent) }] };
     } catch (error) {
-      if (error instanceof AppError) throw new McpError(ErrorCode.InvalidParams, `${error.title}: ${error.detail}`);
-      throw error;
+      throw problemOf(error);
     }
   });
 
