@@ -33,12 +33,26 @@ function defaultToolName(card: AgentCard): string {
   return `a2a_${stem}`.slice(0, 64);
 }
 
-/** The SDK's fetch over the plugin's SSRF-safe one, with the entry's headers on every request. */
-function remoteFetch(fetch: FetchFunction, headers: Record<string, string>): typeof globalThis.fetch {
+/**
+ * The SDK's fetch over the plugin's SSRF-safe one, with the entry's headers on
+ * every request to one of `secretOrigins` and on no other. The card names the
+ * endpoint the SDK calls, and a card can name any address: the entry's
+ * credentials are meant for where the operator pointed it, not for wherever
+ * the remote says. (A redirect elsewhere drops them in the outbound client.)
+ */
+function remoteFetch(
+  fetch: FetchFunction,
+  headers: Record<string, string>,
+  secretOrigins: ReadonlySet<string>,
+  withheld: (origin: string) => void,
+): typeof globalThis.fetch {
   return (input, init) => {
-    const merged = new Headers(init?.headers);
-    for (const [name, value] of Object.entries(headers)) merged.set(name, value);
     const url = input instanceof Request ? input.url : input;
+    const { origin } = new URL(url);
+    const merged = new Headers(init?.headers);
+    if (secretOrigins.has(origin)) {
+      for (const [name, value] of Object.entries(headers)) merged.set(name, value);
+    } else if (Object.keys(headers).length > 0) withheld(origin);
     return fetch(url, { ...init, headers: merged });
   };
 }
@@ -76,7 +90,20 @@ export const a2aPlugin: PluginDefinition<typeof a2aConfigSchema, typeof a2aSecre
         secretValues,
         messageLimit,
       );
-    const fetchImpl = remoteFetch(context.fetch, secrets ?? {});
+    // Sent to another origin than the card's only when the entry names it; otherwise the call goes without them.
+    const secretOrigins = new Set([
+      cardUrl.origin,
+      ...(config.secretOrigins ?? []).map((origin) => new URL(origin).origin),
+    ]);
+    const toldOrigins = new Set<string>();
+    const fetchImpl = remoteFetch(context.fetch, secrets ?? {}, secretOrigins, (origin) => {
+      if (toldOrigins.has(origin)) return;
+      toldOrigins.add(origin);
+      context.logger.warn(
+        { plugin: 'a2a', card: address, origin },
+        'the remote agent’s card names another origin, which gets none of the entry’s headers unless secretOrigins lists it',
+      );
+    });
     const factory = new ClientFactory({
       transports: [new JsonRpcTransportFactory({ fetchImpl })],
       cardResolver: new DefaultAgentCardResolver({ fetchImpl }),
