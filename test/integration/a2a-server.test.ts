@@ -201,6 +201,63 @@ describe('A2A agents', () => {
     assert.equal(body.result.artifacts[0].parts[0].text, 'Hello, old friend.');
   });
 
+  it('the A2A endpoint does not tell whether an agent exists: a key lacking a method’s scope gets one answer', async () => {
+    const agent = await providerAgent();
+    const stranger = await t.newAccount();
+    const elsewhere = (
+      await t.inject({ method: 'POST', url: '/v1/agents', payload: { name: 'Theirs' }, as: stranger })
+    ).json().id as string;
+    const missing = 'agt_01JAAAAAAAAAAAAAAAAAAAAAAA';
+    const keysOnly = await t.newKey(t.owner.accountId, ['keys:manage']);
+    const sendOnly = await t.newKey(t.owner.accountId, ['messages:send']);
+    const readOnly = await t.newKey(t.owner.accountId, ['agents:read']);
+    const call = async (key: { headers: Record<string, string> }, agentId: string, body: unknown, version?: string) => {
+      const response = await t.inject({
+        method: 'POST',
+        url: `/v1/a2a/${agentId}`,
+        headers: { ...key.headers, ...(version ? { 'a2a-version': version } : {}) },
+        payload: body as object,
+      });
+      return { status: response.statusCode, body: response.json() };
+    };
+    const send = {
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'SendMessage',
+      params: { message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'hi' }] } },
+    };
+    const cases: Array<[string, { headers: Record<string, string> }, unknown, string | undefined]> = [
+      ['SendMessage, keys:manage only', keysOnly, send, '1.0'],
+      ['SendMessage, agents:read only', readOnly, send, '1.0'],
+      [
+        'tasks/get, keys:manage only',
+        keysOnly,
+        { jsonrpc: '2.0', id: 8, method: 'tasks/get', params: { id: 'run_x' } },
+        undefined,
+      ],
+      [
+        'tasks/get, messages:send only',
+        sendOnly,
+        { jsonrpc: '2.0', id: 8, method: 'tasks/get', params: { id: 'run_x' } },
+        undefined,
+      ],
+      [
+        'an unknown method, keys:manage only',
+        keysOnly,
+        { jsonrpc: '2.0', id: 9, method: 'Nonsense', params: {} },
+        '1.0',
+      ],
+      ['no JSON-RPC at all, keys:manage only', keysOnly, { hello: 'there' }, '1.0'],
+    ];
+    for (const [what, key, body, version] of cases) {
+      const mine = await call(key, agent.id, body, version);
+      assert.deepEqual(await call(key, missing, body, version), mine, `${what}: a missing agent`);
+      assert.deepEqual(await call(key, elsewhere, body, version), mine, `${what}: another account's agent`);
+      assert.match(JSON.stringify(mine.body), /insufficient_scope/, what);
+    }
+    assert.equal(fake.requests.length, 0, 'no model call was made');
+  });
+
   it('refuses callers without a key and keys of another account', async () => {
     const agent = await providerAgent();
     const bare = await fetch(`${origin}${cardPath(agent.id)}`);

@@ -11,6 +11,7 @@ import { AgentIdParams } from '../../schemas/agents.js';
 import { problemResponses } from '../../schemas/common.js';
 import { agentCardOf } from '../../services/a2a/agent-card.js';
 import { AgentRequestHandler } from '../../services/a2a/agent-request-handler.js';
+import { requireMethodScope } from '../../services/a2a/method-scopes.js';
 import { findOwnAgent } from '../../services/agents/get-agent.js';
 import type { RateCheck } from '../../services/mcp/agent-tools.js';
 import { publicBaseUrl } from './public-base-url.js';
@@ -52,8 +53,10 @@ export function registerA2aJsonRpc(
           '(the room): messages with the same one continue it. `SendStreamingMessage` (`message/stream`) answers ' +
           'with an event stream: the task, artifact updates as the reply’s text comes, status updates for tool ' +
           'calls and the end. Only text parts are read. Needs `messages:send` to send or cancel, `agents:read` to ' +
-          'get a task; the same per-minute limits and in-flight slots as the messages route. JSON-RPC errors are ' +
-          'answered with status 200, as A2A asks. See docs/a2a.md.',
+          'get a task, checked before the agent is looked up: a key without the method’s scope gets the same ' +
+          '`insufficient_scope` JSON-RPC error whether the agent exists or not. The same per-minute limits and ' +
+          'in-flight slots as the messages route. JSON-RPC errors are answered with status 200, as A2A asks. See ' +
+          'docs/a2a.md.',
         params: AgentIdParams,
         body: Type.Unknown({ description: 'A JSON-RPC 2.0 request of A2A.' }),
         response: {
@@ -70,14 +73,9 @@ export function registerA2aJsonRpc(
     },
     async (request, reply) => {
       const ctx = contextOf(request);
-      const agent = await findOwnAgent(ctx, request.params.agentId);
-      const card = agentCardOf(ctx, agent, publicBaseUrl(request, options.publicBaseUrl));
-      const controller = clientAbortController(reply);
-      const handler = new AgentRequestHandler(ctx, agent.id, card, options.rateCheck, controller.signal);
       const versionHeader = request.headers[A2A_VERSION_HEADER.toLowerCase()];
       const requestedVersion = typeof versionHeader === 'string' ? versionHeader : undefined;
       const legacy = isLegacy(requestedVersion);
-      const callContext = new ServerCallContext({ requestedVersion: legacy ? '0.3' : requestedVersion! });
       const mapError = legacy
         ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError
         : JsonRpcTransportHandler.mapToJSONRPCError;
@@ -86,6 +84,16 @@ export function registerA2aJsonRpc(
         id: requestIdOf(request.body),
         error: mapError(error),
       });
+      try {
+        requireMethodScope(ctx, request.body);
+      } catch (error) {
+        return reply.type('application/json').send(failure(error));
+      }
+      const agent = await findOwnAgent(ctx, request.params.agentId);
+      const card = agentCardOf(ctx, agent, publicBaseUrl(request, options.publicBaseUrl));
+      const controller = clientAbortController(reply);
+      const handler = new AgentRequestHandler(ctx, agent.id, card, options.rateCheck, controller.signal);
+      const callContext = new ServerCallContext({ requestedVersion: legacy ? '0.3' : requestedVersion! });
 
       let answer: Envelope | AsyncGenerator<Envelope, void, undefined>;
       try {

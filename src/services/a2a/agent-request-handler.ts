@@ -25,7 +25,7 @@ type SendParams = Parameters<A2ARequestHandler['sendMessage']>[0];
  * What an A2A client is told when a request fails on our side: the catalog's
  * code and detail, which are written for clients; never an internal message.
  */
-function clientError(error: unknown): Error {
+export function clientError(error: unknown): Error {
   if (error instanceof AppError) return new Error(`${error.code}: ${error.detail}`);
   return new Error('internal: An unexpected error occurred; it has been logged with the request id.');
 }
