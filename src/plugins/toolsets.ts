@@ -3,7 +3,7 @@ import type { SecretBox } from '../security/secret-box.js';
 import type { AgentRecord } from '../storage/repositories/agents.js';
 import type { PluginCatalog } from './catalog.js';
 import type { PluginContext, PluginInstance, Tool } from './plugin.js';
-import { redactText, withSecretsRedacted } from './redact-secrets.js';
+import { SecretMask, withSecretsRedacted } from './redact-secrets.js';
 
 /** The tools one agent offers its model for one reply. */
 export interface Toolbox {
@@ -162,7 +162,7 @@ export class AgentToolsets {
           } catch (error) {
             // Never the error object itself, and the message with the plugin's secrets masked: a plugin's error
             // may quote what it was given.
-            const reason = redactText((error as Error).message, Object.values(secrets));
+            const reason = new SecretMask(Object.values(secrets)).text((error as Error).message);
             logger.warn(
               { agentId: agent.id, plugin: plugin.name, reason },
               'plugin could not be opened; its tools are left out of this reply',

@@ -1,5 +1,6 @@
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { SecretMask } from '../redact-secrets.js';
 
 /** Bounds what a server's error body can put into the model's context and the logs. */
 const messageLimit = 300;
@@ -52,9 +53,15 @@ export function describeFailure(error: unknown, serverAddress: string, secretVal
   return redacted(`The MCP server at ${serverAddress} ${reasonOf(error, timeoutMs)}`, secretValues, messageLimit);
 }
 
-/** `message` without any of `secretValues`, cut to `limit` characters. */
+/**
+ * `message` without any of `secretValues`, in any form the mask knows (the
+ * token after its scheme, JSON-escaped, encoded…), cut to `limit` characters
+ * after masking, so the cut shows no part of one. A failure is rare enough to
+ * work the forms out each time.
+ */
 export function redacted(message: string, secretValues: string[], limit: number): string {
-  let result = message;
+  let result = new SecretMask(secretValues).text(message);
+  // The mask leaves secrets shorter than it searches for; a message quotes a header value whole, whatever its length.
   for (const secret of secretValues) {
     if (secret.length > 0) result = result.split(secret).join('••••');
   }
