@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { ToolError, type FetchFunction, type Tool } from '../plugin.js';
+import type { SecretMask } from '../redact-secrets.js';
 import type { HttpPluginConfig } from './config.js';
 import { sendRequest, type HttpToolResult } from './send-request.js';
 
@@ -55,11 +56,13 @@ function parsedInput(input: unknown): FetchUrlInput & { target: URL } {
 /**
  * `credentialsFor` gives the headers agentd adds to a request to a URL's
  * origin (the plugin's secret headers); the model neither sees nor sets them.
+ * `secretMask` holds the entry's secrets, masked where the body is cut.
  */
 export function fetchUrlTool(
   config: HttpPluginConfig,
   fetch: FetchFunction,
   credentialsFor?: (url: URL) => Readonly<Record<string, string>> | null,
+  secretMask?: SecretMask,
 ): Tool {
   return {
     name: 'fetch_url',
@@ -85,6 +88,7 @@ export function fetchUrlTool(
           abortSignal,
           allowedHosts: config.allowedHosts,
           credentialsFor,
+          secretMask,
         },
       );
     },

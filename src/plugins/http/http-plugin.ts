@@ -1,4 +1,5 @@
 import type { PluginDefinition, PluginEntryProblem } from '../plugin.js';
+import { SecretMask } from '../redact-secrets.js';
 import { describeSecretOrigin, isOfSecretOrigin, secretOriginOf } from './allowed-hosts.js';
 import { httpPluginConfigSchema, httpPluginSecretsSchema, type HttpPluginConfig } from './config.js';
 import { fetchUrlTool } from './fetch-url-tool.js';
@@ -40,7 +41,10 @@ export const httpPlugin: PluginDefinition<typeof httpPluginConfigSchema, typeof 
   secretsSchema: httpPluginSecretsSchema,
   async open(config, secrets, context) {
     const byOrigin = secretHeadersByOrigin(config, secrets);
-    if (byOrigin.length === 0) return { tools: [fetchUrlTool(config, context.fetch)] };
+    // The core masks the secrets in what the tool gives back; this is for the cut at maxResponseBytes, before which
+    // the core never sees a secret whole.
+    const secretMask = new SecretMask(Object.values(secrets));
+    if (byOrigin.length === 0) return { tools: [fetchUrlTool(config, context.fetch, undefined, secretMask)] };
     const credentialsFor = (url: URL) => {
       let headers: Record<string, string> | null = null;
       for (const { origin, values } of byOrigin) {
@@ -48,7 +52,7 @@ export const httpPlugin: PluginDefinition<typeof httpPluginConfigSchema, typeof 
       }
       return headers;
     };
-    const tool = fetchUrlTool(config, context.fetch, credentialsFor);
+    const tool = fetchUrlTool(config, context.fetch, credentialsFor, secretMask);
     // Told as origins, so the model asks for https://… where that is what carries the credentials.
     const hosts = byOrigin.map(({ origin }) => describeSecretOrigin(origin)).join(', ');
     return {

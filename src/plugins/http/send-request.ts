@@ -1,6 +1,7 @@
 import { OutboundRefusedError } from '../../outbound/outbound-refused-error.js';
 import { maximumRedirects, redirectedRequest, type RedirectableRequest } from '../../outbound/redirects.js';
 import { ToolError, type FetchFunction } from '../plugin.js';
+import type { SecretMask } from '../redact-secrets.js';
 import { isAllowedHost } from './allowed-hosts.js';
 import { readCapped } from './capped-body.js';
 import { readableText } from './readable-text.js';
@@ -30,6 +31,11 @@ export interface SendOptions {
    * origin (scheme, host or port) never carries what was meant for the first one.
    */
   credentialsFor?: ((url: URL) => Readonly<Record<string, string>> | null) | undefined;
+  /**
+   * The plugin entry's secrets, for the cut at `maxResponseBytes`: the body is
+   * read their length past it, so one that straddles the cut is masked whole.
+   */
+  secretMask?: SecretMask | undefined;
 }
 
 /** A readable reason for a failed connection; the global fetch's "fetch failed" says nothing. */
@@ -92,11 +98,13 @@ export async function sendRequest(first: RedirectableRequest, options: SendOptio
         continue;
       }
       const contentType = response.headers.get('content-type');
-      const { bytes, truncated } = await readCapped(response.body, options.maxResponseBytes);
+      const margin = options.secretMask?.marginBytes ?? 0;
+      const read = await readCapped(response.body, options.maxResponseBytes + margin);
+      const truncated = read.truncated || read.bytes.byteLength > options.maxResponseBytes;
       return {
         status: response.status,
         url: request.url.href,
-        ...readableText(contentType, bytes, truncated),
+        ...readableText(contentType, read.bytes, truncated, options.maxResponseBytes, options.secretMask),
         truncated,
       };
     }
