@@ -59,7 +59,14 @@ try {
         { chainId: chain.chainId, rpcUrl: chain.rpcUrl, name: 'local', nativeSymbol: 'ETH', tokens: { BUSD: token } },
       ],
       timeoutMs: 10_000,
-      transfers: { enabled: false, maxPerTransfer: {}, maxPerDay: {}, receiptTimeoutMs: 10_000 },
+      transfers: {
+        enabled: false,
+        requireApproval: true,
+        maxPerTransfer: {},
+        maxPerDay: {},
+        maxTransfersPerDay: 20,
+        receiptTimeoutMs: 10_000,
+      },
     },
     {},
     {

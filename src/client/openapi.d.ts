@@ -1956,7 +1956,7 @@ export interface components {
         type: string;
       }[];
       plugins: {
-        /** @description A call of one of these tools pauses the run until POST /v1/agents/{id}/approvals/{approvalId} approves or denies it. */
+        /** @description A call of one of these tools pauses the run until POST /v1/agents/{id}/approvals/{approvalId} approves or denies it. A plugin may make some of its tools wait whatever this names (the evm plugin’s evm_transfer, unless its config sets transfers.requireApproval to false); this adds to them and cannot take them away. */
         approval?: {
           /** @description How long a request waits for a decision before it expires (default 86400: 24 h; ≤ 30 days). */
           expiresAfterSeconds?: number;
@@ -2837,7 +2837,7 @@ export interface operations {
             type: string;
           }[];
           plugins?: {
-            /** @description A call of one of these tools pauses the run until POST /v1/agents/{id}/approvals/{approvalId} approves or denies it. */
+            /** @description A call of one of these tools pauses the run until POST /v1/agents/{id}/approvals/{approvalId} approves or denies it. A plugin may make some of its tools wait whatever this names (the evm plugin’s evm_transfer, unless its config sets transfers.requireApproval to false); this adds to them and cannot take them away. */
             approval?: {
               /** @description How long a request waits for a decision before it expires (default 86400: 24 h; ≤ 30 days). */
               expiresAfterSeconds?: number;
@@ -3182,7 +3182,7 @@ export interface operations {
             | null;
           plugins?:
             | {
-                /** @description A call of one of these tools pauses the run until POST /v1/agents/{id}/approvals/{approvalId} approves or denies it. */
+                /** @description A call of one of these tools pauses the run until POST /v1/agents/{id}/approvals/{approvalId} approves or denies it. A plugin may make some of its tools wait whatever this names (the evm plugin’s evm_transfer, unless its config sets transfers.requireApproval to false); this adds to them and cannot take them away. */
                 approval?: {
                   /** @description How long a request waits for a decision before it expires (default 86400: 24 h; ≤ 30 days). */
                   expiresAfterSeconds?: number;
@@ -5958,7 +5958,7 @@ export interface operations {
                 type: string;
               }[];
               plugins?: {
-                /** @description A call of one of these tools pauses the run until POST /v1/agents/{id}/approvals/{approvalId} approves or denies it. */
+                /** @description A call of one of these tools pauses the run until POST /v1/agents/{id}/approvals/{approvalId} approves or denies it. A plugin may make some of its tools wait whatever this names (the evm plugin’s evm_transfer, unless its config sets transfers.requireApproval to false); this adds to them and cannot take them away. */
                 approval?: {
                   /** @description How long a request waits for a decision before it expires (default 86400: 24 h; ≤ 30 days). */
                   expiresAfterSeconds?: number;

@@ -27,29 +27,41 @@ export type PluginEventType = Extract<(typeof agentEventTypes)[number], 'tool.tr
 /** An amount of one asset on one chain, counted against a daily limit. */
 export interface SpendingEntry {
   chainId: number;
-  /** `native`, or a token's contract address in lower case. */
+  /** `native`, a token's contract address in lower case, or `transfers` (the day's count of transfers). */
   asset: string;
-  /** In base units (wei, or the token's smallest unit). */
+  /** In base units (wei, or the token's smallest unit); 1 for each transfer of `transfers`. */
   amount: bigint;
+}
+
+/** An entry with the most its day's total may reach. */
+export interface SpendingLimit extends SpendingEntry {
+  limit: bigint;
 }
 
 export type SpendingReservation =
   | {
       reserved: true;
-      /** The day's total with this amount. */
-      total: bigint;
-      /** Takes the amount back out of the day's total: for a transfer that was never sent. */
+      /** Each entry's day's total with its amount, in the order the entries were given. */
+      totals: bigint[];
+      /** Takes every amount back out of its day's total: for a transfer that was never sent. */
       release(): Promise<void>;
     }
-  | { reserved: false; total: bigint };
+  | {
+      reserved: false;
+      /** The first entry (its index in the order given) that would pass its limit. */
+      refused: number;
+      /** That entry's day's total as it stays. */
+      total: bigint;
+    };
 
 /**
  * What the agent spent per UTC day, stored in the database every instance
- * shares. A reservation is atomic: two transfers at once cannot both pass the
- * limit, whichever instances run them.
+ * shares. A reservation is atomic: the entries of one reservation (a
+ * transfer's amount, its fee and its count) are all counted or none, and two
+ * transfers at once cannot both pass a limit, whichever instances run them.
  */
 export interface SpendingLedger {
-  reserve(entry: SpendingEntry, limit: bigint): Promise<SpendingReservation>;
+  reserve(entries: readonly SpendingLimit[]): Promise<SpendingReservation>;
   /** The day's total so far. */
   spentToday(entry: Omit<SpendingEntry, 'amount'>): Promise<bigint>;
 }
@@ -126,6 +138,12 @@ export interface Tool {
 /** The tools of one plugin entry of one agent; `close` lets go of what it holds (connections). */
 export interface PluginInstance {
   tools: Tool[];
+  /**
+   * Tools whose calls wait for a person's decision whatever the entry's
+   * `approval` names: the plugin's own default for tools that act on their
+   * own (the `evm` plugin's transfers, unless its config turns it off).
+   */
+  requiresApproval?: readonly string[];
   close?(): Promise<void>;
 }
 

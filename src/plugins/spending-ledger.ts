@@ -6,12 +6,17 @@ import type { SpendingLedger } from './plugin.js';
 export function spendingLedger(totals: TransferTotalRepository, agentId: string, clock: Clock): SpendingLedger {
   const today = () => isoTime(clock.now()).slice(0, 10);
   return {
-    async reserve({ chainId, asset, amount }, limit) {
-      // The day is fixed at reservation: a release after midnight takes the amount back from the right day.
-      const key = { agentId, chainId, asset, day: today() };
-      const outcome = await totals.reserve(key, amount, limit, isoTime(clock.now()));
+    async reserve(entries) {
+      // The day is fixed at reservation: a release after midnight takes the amounts back from the right day.
+      const day = today();
+      const increases = entries.map(({ chainId, asset, amount, limit }) => ({
+        key: { agentId, chainId, asset, day },
+        amount,
+        limit,
+      }));
+      const outcome = await totals.reserve(increases, isoTime(clock.now()));
       if (!outcome.reserved) return outcome;
-      return { ...outcome, release: () => totals.release(key, amount, isoTime(clock.now())) };
+      return { ...outcome, release: () => totals.release(increases, isoTime(clock.now())) };
     },
     spentToday: ({ chainId, asset }) => totals.total({ agentId, chainId, asset, day: today() }),
   };

@@ -106,14 +106,20 @@ export class AgentToolsets {
     for (const [index, entry] of opened.entries()) {
       if (entry === null || entry === undefined || 'failure' in entry) continue;
       const approval = entries[index]?.approval;
+      const approvedByDefault = new Set(entry.instance.requiresApproval ?? []);
       for (const tool of entry.instance.tools) {
         if (!toolName.test(tool.name) || tools.has(tool.name)) {
           this.options.logger.warn({ agentId: agent.id, tool: tool.name }, 'tool skipped: invalid or duplicate name');
           continue;
         }
         tools.set(tool.name, tool);
-        if (approval !== undefined && (approval.tools === '*' || approval.tools.includes(tool.name))) {
-          approvals.set(tool.name, { expiresAfterSeconds: approval.expiresAfterSeconds ?? defaultApprovalSeconds });
+        // The plugin's own default adds to what the entry names; an entry cannot take it away (the plugin's
+        // config says how, e.g. the evm plugin's `transfers.requireApproval`).
+        if (
+          approvedByDefault.has(tool.name) ||
+          (approval !== undefined && (approval.tools === '*' || approval.tools.includes(tool.name)))
+        ) {
+          approvals.set(tool.name, { expiresAfterSeconds: approval?.expiresAfterSeconds ?? defaultApprovalSeconds });
         }
       }
     }
@@ -158,7 +164,13 @@ export class AgentToolsets {
               context,
             );
             const tools = withSecretsRedacted(instance.tools, Object.values(secrets));
-            return { instance: { tools, ...(instance.close ? { close: () => instance.close!() } : {}) } };
+            return {
+              instance: {
+                tools,
+                ...(instance.requiresApproval ? { requiresApproval: instance.requiresApproval } : {}),
+                ...(instance.close ? { close: () => instance.close!() } : {}),
+              },
+            };
           } catch (error) {
             // Never the error object itself, and the message with the plugin's secrets masked: a plugin's error
             // may quote what it was given.

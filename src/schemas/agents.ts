@@ -123,7 +123,8 @@ export const ApprovalSetting = Type.Object(
     additionalProperties: false,
     description:
       'A call of one of these tools pauses the run until POST /v1/agents/{id}/approvals/{approvalId} approves or ' +
-      'denies it.',
+      'denies it. A plugin may make some of its tools wait whatever this names (the evm plugin’s evm_transfer, ' +
+      'unless its config sets transfers.requireApproval to false); this adds to them and cannot take them away.',
   },
 );
 export type ApprovalSettingValue = Static<typeof ApprovalSetting>;

@@ -7,7 +7,7 @@ import type { PluginContext } from '../../src/plugins/plugin.js';
  */
 export const unusedPluginServices: Pick<PluginContext, 'spending' | 'recordEvent'> = {
   spending: {
-    reserve: async () => ({ reserved: false, total: 0n }),
+    reserve: async () => ({ reserved: false, refused: 0, total: 0n }),
     spentToday: async () => 0n,
   },
   recordEvent: async () => undefined,

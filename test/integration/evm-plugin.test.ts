@@ -7,6 +7,7 @@ import type { FakeProviderServer, RecordedRequest } from '../helpers/fake-provid
 import { recordSecrets } from '../helpers/known-secrets.js';
 import { unusedPort } from '../helpers/network.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { eventually } from '../helpers/wait.js';
 import { deployTestToken, startLocalChain, tokenBalance, type LocalChain } from '../helpers/evm/local-chain.js';
 
 /**
@@ -72,9 +73,12 @@ describe('the evm plugin against a local EVM node', () => {
     };
   }
 
+  /** Transfers that run on the model's word, within the limits: these tests are about the limits, not approvals. */
+  const withoutApproval = { enabled: true, requireApproval: false };
+
   function transferAgent(limits: { maxPerTransfer: Record<string, string>; maxPerDay: Record<string, string> }) {
     return t.newAgent({
-      plugins: [evmEntry({ transfers: { enabled: true, ...limits } }, { privateKey: agentKey })],
+      plugins: [evmEntry({ transfers: { ...withoutApproval, ...limits } }, { privateKey: agentKey })],
     });
   }
 
@@ -105,6 +109,8 @@ describe('the evm plugin against a local EVM node', () => {
     assert.deepEqual(Object.keys(evm.configSchema.properties).sort(), ['chains', 'timeoutMs', 'transfers']);
     assert.deepEqual(evm.configSchema.required, ['chains']);
     assert.equal(evm.configSchema.properties.transfers.properties.enabled.default, false);
+    assert.equal(evm.configSchema.properties.transfers.properties.requireApproval.default, true);
+    assert.equal(evm.configSchema.properties.transfers.properties.maxTransfersPerDay.default, 20);
     assert.deepEqual(Object.keys(evm.secretsSchema.properties), ['privateKey']);
   });
 
@@ -123,6 +129,103 @@ describe('the evm plugin against a local EVM node', () => {
     const stored = (await t.inject({ method: 'GET', url: `/v1/agents/${agent.id}` })).json();
     assert.notEqual(stored.plugins[0].secrets.privateKey, agentKey, 'the key is read back masked');
     assert.match(stored.plugins[0].secrets.privateKey, /^••••/);
+  });
+
+  it('transfers wait for approval by default: with no approval setting, evm_transfer pauses and sends nothing until approved', async () => {
+    const agent = await t.newAgent({
+      plugins: [
+        evmEntry(
+          { transfers: { enabled: true, maxPerTransfer: { native: '1' }, maxPerDay: { native: '1' } } },
+          { privateKey: agentKey },
+        ),
+      ],
+    });
+    const to = recipient();
+    const nonceBefore = await chain.client.getTransactionCount({ address: agentAddress });
+    fake.enqueue({
+      toolCalls: [
+        { name: 'evm_get_balance', input: { address: agentAddress } },
+        { name: 'evm_transfer', input: { to, amount: '0.25' } },
+      ],
+    });
+    const response = await t.inject({
+      method: 'POST',
+      url: `/v1/agents/${agent.id}/messages`,
+      payload: { text: 'Send 0.25 ETH.', userId: 'u1' },
+    });
+    assert.equal(response.statusCode, 200, response.body);
+    const paused = response.json();
+    assert.equal(paused.finishReason, 'approval_required');
+    assert.deepEqual(
+      paused.approvals.map((approval: { name: string }) => approval.name),
+      ['evm_transfer'],
+    );
+    assert.deepEqual(
+      paused.toolCalls.map((call: ToolOutcome) => call.name),
+      ['evm_get_balance'],
+      'reads need no approval',
+    );
+    assert.equal(await chain.client.getBalance({ address: to }), 0n);
+    assert.equal(await chain.client.getTransactionCount({ address: agentAddress }), nonceBefore, 'nothing was signed');
+
+    fake.enqueue({ reply: 'Sent.' });
+    const decided = await t.inject({
+      method: 'POST',
+      url: `/v1/agents/${agent.id}/approvals/${paused.approvals[0].approvalId}`,
+      payload: { decision: 'approve' },
+    });
+    assert.equal(decided.statusCode, 200, decided.body);
+    const resumedRunId = decided.json().resumedRunId as string;
+    const resumed = await eventually(async () => {
+      const run = (await t.inject({ method: 'GET', url: `/v1/agents/${agent.id}/runs/${resumedRunId}` })).json();
+      return ['completed', 'failed'].includes(run.status) ? run : null;
+    }, 'the resumed run to end');
+    assert.equal(resumed.reply.toolCalls[0].name, 'evm_transfer');
+    assert.equal(resumed.reply.toolCalls[0].output?.status, 'confirmed', resumed.reply.toolCalls[0].error);
+    assert.equal(await chain.client.getBalance({ address: to }), parseEther('0.25'), 'the approved transfer landed');
+  });
+
+  it('transfers wait for approval by default: an entry approval naming other tools keeps it; requireApproval: false turns it off', async () => {
+    const limits = { maxPerTransfer: { native: '1' }, maxPerDay: { native: '1' } };
+    const send = async (agentId: string, to: Address, pauses: boolean) => {
+      fake.enqueue(
+        { toolCalls: [{ name: 'evm_transfer', input: { to, amount: '0.01' } }] },
+        // A reply that pauses asks the model nothing more.
+        ...(pauses ? [] : [{ reply: 'Done.' }]),
+      );
+      const response = await t.inject({
+        method: 'POST',
+        url: `/v1/agents/${agentId}/messages`,
+        payload: { text: 'Send 0.01 ETH.', userId: 'u1' },
+      });
+      assert.equal(response.statusCode, 200, response.body);
+      return response.json();
+    };
+    const namingOthers = await t.newAgent({
+      plugins: [
+        {
+          ...evmEntry({ transfers: { enabled: true, ...limits } }, { privateKey: agentKey }),
+          approval: { tools: ['evm_get_fees'], expiresAfterSeconds: 3_600 },
+        },
+      ],
+    });
+    const waiting = recipient();
+    const paused = await send(namingOthers.id, waiting, true);
+    assert.equal(paused.finishReason, 'approval_required');
+    const expiresIn = Date.parse(paused.approvals[0].expiresAt) - Date.now();
+    assert.ok(expiresIn > 3_500_000 && expiresIn <= 3_600_000, 'the entry’s expiry applies');
+    assert.equal(await chain.client.getBalance({ address: waiting }), 0n);
+
+    const optedOut = await t.newAgent({
+      plugins: [
+        evmEntry({ transfers: { enabled: true, requireApproval: false, ...limits } }, { privateKey: agentKey }),
+      ],
+    });
+    const to = recipient();
+    const ran = await send(optedOut.id, to, false);
+    assert.equal(ran.finishReason, 'stop');
+    assert.equal(ran.toolCalls[0].output?.status, 'confirmed', ran.toolCalls[0].error);
+    assert.equal(await chain.client.getBalance({ address: to }), parseEther('0.01'));
   });
 
   it('gives native and ERC-20 balances in base units and formatted, addresses checksummed', async () => {
@@ -237,7 +340,12 @@ describe('the evm plugin against a local EVM node', () => {
     assert.equal(call.output.status, 'confirmed');
     assert.equal(call.output.to, to);
     assert.equal(call.output.amount.formatted, '0.5');
-    assert.equal(call.output.spentToday.formatted, '0.5');
+    // The day's total counts the fee at its most, as the transaction was signed.
+    const maxFee = BigInt(call.output.maxFee.baseUnits);
+    assert.ok(maxFee > 0n && maxFee < parseEther('0.001'));
+    assert.equal(call.output.spentToday.baseUnits, (parseEther('0.5') + maxFee).toString());
+    assert.equal(call.output.transfersToday, 1);
+    assert.equal(call.output.dailyTransferLimit, 20);
     assert.equal(await chain.client.getBalance({ address: to }), parseEther('0.5'));
 
     const events = (await t.inject({ method: 'GET', url: `/v1/agents/${agent.id}/events` })).json().data;
@@ -262,7 +370,7 @@ describe('the evm plugin against a local EVM node', () => {
   });
 
   it('sends an ERC-20 token that lands in the recipient’s token balance', async () => {
-    const agent = await transferAgent({ maxPerTransfer: { TUSD: '100' }, maxPerDay: { tusd: '1000' } });
+    const agent = await transferAgent({ maxPerTransfer: { TUSD: '100' }, maxPerDay: { tusd: '1000', native: '0.01' } });
     const to = recipient();
     const call = await callTool(agent.id, 'evm_transfer', { to, amount: '25.5', token: 'TUSD' });
     assert.equal(call.error, undefined);
@@ -293,12 +401,12 @@ describe('the evm plugin against a local EVM node', () => {
     const refused = await callTool(agent.id, 'evm_transfer', { to, amount: '0.6' });
     assert.match(
       refused.error ?? '',
-      /would pass the daily limit of 1\.5 ETH on local: 1 already sent today, 0\.5 left\. Nothing was sent\./,
+      /0\.6 ETH and a fee of up to [0-9.]+ ETH would pass the daily limit of 1\.5 ETH on local: 1\.0\d+ already spent today \(fees included\), 0\.49\d+ left\. Nothing was sent\./,
     );
     assert.equal(await chain.client.getBalance({ address: to }), parseEther('1'));
     // What is left can still be sent.
-    assert.equal((await callTool(agent.id, 'evm_transfer', { to, amount: '0.5' })).output?.status, 'confirmed');
-    assert.equal(await chain.client.getBalance({ address: to }), parseEther('1.5'));
+    assert.equal((await callTool(agent.id, 'evm_transfer', { to, amount: '0.4' })).output?.status, 'confirmed');
+    assert.equal(await chain.client.getBalance({ address: to }), parseEther('1.4'));
   });
 
   it('lets only one of two transfers at once pass the daily limit', async () => {
@@ -323,6 +431,77 @@ describe('the evm plugin against a local EVM node', () => {
     assert.equal(calls.filter((call) => call.output?.status === 'confirmed').length, 1, JSON.stringify(calls));
     assert.equal(calls.filter((call) => /would pass the daily limit/.test(call.error ?? '')).length, 1);
     assert.equal(await chain.client.getBalance({ address: to }), parseEther('0.7'));
+  });
+
+  it('gas counts against the daily limit: an amount that fits but not with its maximum fee is refused, and nothing is sent', async () => {
+    const agent = await transferAgent({ maxPerTransfer: { native: '1' }, maxPerDay: { native: '1' } });
+    const to = recipient();
+    const nonceBefore = await chain.client.getTransactionCount({ address: agentAddress });
+    const refused = await callTool(agent.id, 'evm_transfer', { to, amount: '1' });
+    assert.match(
+      refused.error ?? '',
+      /1 ETH and a fee of up to 0\.0\d+ ETH would pass the daily limit of 1 ETH on local: 0 already spent today \(fees included\), 1 left\. Nothing was sent\./,
+    );
+    assert.equal(await chain.client.getBalance({ address: to }), 0n);
+    assert.equal(await chain.client.getTransactionCount({ address: agentAddress }), nonceBefore, 'nothing was signed');
+  });
+
+  it('gas counts against the daily limit: many tiny transfers stop once their fees reach it', async () => {
+    const dailyLimit = parseEther('0.0001');
+    const agent = await transferAgent({ maxPerTransfer: { native: '1' }, maxPerDay: { native: '0.0001' } });
+    const to = recipient();
+    const before = await chain.client.getBalance({ address: agentAddress });
+    let sent = 0;
+    let refusal: string | undefined;
+    for (let attempt = 0; attempt < 25 && refusal === undefined; attempt += 1) {
+      const call = await callTool(agent.id, 'evm_transfer', { to, amount: '0.000000000000000001' });
+      if (call.error !== undefined) refusal = call.error;
+      else {
+        assert.equal(call.output.status, 'confirmed');
+        sent += 1;
+      }
+    }
+    assert.match(refusal ?? '', /would pass the daily limit of 0\.0001 ETH on local/, `${sent} transfers were sent`);
+    assert.ok(sent >= 1, 'transfers whose fees fit are sent');
+    const spent = before - (await chain.client.getBalance({ address: agentAddress }));
+    assert.ok(
+      spent <= dailyLimit,
+      `the wallet spent ${formatEther(spent)} ETH, fees included, within the 0.0001 limit`,
+    );
+  });
+
+  it('gas counts against the daily limit: a token transfer’s fee counts against the native limit', async () => {
+    const to = recipient();
+    const withoutNative = await transferAgent({ maxPerTransfer: { TUSD: '100' }, maxPerDay: { TUSD: '1000' } });
+    const unlimited = await callTool(withoutNative.id, 'evm_transfer', { to, amount: '1', token: 'TUSD' });
+    assert.match(unlimited.error ?? '', /No maxPerDay limit is set for native, which pays the fee of every transfer/);
+    const tooSmall = await transferAgent({
+      maxPerTransfer: { TUSD: '100' },
+      maxPerDay: { TUSD: '1000', native: '0.000001' },
+    });
+    const refused = await callTool(tooSmall.id, 'evm_transfer', { to, amount: '1', token: 'TUSD' });
+    assert.match(
+      refused.error ?? '',
+      /The fee of up to 0\.0\d+ ETH would pass the daily limit of 0\.000001 ETH on local .*Nothing was sent\./,
+    );
+    assert.equal(await tokenBalance(chain, token, to), 0n);
+  });
+
+  it('a daily count of transfers: by default the 21st transfer of a day is refused', async () => {
+    const agent = await transferAgent({ maxPerTransfer: { native: '1' }, maxPerDay: { native: '10' } });
+    const to = recipient();
+    for (let count = 1; count <= 20; count += 1) {
+      const call = await callTool(agent.id, 'evm_transfer', { to, amount: '0.001' });
+      assert.equal(call.output?.status, 'confirmed', `transfer ${count}: ${call.error}`);
+    }
+    const nonceBefore = await chain.client.getTransactionCount({ address: agentAddress });
+    const refused = await callTool(agent.id, 'evm_transfer', { to, amount: '0.001' });
+    assert.match(
+      refused.error ?? '',
+      /20 transfers were already sent today on local, the most this agent may send in a day\. Nothing was sent\./,
+    );
+    assert.equal(await chain.client.getBalance({ address: to }), parseEther('0.02'));
+    assert.equal(await chain.client.getTransactionCount({ address: agentAddress }), nonceBefore, 'nothing was signed');
   });
 
   it('answers a malformed address, an unknown token or chain, and a chain without ENS with readable errors', async () => {
@@ -361,7 +540,7 @@ describe('the evm plugin against a local EVM node', () => {
     const agent = await t.newAgent({
       plugins: [
         evmEntry(
-          { transfers: { enabled: true, maxPerTransfer: { native: '1' }, maxPerDay: { native: '1' } } },
+          { transfers: { ...withoutApproval, maxPerTransfer: { native: '1' }, maxPerDay: { native: '1' } } },
           { privateKey: unfunded },
         ),
       ],
@@ -384,7 +563,7 @@ describe('the evm plugin against a local EVM node', () => {
           name: 'evm',
           config: {
             chains: [{ chainId: 1, rpcUrl: chain.rpcUrl, name: 'mainnet' }],
-            transfers: { enabled: true, maxPerTransfer: { native: '1' }, maxPerDay: { native: '1' } },
+            transfers: { ...withoutApproval, maxPerTransfer: { native: '1' }, maxPerDay: { native: '1' } },
           },
           secrets: { privateKey: 'not-a-key-at-all' },
         },
@@ -405,7 +584,7 @@ describe('the evm plugin against a local EVM node', () => {
           name: 'evm',
           config: {
             chains: [{ chainId: chain.chainId, rpcUrl: `http://127.0.0.1:${port}/rpc/secret-path`, name: 'down' }],
-            transfers: { enabled: true, maxPerTransfer: { native: '1' }, maxPerDay: { native: '1' } },
+            transfers: { ...withoutApproval, maxPerTransfer: { native: '1' }, maxPerDay: { native: '1' } },
           },
           secrets: { privateKey: agentKey },
         },

@@ -17,7 +17,14 @@ async function balanceTool(rpcUrl: string): Promise<Tool> {
   const config = {
     chains: [{ chainId: 1, rpcUrl, name: 'mainnet', nativeSymbol: 'ETH' }],
     timeoutMs: 2_000,
-    transfers: { enabled: false, maxPerTransfer: {}, maxPerDay: {}, receiptTimeoutMs: 5_000 },
+    transfers: {
+      enabled: false,
+      requireApproval: true,
+      maxPerTransfer: {},
+      maxPerDay: {},
+      maxTransfersPerDay: 20,
+      receiptTimeoutMs: 5_000,
+    },
   };
   const instance = await evmPlugin.open(
     config,

@@ -72,14 +72,30 @@ export const evmPluginConfigSchema = Type.Object(
           default: false,
           description: 'Whether the model may send funds (the evm_transfer tool). Needs the privateKey secret.',
         }),
+        requireApproval: Type.Boolean({
+          default: true,
+          description:
+            'Whether each evm_transfer call waits for a person’s decision (POST /v1/agents/{id}/approvals/' +
+            '{approvalId}) before anything is signed, whatever the entry’s `approval` names. Set it to false, ' +
+            'explicitly, to let the model’s word alone send funds within the limits.',
+        }),
         maxPerTransfer: AmountPerAsset(
           'The largest single transfer per asset, in whole units: "native" for each chain’s own currency, or a ' +
-            'token symbol of `tokens`. An asset with no entry cannot be sent.',
+            'token symbol of `tokens`. An asset with no entry cannot be sent. The amount only: the fee is ' +
+            'counted by maxPerDay.native.',
         ),
         maxPerDay: AmountPerAsset(
           'The most sent per asset, chain and UTC day (counted over every instance), same keys as maxPerTransfer. ' +
-            'An asset with no entry cannot be sent.',
+            'An asset with no entry cannot be sent. `native` also counts the fee of every transfer, tokens ' +
+            'included, at its most (gas limit × max fee per gas, as signed): without a `native` entry nothing can ' +
+            'be sent.',
         ),
+        maxTransfersPerDay: Type.Integer({
+          minimum: 1,
+          maximum: 10_000,
+          default: 20,
+          description: 'The most transfers per chain and UTC day (counted over every instance), of any asset.',
+        }),
         receiptTimeoutMs: Type.Integer({
           minimum: 1_000,
           maximum: 120_000,

@@ -21,7 +21,10 @@ function accountOf(privateKey: string | undefined): PrivateKeyAccount | null {
   }
 }
 
-/** The tools of one `evm` entry: the read tools always, the transfer tool when the config enables it. */
+/**
+ * The tools of one `evm` entry: the read tools always, the transfer tool when
+ * the config enables it, waiting for approval unless the config says otherwise.
+ */
 export function openEvmTools(
   config: EvmPluginConfig,
   secrets: EvmPluginSecrets,
@@ -33,10 +36,15 @@ export function openEvmTools(
     timeoutMs: config.timeoutMs,
   };
   const tools = [...readTools(toolContext), readContractTool(toolContext)];
-  if (config.transfers.enabled) {
-    tools.push(
-      transferTool(toolContext, { config: config.transfers, account: accountOf(secrets.privateKey), plugin: context }),
-    );
-  }
-  return { tools };
+  if (!config.transfers.enabled) return { tools };
+  const transfer = transferTool(toolContext, {
+    config: config.transfers,
+    account: accountOf(secrets.privateKey),
+    plugin: context,
+  });
+  // A transfer cannot be undone: unless the owner turned it off, a person approves each one.
+  return {
+    tools: [...tools, transfer],
+    requiresApproval: config.transfers.requireApproval ? [transfer.name] : [],
+  };
 }

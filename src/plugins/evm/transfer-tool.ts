@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { encodeFunctionData, erc20Abi, keccak256, parseUnits, zeroAddress, type Hex } from 'viem';
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { prepareTransactionRequest, sendRawTransaction } from 'viem/actions';
-import { ToolError, type PluginContext, type Tool } from '../plugin.js';
+import { ToolError, type PluginContext, type SpendingLimit, type Tool } from '../plugin.js';
 import type { EvmChain } from './chains.js';
 import type { EvmPluginConfig } from './config.js';
 import { ChainInput, checkedInput } from './inputs.js';
@@ -146,6 +146,15 @@ export function transferTool(context: EvmToolContext, options: TransferToolOptio
           `No ${perTransfer === undefined ? 'maxPerTransfer' : 'maxPerDay'} limit is set for ${asset.limitKey}, so it cannot be sent. Nothing was sent.`,
         );
       }
+      // The fee is paid in the native currency whatever is sent, so a transfer of any asset needs a native limit.
+      const nativePerDay = limitOf(config.maxPerDay, 'native');
+      if (nativePerDay === undefined) {
+        throw new ToolError(
+          `No maxPerDay limit is set for native, which pays the fee of every transfer, so ${asset.symbol} cannot be ` +
+            'sent either. Nothing was sent.',
+        );
+      }
+      // maxPerTransfer bounds the amount only (what the recipient gets); the fee is bounded by maxPerDay.native.
       const perTransferUnits = parseUnits(perTransfer, asset.decimals);
       if (value > perTransferUnits) {
         throw new ToolError(
@@ -154,25 +163,57 @@ export function transferTool(context: EvmToolContext, options: TransferToolOptio
       }
       abortSignal.throwIfAborted();
       const perDayUnits = parseUnits(perDay, asset.decimals);
-      const reservation = await plugin.spending.reserve(
-        { chainId: chain.chainId, asset: asset.ledgerKey, amount: value },
-        perDayUnits,
-      );
-      if (!reservation.reserved) {
-        const left = perDayUnits - reservation.total;
+      const nativePerDayUnits = parseUnits(nativePerDay, 18);
+
+      /**
+       * Counts the transfer against the day's limits, all or nothing: its
+       * amount, its fee at its most (native, with the amount when that is
+       * native too), and one more transfer of the day.
+       */
+      async function reserve(fee: bigint) {
+        const entries: SpendingLimit[] = [
+          asset.tokenAddress === null
+            ? { chainId: chain.chainId, asset: 'native', amount: value + fee, limit: nativePerDayUnits }
+            : { chainId: chain.chainId, asset: asset.ledgerKey, amount: value, limit: perDayUnits },
+          ...(asset.tokenAddress === null
+            ? []
+            : [{ chainId: chain.chainId, asset: 'native', amount: fee, limit: nativePerDayUnits }]),
+          { chainId: chain.chainId, asset: 'transfers', amount: 1n, limit: BigInt(config.maxTransfersPerDay) },
+        ];
+        const reservation = await plugin.spending.reserve(entries);
+        if (reservation.reserved) return reservation;
+        const refused = entries[reservation.refused]!;
+        if (refused.asset === 'transfers') {
+          throw new ToolError(
+            `${reservation.total} transfers were already sent today on ${chain.name}, the most this agent may ` +
+              'send in a day. Nothing was sent.',
+          );
+        }
+        const native = refused.asset === 'native';
+        const decimals = native ? 18 : asset.decimals;
+        const limit = native ? nativePerDayUnits : perDayUnits;
+        const left = limit - reservation.total;
+        const spent = amountOf(reservation.total, decimals, null).formatted;
+        const maxFee = `${amountOf(fee, 18, null).formatted} ${chain.nativeSymbol}`;
         throw new ToolError(
-          `${givenAmount} ${asset.symbol} would pass the daily limit of ${perDay} ${asset.symbol} on ${chain.name}: ` +
-            `${amountOf(reservation.total, asset.decimals, null).formatted} already sent today, ` +
-            `${amountOf(left < 0n ? 0n : left, asset.decimals, null).formatted} left. Nothing was sent.`,
+          (!native
+            ? `${givenAmount} ${asset.symbol} would pass the daily limit of ${perDay} ${asset.symbol} on ${chain.name}: ` +
+              `${spent} already sent today, `
+            : asset.tokenAddress === null
+              ? `${givenAmount} ${asset.symbol} and a fee of up to ${maxFee} would pass the daily limit of ` +
+                `${nativePerDay} ${asset.symbol} on ${chain.name}: ${spent} already spent today (fees included), `
+              : `The fee of up to ${maxFee} would pass the daily limit of ${nativePerDay} ${chain.nativeSymbol} on ` +
+                `${chain.name} (which counts the fees of token transfers too): ${spent} already spent today, `) +
+            `${amountOf(left < 0n ? 0n : left, decimals, null).formatted} left. Nothing was sent.`,
         );
       }
 
       // From here the transfer runs to its end even if the reply is aborted: a reservation is either given
       // back or belongs to a transfer the node saw, and a sent transfer is always recorded.
       const sent = serially(async () => {
-        let signed: Hex;
+        let request: PreparedTransfer;
         try {
-          const request = await prepareTransactionRequest(chain.client, {
+          request = (await prepareTransactionRequest(chain.client, {
             account,
             chain: chain.chain,
             ...(asset.tokenAddress === null
@@ -181,7 +222,15 @@ export function transferTool(context: EvmToolContext, options: TransferToolOptio
                   to: asset.tokenAddress,
                   data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, value] }),
                 }),
-          });
+          })) as PreparedTransfer;
+        } catch (error) {
+          throw withNothingSent(describe(error));
+        }
+        // The fee is reserved as the transaction is signed: it can cost no more than its gas limit at its max fee.
+        const fee = maxFeeOf(request);
+        const reservation = await reserve(fee);
+        let signed: Hex;
+        try {
           signed = await account.signTransaction({ ...request, chainId: chain.chainId } as never);
         } catch (error) {
           await reservation.release();
@@ -213,9 +262,9 @@ export function transferTool(context: EvmToolContext, options: TransferToolOptio
           );
         }
         await record({ ...event, status: 'sent' });
-        return { hash, event };
+        return { hash, event, fee, totals: reservation.totals };
       });
-      const { hash, event } = await sent;
+      const { hash, event, fee, totals } = await sent;
 
       let status: 'confirmed' | 'reverted' | 'pending' = 'pending';
       let blockNumber: string | null = null;
@@ -238,8 +287,11 @@ export function transferTool(context: EvmToolContext, options: TransferToolOptio
         amount: amountOf(value, asset.decimals, asset.symbol),
         status,
         blockNumber,
-        spentToday: amountOf(reservation.total, asset.decimals, asset.symbol),
+        maxFee: amountOf(fee, 18, chain.nativeSymbol),
+        spentToday: amountOf(totals[0]!, asset.decimals, asset.symbol),
         dailyLimit: amountOf(perDayUnits, asset.decimals, asset.symbol),
+        transfersToday: Number(totals.at(-1)),
+        dailyTransferLimit: config.maxTransfersPerDay,
         ...(status === 'pending'
           ? { note: 'Sent, but not mined within the wait; check it later with evm_get_transaction.' }
           : status === 'reverted'
@@ -248,6 +300,26 @@ export function transferTool(context: EvmToolContext, options: TransferToolOptio
       };
     },
   };
+}
+
+/** What the transaction is signed with, of what the node filled in: its gas limit and fee per gas. */
+interface PreparedTransfer {
+  gas?: bigint;
+  /** EIP-1559 transactions. */
+  maxFeePerGas?: bigint;
+  /** Legacy (and EIP-2930) transactions. */
+  gasPrice?: bigint;
+}
+
+/** The most the transaction can cost in fees: its gas limit at its max fee per gas (or its gas price). */
+function maxFeeOf(request: PreparedTransfer): bigint {
+  const perGas = request.maxFeePerGas ?? request.gasPrice;
+  if (request.gas === undefined || perGas === undefined) {
+    throw new ToolError(
+      'The node gave no gas limit or fee for the transfer, so its cost cannot be counted. Nothing was sent.',
+    );
+  }
+  return request.gas * perGas;
 }
 
 function withNothingSent(error: Error): Error {

@@ -1,7 +1,10 @@
 import type { ExpressionBuilder } from 'kysely';
 import { inTransaction, type Database, type Dialect, type Executor } from '../schema.js';
 
-/** One day's transfers of one agent on one chain in one asset (`native` or a token's lower-case address). */
+/**
+ * One day's transfers of one agent on one chain: in one asset (`native` or a
+ * token's lower-case address), or their count (`transfers`).
+ */
 export interface TransferTotalKey {
   agentId: string;
   chainId: number;
@@ -10,14 +13,25 @@ export interface TransferTotalKey {
   day: string;
 }
 
-export type Reservation = { reserved: true; total: bigint } | { reserved: false; total: bigint };
+/** One amount to add to one day's total, and the most that total may reach. */
+export interface TotalIncrease {
+  key: TransferTotalKey;
+  amount: bigint;
+  limit: bigint;
+}
+
+export type Reservation =
+  | { reserved: true; totals: bigint[] }
+  /** `refused`: the first increase (in the order given) that would pass its limit; `total` its total as it stays. */
+  | { reserved: false; refused: number; total: bigint };
 
 /**
  * The per-day totals the `evm` plugin's daily limits are checked against
- * (migration 0014). A reservation reads and raises a total in one
- * transaction: on PostgreSQL the row is locked (`for update`) once it
- * exists, and SQLite runs one write transaction at a time, so two transfers
- * at once, on one instance or several, cannot both pass the limit.
+ * (migration 0014): amounts per asset, and the count of transfers under the
+ * asset `transfers`. A reservation reads and raises its totals in one
+ * transaction, all or none: on PostgreSQL each row is locked (`for update`)
+ * once it exists, and SQLite runs one write transaction at a time, so two
+ * transfers at once, on one instance or several, cannot both pass a limit.
  */
 export class TransferTotalRepository {
   constructor(
@@ -25,41 +39,53 @@ export class TransferTotalRepository {
     private readonly dialect: Dialect,
   ) {}
 
-  /** Adds `amount` to the day's total unless the total would pass `limit`; the total after (or as it stays). */
-  async reserve(key: TransferTotalKey, amount: bigint, limit: bigint, now: string): Promise<Reservation> {
+  /** Adds each amount to its day's total unless any total would pass its limit; the totals after, in order. */
+  async reserve(increases: readonly TotalIncrease[], now: string): Promise<Reservation> {
     return inTransaction(this.db, async (transaction) => {
-      await transaction
-        .insertInto('evm_transfer_totals')
-        .values({ ...row(key), total: '0', updated_at: now })
-        .onConflict((conflict) => conflict.columns(['agent_id', 'chain_id', 'asset', 'day']).doNothing())
-        .execute();
-      let query = transaction.selectFrom('evm_transfer_totals').select('total').where(matches(key));
-      if (this.dialect === 'postgres') query = query.forUpdate();
-      const current = BigInt((await query.executeTakeFirstOrThrow()).total);
-      const total = current + amount;
-      if (total > limit) return { reserved: false, total: current };
-      await transaction
-        .updateTable('evm_transfer_totals')
-        .set({ total: total.toString(), updated_at: now })
-        .where(matches(key))
-        .execute();
-      return { reserved: true, total };
+      const current = new Map<number, bigint>();
+      // Rows are locked in one order whatever order the caller gave them in, so that two reservations of the
+      // same rows (a transfer's native fee and its count) cannot each hold one and wait for the other.
+      for (const index of lockOrder(increases)) {
+        const { key } = increases[index]!;
+        await transaction
+          .insertInto('evm_transfer_totals')
+          .values({ ...row(key), total: '0', updated_at: now })
+          .onConflict((conflict) => conflict.columns(['agent_id', 'chain_id', 'asset', 'day']).doNothing())
+          .execute();
+        let query = transaction.selectFrom('evm_transfer_totals').select('total').where(matches(key));
+        if (this.dialect === 'postgres') query = query.forUpdate();
+        current.set(index, BigInt((await query.executeTakeFirstOrThrow()).total));
+      }
+      const totals = increases.map((increase, index) => current.get(index)! + increase.amount);
+      const refused = increases.findIndex((increase, index) => totals[index]! > increase.limit);
+      if (refused !== -1) return { reserved: false, refused, total: current.get(refused)! };
+      for (const [index, { key }] of increases.entries()) {
+        await transaction
+          .updateTable('evm_transfer_totals')
+          .set({ total: totals[index]!.toString(), updated_at: now })
+          .where(matches(key))
+          .execute();
+      }
+      return { reserved: true, totals };
     });
   }
 
-  /** Takes back a reservation whose transfer was never sent. */
-  async release(key: TransferTotalKey, amount: bigint, now: string): Promise<void> {
+  /** Takes back the amounts of a reservation whose transfer was never sent. */
+  async release(decreases: readonly Omit<TotalIncrease, 'limit'>[], now: string): Promise<void> {
     await inTransaction(this.db, async (transaction) => {
-      let query = transaction.selectFrom('evm_transfer_totals').select('total').where(matches(key));
-      if (this.dialect === 'postgres') query = query.forUpdate();
-      const found = await query.executeTakeFirst();
-      if (found === undefined) return;
-      const total = BigInt(found.total) - amount;
-      await transaction
-        .updateTable('evm_transfer_totals')
-        .set({ total: (total < 0n ? 0n : total).toString(), updated_at: now })
-        .where(matches(key))
-        .execute();
+      for (const index of lockOrder(decreases)) {
+        const { key, amount } = decreases[index]!;
+        let query = transaction.selectFrom('evm_transfer_totals').select('total').where(matches(key));
+        if (this.dialect === 'postgres') query = query.forUpdate();
+        const found = await query.executeTakeFirst();
+        if (found === undefined) continue;
+        const total = BigInt(found.total) - amount;
+        await transaction
+          .updateTable('evm_transfer_totals')
+          .set({ total: (total < 0n ? 0n : total).toString(), updated_at: now })
+          .where(matches(key))
+          .execute();
+      }
     });
   }
 
@@ -76,6 +102,13 @@ export class TransferTotalRepository {
   async deleteForAgent(agentId: string, executor: Executor = this.db): Promise<void> {
     await executor.deleteFrom('evm_transfer_totals').where('agent_id', '=', agentId).execute();
   }
+}
+
+/** The indexes of the changes, in the order of their rows' keys; one reservation names each row once. */
+function lockOrder(changes: readonly { key: TransferTotalKey }[]): number[] {
+  const sortKeys = changes.map(({ key }) => `${key.agentId} ${key.chainId} ${key.asset} ${key.day}`);
+  if (new Set(sortKeys).size !== sortKeys.length) throw new Error('a reservation names the same daily total twice');
+  return sortKeys.map((_, index) => index).sort((a, b) => (sortKeys[a]! < sortKeys[b]! ? -1 : 1));
 }
 
 function row(key: TransferTotalKey) {
