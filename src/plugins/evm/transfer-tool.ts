@@ -53,11 +53,13 @@ function limitOf(limits: Record<string, string>, key: string): string | undefine
 
 /**
  * Sends the native currency or a configured ERC-20 token, within the
- * per-transfer and per-day limits of the config. Order matters: both limits
- * are checked (the day's amount reserved in the shared database) before
+ * per-transfer and per-day limits of the config. Order matters: the
+ * transaction is prepared first so that its fee at its most is known, then
+ * the day's amount, fee and count are reserved in the shared database before
  * anything is signed; a transfer that fails before it reaches the node gives
  * its reservation back; one the node accepted is recorded in the agent's
- * trail at once, then its receipt is awaited for a bounded time.
+ * trail at once, then its receipt is awaited for a bounded time. Whether a
+ * person approves each call first is decided outside (evm-tools.ts).
  */
 export function transferTool(context: EvmToolContext, options: TransferToolOptions): Tool {
   const { config, account, plugin } = options;
