@@ -207,4 +207,43 @@ describe('the http plugin’s secrets in what a server sends back', () => {
     assert.match(cut, /\[truncated: the output was \d+ bytes; only the first 2048 are shown\]$/);
     await assertNeverShown(roomy.id, second.reply);
   });
+
+  it('a secret cut at maxResponseBytes is masked: by the openapi plugin’s tools too', async () => {
+    const document = {
+      openapi: '3.1.0',
+      info: { title: 'Padded', version: '1.0.0' },
+      security: [{ token: [] }],
+      paths: {
+        '/padded': {
+          get: {
+            operationId: 'getPadded',
+            parameters: [{ name: 'before', in: 'query', required: true, schema: { type: 'integer' } }],
+            responses: { '200': { description: 'Text.' } },
+          },
+        },
+      },
+      components: { securitySchemes: { token: { type: 'http', scheme: 'bearer' } } },
+    };
+    const agent = await t.newAgent({
+      plugins: [
+        {
+          name: 'openapi',
+          config: { document, baseUrl: api.origin, maxResponseBytes },
+          secrets: { token: bearer.slice('Bearer '.length) },
+        },
+      ],
+    });
+    fake.enqueue({ toolCalls: [{ name: 'getPadded', input: { before: maxResponseBytes - 12 } }] }, { reply: 'Done.' });
+    const response = await t.inject({
+      method: 'POST',
+      url: `/v1/agents/${agent.id}/messages`,
+      payload: { text: 'Go', userId: 'u1' },
+    });
+    assert.equal(response.statusCode, 200, response.body);
+    assert.equal(api.received.at(-1)!.headers.authorization, bearer, 'the API got its credentials');
+    const output = response.json().toolCalls[0].output as { text: string; truncated: boolean };
+    assert.equal(output.truncated, true);
+    assert.equal(output.text.slice(-16), `${'x'.repeat(12)}••••`);
+    await assertNeverShown(agent.id, response.body);
+  });
 });

@@ -1,6 +1,6 @@
 import { sendRequest } from '../http/send-request.js';
 import { ToolError, type PluginDefinition, type PluginEntryProblem, type Tool } from '../plugin.js';
-import { redactText } from '../redact-secrets.js';
+import { redactText, SecretMask } from '../redact-secrets.js';
 import { maxOperations, openApiConfigSchema, openApiSecretsSchema, type OpenApiConfig } from './config.js';
 import { DocumentProblem, loadDocument, type LoadedDocument } from './document.js';
 import { isCallable, operationsOf, toolNames, type Operation } from './operations.js';
@@ -78,6 +78,8 @@ export const openApiPlugin: PluginDefinition<typeof openApiConfigSchema, typeof 
       config.prefix,
     );
     const echoed = derivedSecretForms(document, secrets);
+    // For the cut at maxResponseBytes: a secret it would split is masked whole (see sendRequest).
+    const secretMask = new SecretMask(Object.values(secrets));
     const tools = operations.map((operation, index): Tool => {
       const credentials = credentialsFor(document, operation.security, secrets);
       return {
@@ -92,6 +94,7 @@ export const openApiPlugin: PluginDefinition<typeof openApiConfigSchema, typeof 
               fetch: context.fetch,
               timeoutMs: config.timeoutMs,
               maxResponseBytes: config.maxResponseBytes,
+              secretMask,
               abortSignal,
               // Only to the API's own origin: a redirect elsewhere goes without them.
               credentialsFor: (url) =>
