@@ -73,6 +73,24 @@ export class PlatformCatalog {
   }
 
   /**
+   * What decides where an entry's secrets go (see PlatformDefinition.secretDestination).
+   * A connector that does not say, a type this server lacks, or settings the
+   * connector cannot read give the whole settings: any change then counts as
+   * a new destination, the safe side.
+   */
+  secretDestination(type: string, settings: Record<string, unknown>): unknown {
+    const definition = this.#platforms.get(type)?.definition;
+    // Defaults filled in, so that a client writing them out (the dashboard does) changes nothing.
+    const withDefaults = this.settingsWithDefaults(type, settings);
+    if (definition?.secretDestination === undefined) return withDefaults;
+    try {
+      return definition.secretDestination(withDefaults);
+    } catch {
+      return withDefaults;
+    }
+  }
+
+  /**
    * Problems of one entry of a known type: settings or secrets its schemas
    * refuse (defaults applied first). `secrets` holds the values as sent, or
    * their masks for kept secrets, so secrets schemas check names and presence,

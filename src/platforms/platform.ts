@@ -199,6 +199,14 @@ export interface PlatformDefinition<Settings extends TObject = TObject, Secrets 
    * `runsOnLease` decides per configuration.
    */
   runsOnLease(settings: Static<Settings>, context: Pick<PlatformContext, 'publicBaseUrl'>): boolean;
+  /**
+   * What decides where the entry's secrets go, read from its settings
+   * (defaults applied), as for plugins (see PluginDefinition.secretDestination):
+   * a user-given server URL, a callback that receives what the secrets sign.
+   * Left out, the whole settings count; a connector that only calls the
+   * operator's API address (`PlatformContext.apiBaseUrl`) returns null.
+   */
+  secretDestination?(settings: Static<Settings>): unknown;
   /** Starts the connector; resolves once it is connected (credentials checked). */
   start(settings: Static<Settings>, secrets: Static<Secrets>, context: PlatformContext): Promise<PlatformConnection>;
   /**

@@ -89,6 +89,25 @@ export class PluginCatalog {
   }
 
   /**
+   * What decides where an entry's secrets go (see PluginDefinition.secretDestination).
+   * A plugin that does not say, one this server lacks, or a config the plugin
+   * cannot read (it fails the schema, and is refused for that) gives the
+   * whole config: then any change counts as a new destination, the safe side
+   * for a plugin nobody has said where its secrets go.
+   */
+  secretDestination(name: string, config: Record<string, unknown>): unknown {
+    const definition = this.#plugins.get(name)?.definition;
+    // Defaults filled in, so that a client writing them out (the dashboard does) changes nothing.
+    const withDefaults = this.configWithDefaults(name, config);
+    if (definition?.secretDestination === undefined) return withDefaults;
+    try {
+      return definition.secretDestination(withDefaults);
+    } catch {
+      return withDefaults;
+    }
+  }
+
+  /**
    * Problems of one entry: an unknown name, a config or secrets that do not
    * match the plugin's schemas. Defaults are applied before checking, so a
    * config may leave out what has a default. `secrets` holds the secret

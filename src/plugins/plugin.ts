@@ -176,6 +176,16 @@ export interface PluginDefinition<Config extends TObject = TObject, Secrets exte
    */
   configRequired?: boolean;
   /**
+   * What decides where the entry's secrets go, read from its config (defaults
+   * applied): the server's URL, the hosts a header is sent to, the chains a
+   * key signs for. An object of the config's fields, which a refusal names. On
+   * PATCH a secret sent back as its mask is kept only from an entry with the
+   * same destination, so a kept secret never follows a config to a new server.
+   * Left out, the whole config counts (any change of it asks for the secrets
+   * again); a plugin whose config says nothing of it returns null.
+   */
+  secretDestination?(config: Static<Config>): unknown;
+  /**
    * Builds the plugin's tools for one agent. Called once per agent version and
    * kept while the agent is unchanged (connections pooled per agent); failures
    * here are reported to the model through the tools, never as a failed reply.

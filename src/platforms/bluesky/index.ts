@@ -284,6 +284,8 @@ export const blueskyPlatform: PlatformDefinition<typeof blueskySettingsSchema, t
   settingsSchema: blueskySettingsSchema,
   secretsSchema: blueskySecretsSchema,
   runsOnLease: () => true,
+  // The identifier and app password go to this PDS (unset: the operator's); another one is a new destination.
+  secretDestination: (settings) => ({ serviceUrl: settings.serviceUrl }),
 
   async start(settings, secrets, context): Promise<PlatformConnection> {
     const { agent, did } = await login(settings, secrets, context);

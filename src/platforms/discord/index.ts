@@ -166,6 +166,8 @@ export const discordPlatform: PlatformDefinition<typeof discordSettingsSchema, t
   settingsSchema: discordSettingsSchema,
   secretsSchema: discordSecretsSchema,
   runsOnLease: () => true,
+  // Only the operator's API address (PlatformContext.apiBaseUrl) decides where the secrets go, never the settings.
+  secretDestination: () => null,
   start,
   postText,
   // Messages carry their channel as their reply target; this serves those that did not: a server message's

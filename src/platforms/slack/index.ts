@@ -107,6 +107,8 @@ export function createSlackPlatform(): PlatformDefinition<typeof slackSettingsSc
     secretsSchema: slackSecretsSchema,
 
     runsOnLease: () => false,
+    // Only the operator's API address (PlatformContext.apiBaseUrl) decides where the secrets go, never the settings.
+    secretDestination: () => null,
 
     async start(_settings: SlackSettings, secrets: SlackSecrets, context: PlatformContext) {
       const missing = missingSecrets(secrets);

@@ -297,6 +297,8 @@ export const telegramPlatform: PlatformDefinition<typeof settingsSchema, typeof 
   settingsSchema,
   secretsSchema,
   runsOnLease: (_settings, context) => context.publicBaseUrl === undefined,
+  // Only the operator's API address (PlatformContext.apiBaseUrl) decides where the secrets go, never the settings.
+  secretDestination: () => null,
 
   async start(settings, secrets, context): Promise<PlatformConnection> {
     const token = secrets.botToken;

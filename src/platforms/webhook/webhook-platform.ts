@@ -146,6 +146,8 @@ export const webhookPlatform: PlatformDefinition<typeof settingsSchema, typeof s
   settingsSchema,
   secretsSchema,
   runsOnLease: () => false,
+  // The secret signs every reply POSTed to the callback: a new receiver of signed replies is a new destination.
+  secretDestination: (settings) => ({ callbackUrl: settings.callbackUrl }),
   // Nothing to hold open: every instance serves the inbound route.
   start: async () => ({ stop: async () => undefined }),
 

@@ -314,6 +314,8 @@ export const xPlatform: PlatformDefinition<typeof xSettingsSchema, typeof xSecre
   settingsSchema: xSettingsSchema,
   secretsSchema: xSecretsSchema,
   runsOnLease: () => true,
+  // Only the operator's API address (PlatformContext.apiBaseUrl) decides where the secrets go, never the settings.
+  secretDestination: () => null,
 
   async start(settings, secrets, context): Promise<PlatformConnection> {
     const client = await createXClient(secrets, context.apiBaseUrl, context.signal);

@@ -73,6 +73,8 @@ export const a2aPlugin: PluginDefinition<typeof a2aConfigSchema, typeof a2aSecre
     'Lets the agent ask a remote A2A (Agent2Agent) agent, found by its agent card, and gives the model its answer.',
   configSchema: a2aConfigSchema,
   secretsSchema: a2aSecretsSchema,
+  // The headers go to the card's origin and to the origins the entry lists (in any order), and to no other.
+  secretDestination: (config) => ({ cardUrl: config.cardUrl, secretOrigins: [...(config.secretOrigins ?? [])].sort() }),
 
   async open(config, secrets, context) {
     const timeoutMs = config.timeoutMs ?? defaultTimeoutMs;

@@ -15,6 +15,8 @@ export const evmPlugin: PluginDefinition<typeof evmPluginConfigSchema, typeof ev
     'contract view functions and ENS. Optionally send funds within per-transfer and daily limits.',
   configSchema: evmPluginConfigSchema,
   secretsSchema: evmPluginSecretsSchema,
+  // The key signs for these chains, through these endpoints: another chain or endpoint is a new destination.
+  secretDestination: (config) => ({ chains: config.chains.map(({ chainId, rpcUrl }) => ({ chainId, rpcUrl })) }),
   async open(config, secrets, context) {
     const { openEvmTools } = await import('./evm-tools.js');
     return openEvmTools(config, secrets, context);

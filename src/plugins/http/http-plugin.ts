@@ -39,6 +39,8 @@ export const httpPlugin: PluginDefinition<typeof httpPluginConfigSchema, typeof 
     'Fetch web pages and HTTP APIs (GET and POST) as readable text, with secret headers added per origin that the model never sees.',
   configSchema: httpPluginConfigSchema,
   secretsSchema: httpPluginSecretsSchema,
+  // Which origin gets which secret, whatever form its keys take.
+  secretDestination: (config) => ({ secretHeaders: config.secretHeaders ?? {} }),
   async open(config, secrets, context) {
     const byOrigin = secretHeadersByOrigin(config, secrets);
     // The core masks the secrets in what the tool gives back; this is for the cut at maxResponseBytes, before which

@@ -44,6 +44,8 @@ export const imagesPlugin: PluginDefinition<typeof imagesPluginConfigSchema, typ
     'Generate images with an OpenAI or OpenAI-compatible image model; they are stored and sent with the reply.',
   configSchema: imagesPluginConfigSchema,
   secretsSchema: imagesPluginSecretsSchema,
+  // The key goes to `baseUrl`, else to the server's endpoint of the provider.
+  secretDestination: (config) => ({ provider: config.provider, baseUrl: config.baseUrl }),
   // The schema's pattern only says http(s); a baseUrl the URL parser refuses would fail every call as unreachable.
   async check(config) {
     if (config.baseUrl === undefined || URL.canParse(config.baseUrl)) return [];

@@ -50,6 +50,8 @@ export const mcpPlugin: PluginDefinition<typeof mcpConfigSchema, typeof mcpSecre
     'Connects the agent to a Model Context Protocol server over Streamable HTTP and gives the model its tools, named `<prefix>_<tool>`.',
   configSchema: mcpConfigSchema,
   secretsSchema: mcpSecretsSchema,
+  // The headers go to the server at this address, and to no other.
+  secretDestination: (config) => ({ url: config.url }),
 
   /**
    * Connects and lists the server's tools once per agent version. When the

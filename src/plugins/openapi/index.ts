@@ -60,6 +60,10 @@ export const openApiPlugin: PluginDefinition<typeof openApiConfigSchema, typeof 
   configSchema: openApiConfigSchema,
   secretsSchema: openApiSecretsSchema,
   configRequired: true,
+  // The credentials go to `baseUrl`, else to the document's first server: the document at `url`, or the inline
+  // one taken whole (its servers may be `$ref`s into the rest of it).
+  secretDestination: (config) =>
+    config.baseUrl !== undefined ? { baseUrl: config.baseUrl } : { url: config.url, document: config.document },
 
   async open(config, secrets, context) {
     let loaded: LoadedDocument;

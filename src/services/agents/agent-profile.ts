@@ -1,33 +1,16 @@
 import { AppError, describeFieldErrors, validationError } from '../../errors.js';
 import type { Agent, CreateAgentInput, UpdateAgentInput } from '../../schemas/agents.js';
 import { limits } from '../../schemas/agents.js';
-import { maskSecret, type SecretBox } from '../../security/secret-box.js';
-import type {
-  AgentProfile,
-  AgentRecord,
-  StoredKnowledgeItem,
-  StoredSecret,
-} from '../../storage/repositories/agents.js';
+import { maskSecret } from '../../security/secret-box.js';
+import type { AgentProfile, AgentRecord, StoredKnowledgeItem } from '../../storage/repositories/agents.js';
 import type { ServiceDeps } from '../context.js';
 import { memorySettingsOf, memoryFromCreate, mergeMemory } from '../../schemas/memory-settings.js';
+import { sealEntrySecrets, type EarlierEntry, type SecretProblem, type StoredSecrets } from './entry-secrets.js';
 
 /**
  * Turning request bodies into stored agent profiles and stored agents into
  * API views: defaults, JSON Merge Patch (RFC 7396), secret sealing and masking.
  */
-
-type SecretInput = Record<string, string> | undefined;
-type StoredSecrets = Record<string, StoredSecret>;
-
-function sealSecrets(box: SecretBox, agentId: string, input: SecretInput, previous: StoredSecrets = {}): StoredSecrets {
-  const sealed: StoredSecrets = {};
-  for (const [name, value] of Object.entries(input ?? {})) {
-    const kept = previous[name];
-    // A client that read the agent and sends it back unchanged sends the mask: keep the stored secret.
-    sealed[name] = kept && kept.mask === value ? kept : { sealed: box.seal(value, agentId), mask: maskSecret(value) };
-  }
-  return sealed;
-}
 
 function maskSecrets(secrets: StoredSecrets): Record<string, string> {
   const masked: Record<string, string> = {};
@@ -44,33 +27,85 @@ function bioList(bio: string | string[] | null | undefined): string[] {
 type PlatformInput = NonNullable<CreateAgentInput['platforms']>[number];
 type PluginInput = NonNullable<CreateAgentInput['plugins']>[number];
 
-/** Previous entries with the same identity (platform type, plugin name), used to keep masked secrets. */
-function previousByIdentity<T>(entries: T[], identity: (entry: T) => string): Map<string, T[]> {
-  const map = new Map<string, T[]>();
+/**
+ * Stored entries by identity (platform type, plugin name), each with where
+ * its secrets went: masked secrets are kept from these (see entry-secrets.ts),
+ * whatever the order the entries now come in.
+ */
+function earlierByIdentity<T extends { secrets: StoredSecrets }>(
+  entries: readonly T[],
+  identity: (entry: T) => string,
+  destination: (entry: T) => unknown,
+): Map<string, EarlierEntry[]> {
+  const map = new Map<string, EarlierEntry[]>();
   for (const entry of entries) {
     const key = identity(entry);
-    map.set(key, [...(map.get(key) ?? []), entry]);
+    map.set(key, [...(map.get(key) ?? []), { destination: destination(entry), secrets: entry.secrets }]);
   }
   return map;
 }
 
-function platforms(box: SecretBox, agentId: string, input: PlatformInput[], previous: AgentProfile['platforms'] = []) {
-  const earlier = previousByIdentity(previous, (platform) => platform.type);
-  return input.map((platform) => ({
+/** `problems` collects the masks refused for a changed destination, reported with the entries' other problems. */
+function platforms(
+  deps: ServiceDeps,
+  agentId: string,
+  input: PlatformInput[],
+  previous: AgentProfile['platforms'] = [],
+  problems: SecretProblem[] = [],
+) {
+  const { catalog } = deps.platforms;
+  const earlier = earlierByIdentity(
+    previous,
+    (platform) => platform.type,
+    (platform) => catalog.secretDestination(platform.type, platform.settings),
+  );
+  return input.map((platform, index) => ({
     type: platform.type,
     enabled: platform.enabled ?? true,
     settings: platform.settings ?? {},
-    secrets: sealSecrets(box, agentId, platform.secrets, earlier.get(platform.type)?.shift()?.secrets),
+    secrets: sealEntrySecrets(
+      deps.secretBox,
+      agentId,
+      platform.secrets,
+      {
+        destination: () => catalog.secretDestination(platform.type, platform.settings ?? {}),
+        earlier: earlier.get(platform.type) ?? [],
+        pointer: `/body/platforms/${index}`,
+      },
+      problems,
+    ),
   }));
 }
 
-function plugins(box: SecretBox, agentId: string, input: PluginInput[], previous: AgentProfile['plugins'] = []) {
-  const earlier = previousByIdentity(previous, (plugin) => plugin.name);
-  return input.map((plugin) => ({
+/** `problems` collects the masks refused for a changed destination, reported with the entries' other problems. */
+function plugins(
+  deps: ServiceDeps,
+  agentId: string,
+  input: PluginInput[],
+  previous: AgentProfile['plugins'] = [],
+  problems: SecretProblem[] = [],
+) {
+  const { catalog } = deps.plugins;
+  const earlier = earlierByIdentity(
+    previous,
+    (plugin) => plugin.name,
+    (plugin) => catalog.secretDestination(plugin.name, plugin.config),
+  );
+  return input.map((plugin, index) => ({
     name: plugin.name,
     enabled: plugin.enabled ?? true,
     config: plugin.config ?? {},
-    secrets: sealSecrets(box, agentId, plugin.secrets, earlier.get(plugin.name)?.shift()?.secrets),
+    secrets: sealEntrySecrets(
+      deps.secretBox,
+      agentId,
+      plugin.secrets,
+      {
+        destination: () => catalog.secretDestination(plugin.name, plugin.config ?? {}),
+        earlier: earlier.get(plugin.name) ?? [],
+        pointer: `/body/plugins/${index}`,
+      },
+      problems,
+    ),
     ...(plugin.approval !== undefined ? { approval: plugin.approval } : {}),
   }));
 }
@@ -90,15 +125,23 @@ function knowledgeBytes(items: StoredKnowledgeItem[]): number {
  * appear once (mcp once per prefix, as its tools are named after it). Every
  * problem is reported, each at its JSON pointer.
  */
-function checkPlugins(deps: ServiceDeps, input: PluginInput[], stored: AgentProfile['plugins']): void {
-  const problems: Array<{ path: string; message: string }> = [];
+function checkPlugins(
+  deps: ServiceDeps,
+  input: PluginInput[],
+  stored: AgentProfile['plugins'],
+  secretProblems: SecretProblem[] = [],
+): void {
+  const problems: Array<{ path: string; message: string }> = [...secretProblems];
+  const refused = new Set(secretProblems.map((problem) => problem.path));
   const seen = new Set<string>();
   for (const [index, entry] of input.entries()) {
     const secrets: Record<string, string> = {};
     for (const [name, secret] of Object.entries(stored[index]?.secrets ?? {})) secrets[name] = secret.mask;
     const config = entry.config ?? {};
     for (const problem of deps.plugins.catalog.check(entry.name, config, secrets)) {
-      problems.push({ path: `/body/plugins/${index}${problem.path}`, message: problem.message });
+      const path = `/body/plugins/${index}${problem.path}`;
+      // A refused secret is left out of the entry: that it is missing is already said, and why.
+      if (!refused.has(path)) problems.push({ path, message: problem.message });
     }
     const identity =
       entry.name === 'mcp' || entry.name === 'openapi'
@@ -147,14 +190,22 @@ export async function checkPluginsFurther(deps: ServiceDeps, input: PluginInput[
  * appear once (its inbound URL names the agent and the type). Unknown types
  * are stored and reported `unsupported` (see src/platforms/catalog.ts).
  */
-function checkPlatforms(deps: ServiceDeps, input: PlatformInput[], stored: AgentProfile['platforms']): void {
-  const problems: Array<{ path: string; message: string }> = [];
+function checkPlatforms(
+  deps: ServiceDeps,
+  input: PlatformInput[],
+  stored: AgentProfile['platforms'],
+  secretProblems: SecretProblem[] = [],
+): void {
+  const problems: Array<{ path: string; message: string }> = [...secretProblems];
+  const refused = new Set(secretProblems.map((problem) => problem.path));
   const seen = new Set<string>();
   for (const [index, entry] of input.entries()) {
     const secrets: Record<string, string> = {};
     for (const [name, secret] of Object.entries(stored[index]?.secrets ?? {})) secrets[name] = secret.mask;
     for (const problem of deps.platforms.catalog.check(entry.type, entry.settings ?? {}, secrets)) {
-      problems.push({ path: `/body/platforms/${index}${problem.path}`, message: problem.message });
+      const path = `/body/platforms/${index}${problem.path}`;
+      // A refused secret is left out of the entry: that it is missing is already said, and why.
+      if (!refused.has(path)) problems.push({ path, message: problem.message });
     }
     if (seen.has(entry.type) && deps.platforms.catalog.definitionOf(entry.type) !== undefined) {
       problems.push({
@@ -211,8 +262,8 @@ export function profileFromCreate(deps: ServiceDeps, agentId: string, input: Cre
     knowledge: input.knowledge ?? [],
     ...(input.knowledgeBases?.length ? { knowledgeBases: input.knowledgeBases } : {}),
     goals: { objectives: input.goals?.objectives ?? [], motivations: input.goals?.motivations ?? [] },
-    platforms: platforms(box, agentId, input.platforms ?? []),
-    plugins: plugins(box, agentId, input.plugins ?? []),
+    platforms: platforms(deps, agentId, input.platforms ?? []),
+    plugins: plugins(deps, agentId, input.plugins ?? []),
     model,
     metadata: input.metadata ?? {},
     memory: memoryFromCreate(input.memory),
@@ -271,10 +322,11 @@ export interface PatchedAgent {
 
 /** Applies a JSON Merge Patch to an agent, with the status rules of the contract (§7). */
 export function applyAgentPatch(deps: ServiceDeps, current: AgentRecord, patch: UpdateAgentInput): PatchedAgent {
-  const box = deps.secretBox;
   const before = current.profile;
   const personalityPatch = patch.personality;
   const goalsPatch = patch.goals;
+  const pluginSecretProblems: SecretProblem[] = [];
+  const platformSecretProblems: SecretProblem[] = [];
 
   let metadata = before.metadata;
   if (patch.metadata === null) metadata = {};
@@ -314,9 +366,11 @@ export function applyAgentPatch(deps: ServiceDeps, current: AgentRecord, patch: 
     platforms:
       patch.platforms === undefined
         ? before.platforms
-        : platforms(box, current.id, patch.platforms ?? [], before.platforms),
+        : platforms(deps, current.id, patch.platforms ?? [], before.platforms, platformSecretProblems),
     plugins:
-      patch.plugins === undefined ? before.plugins : plugins(box, current.id, patch.plugins ?? [], before.plugins),
+      patch.plugins === undefined
+        ? before.plugins
+        : plugins(deps, current.id, patch.plugins ?? [], before.plugins, pluginSecretProblems),
     model:
       patch.model === undefined
         ? before.model
@@ -329,8 +383,8 @@ export function applyAgentPatch(deps: ServiceDeps, current: AgentRecord, patch: 
   };
   checkProfile(deps, profile);
   // Only entries sent now are checked: an agent stored before a plugin was withdrawn can still be patched.
-  if (patch.plugins) checkPlugins(deps, patch.plugins, profile.plugins);
-  if (patch.platforms) checkPlatforms(deps, patch.platforms, profile.platforms);
+  if (patch.plugins) checkPlugins(deps, patch.plugins, profile.plugins, pluginSecretProblems);
+  if (patch.platforms) checkPlatforms(deps, patch.platforms, profile.platforms, platformSecretProblems);
 
   let status = current.status;
   let statusReason = current.statusReason;
