@@ -163,7 +163,7 @@ export interface paths {
     head?: never;
     /**
      * Update an agent (JSON Merge Patch)
-     * @description RFC 7396: objects merge, arrays replace, `null` resets a field to its default. Accepts `application/json` and `application/merge-patch+json`. Setting `status` (or changing `model`) of an agent in `error` clears its `statusReason`. A masked secret sent back unchanged keeps the stored secret. A patch that changes nothing leaves `updatedAt` as it was. Scope: `agents:write`.
+     * @description RFC 7396: objects merge, arrays replace, `null` resets a field to its default. Accepts `application/json` and `application/merge-patch+json`. Setting `status` (or changing `model`) of an agent in `error` clears its `statusReason`. A masked secret sent back unchanged keeps the stored secret of a plugin (platform) entry of the same name (type) whose destination is the same: the URL its secrets are sent to, or what the plugin names instead (see `secrets`). A kept secret never follows a changed destination: its mask is then refused (400 `validation_failed` at `/body/plugins/{i}/secrets/{name}`, nothing changed) and the secret must be given again in clear. A patch that changes nothing leaves `updatedAt` as it was. Scope: `agents:write`.
      */
     patch: operations['updateAgent'];
     trace?: never;
@@ -2825,7 +2825,7 @@ export interface operations {
           platforms?: {
             /** @default true */
             enabled?: boolean;
-            /** @description Write-only credentials. Stored encrypted; read back masked. Sending back the masked value keeps the stored secret. */
+            /** @description Write-only credentials. Stored encrypted; read back masked. Sending back the masked value keeps the stored secret, but only while what decides where it goes is unchanged (the server URL of mcp, openapi, images, bluesky; a2a's cardUrl and secretOrigins; http's `secretHeaders`; evm's chains and rpcUrls; a webhook's callbackUrl; the whole config of a plugin that does not say): otherwise the mask is refused (400 at the secret) and the secret must be given again. */
             secrets?: {
               [key: string]: string;
             };
@@ -2852,7 +2852,7 @@ export interface operations {
             enabled?: boolean;
             /** @description A plugin this server offers (GET /v1/plugins): http, knowledge, clock, math, mcp. */
             name: string;
-            /** @description Write-only credentials. Stored encrypted; read back masked. Sending back the masked value keeps the stored secret. */
+            /** @description Write-only credentials. Stored encrypted; read back masked. Sending back the masked value keeps the stored secret, but only while what decides where it goes is unchanged (the server URL of mcp, openapi, images, bluesky; a2a's cardUrl and secretOrigins; http's `secretHeaders`; evm's chains and rpcUrls; a webhook's callbackUrl; the whole config of a plugin that does not say): otherwise the mask is refused (400 at the secret) and the secret must be given again. */
             secrets?: {
               [key: string]: string;
             };
@@ -3168,7 +3168,7 @@ export interface operations {
             | {
                 /** @default true */
                 enabled?: boolean;
-                /** @description Write-only credentials. Stored encrypted; read back masked. Sending back the masked value keeps the stored secret. */
+                /** @description Write-only credentials. Stored encrypted; read back masked. Sending back the masked value keeps the stored secret, but only while what decides where it goes is unchanged (the server URL of mcp, openapi, images, bluesky; a2a's cardUrl and secretOrigins; http's `secretHeaders`; evm's chains and rpcUrls; a webhook's callbackUrl; the whole config of a plugin that does not say): otherwise the mask is refused (400 at the secret) and the secret must be given again. */
                 secrets?: {
                   [key: string]: string;
                 };
@@ -3197,7 +3197,7 @@ export interface operations {
                 enabled?: boolean;
                 /** @description A plugin this server offers (GET /v1/plugins): http, knowledge, clock, math, mcp. */
                 name: string;
-                /** @description Write-only credentials. Stored encrypted; read back masked. Sending back the masked value keeps the stored secret. */
+                /** @description Write-only credentials. Stored encrypted; read back masked. Sending back the masked value keeps the stored secret, but only while what decides where it goes is unchanged (the server URL of mcp, openapi, images, bluesky; a2a's cardUrl and secretOrigins; http's `secretHeaders`; evm's chains and rpcUrls; a webhook's callbackUrl; the whole config of a plugin that does not say): otherwise the mask is refused (400 at the secret) and the secret must be given again. */
                 secrets?: {
                   [key: string]: string;
                 };
@@ -5946,7 +5946,7 @@ export interface operations {
               platforms?: {
                 /** @default true */
                 enabled?: boolean;
-                /** @description Write-only credentials. Stored encrypted; read back masked. Sending back the masked value keeps the stored secret. */
+                /** @description Write-only credentials. Stored encrypted; read back masked. Sending back the masked value keeps the stored secret, but only while what decides where it goes is unchanged (the server URL of mcp, openapi, images, bluesky; a2a's cardUrl and secretOrigins; http's `secretHeaders`; evm's chains and rpcUrls; a webhook's callbackUrl; the whole config of a plugin that does not say): otherwise the mask is refused (400 at the secret) and the secret must be given again. */
                 secrets?: {
                   [key: string]: string;
                 };
@@ -5973,7 +5973,7 @@ export interface operations {
                 enabled?: boolean;
                 /** @description A plugin this server offers (GET /v1/plugins): http, knowledge, clock, math, mcp. */
                 name: string;
-                /** @description Write-only credentials. Stored encrypted; read back masked. Sending back the masked value keeps the stored secret. */
+                /** @description Write-only credentials. Stored encrypted; read back masked. Sending back the masked value keeps the stored secret, but only while what decides where it goes is unchanged (the server URL of mcp, openapi, images, bluesky; a2a's cardUrl and secretOrigins; http's `secretHeaders`; evm's chains and rpcUrls; a webhook's callbackUrl; the whole config of a plugin that does not say): otherwise the mask is refused (400 at the secret) and the secret must be given again. */
                 secrets?: {
                   [key: string]: string;
                 };

@@ -35,7 +35,11 @@ const SecretsInput = Type.Record(
     maxProperties: 50,
     additionalProperties: false,
     description:
-      'Write-only credentials. Stored encrypted; read back masked. Sending back the masked value keeps the stored secret.',
+      'Write-only credentials. Stored encrypted; read back masked. Sending back the masked value keeps the stored ' +
+      'secret, but only while what decides where it goes is unchanged (the server URL of mcp, openapi, images, ' +
+      "bluesky; a2a's cardUrl and secretOrigins; http's `secretHeaders`; evm's chains and rpcUrls; a webhook's " +
+      'callbackUrl; the whole config of a plugin that does not say): otherwise the mask is refused (400 at the ' +
+      'secret) and the secret must be given again.',
   },
 );
 const SecretsView = Type.Record(Type.String({ pattern: secretName }), Type.String(), {
