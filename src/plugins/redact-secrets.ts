@@ -99,6 +99,15 @@ export function secretForms(secretValues: readonly string[]): string[] {
  */
 export class SecretMask {
   readonly #forms: readonly string[];
+  /**
+   * The forms searched for first: those with no other form inside them, each
+   * with the longer forms that contain it, which are searched for only where
+   * it is found. A text without any of these has no form at all, and most
+   * forms contain another (`Bearer tok_…` holds `tok_…`, and so do its
+   * JSON-escaped and URL-encoded forms), so a text with no secret, the usual
+   * case, is scanned for far fewer.
+   */
+  readonly #innermost: ReadonlyArray<{ form: string; containers: readonly string[] }>;
   readonly #shortest: number;
   /**
    * Bytes to read past a cut for a secret begun before it to be seen whole:
@@ -109,6 +118,12 @@ export class SecretMask {
 
   constructor(secretValues: readonly string[]) {
     this.#forms = secretForms(secretValues);
+    this.#innermost = this.#forms
+      .filter((form) => !this.#forms.some((other) => other.length < form.length && form.includes(other)))
+      .map((form) => ({
+        form,
+        containers: this.#forms.filter((other) => other.length > form.length && other.includes(form)),
+      }));
     this.#shortest = this.#forms.at(-1)?.length ?? Infinity;
     this.marginBytes = 3 * (this.#forms[0]?.length ?? 0);
   }
@@ -126,10 +141,12 @@ export class SecretMask {
   #found(text: string): Array<[start: number, end: number]> | null {
     if (text.length < this.#shortest) return null;
     let found: Array<[number, number]> | null = null;
-    for (const form of this.#forms) {
-      if (form.length > text.length) continue;
-      for (let at = text.indexOf(form); at !== -1; at = text.indexOf(form, at + 1)) {
-        (found ??= []).push([at, at + form.length]);
+    for (const { form, containers } of this.#innermost) {
+      if (form.length > text.length || !text.includes(form)) continue;
+      for (const each of [form, ...containers]) {
+        for (let at = text.indexOf(each); at !== -1; at = text.indexOf(each, at + 1)) {
+          (found ??= []).push([at, at + each.length]);
+        }
       }
     }
     if (found === null) return null;
