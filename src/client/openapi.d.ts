@@ -2805,7 +2805,7 @@ export interface operations {
             [key: string]: string;
           };
           model?: {
-            /** @description Write-only provider key for this agent; accepted only where the operator allows per-agent keys. */
+            /** @description Write-only provider key for this agent; accepted only where the operator allows per-agent keys. Sending back its mask (or leaving it out) keeps it only while `provider` stays the same: a PATCH that changes the provider must give the key again, or `null`. */
             apiKey?: string;
             maxOutputTokens?: number;
             /** @description Tool rounds in one reply (default 5): after this many, the model is asked to answer without tools. */
@@ -5927,7 +5927,7 @@ export interface operations {
                 [key: string]: string;
               };
               model?: {
-                /** @description Write-only provider key for this agent; accepted only where the operator allows per-agent keys. */
+                /** @description Write-only provider key for this agent; accepted only where the operator allows per-agent keys. Sending back its mask (or leaving it out) keeps it only while `provider` stays the same: a PATCH that changes the provider must give the key again, or `null`. */
                 apiKey?: string;
                 maxOutputTokens?: number;
                 /** @description Tool rounds in one reply (default 5): after this many, the model is asked to answer without tools. */

@@ -163,7 +163,10 @@ const maxSteps = Type.Integer({
 const modelApiKey = Type.String({
   minLength: 1,
   maxLength: 1000,
-  description: 'Write-only provider key for this agent; accepted only where the operator allows per-agent keys.',
+  description:
+    'Write-only provider key for this agent; accepted only where the operator allows per-agent keys. Sending ' +
+    'back its mask (or leaving it out) keeps it only while `provider` stays the same: a PATCH that changes the ' +
+    'provider must give the key again, or `null`.',
 });
 
 const ModelInput = Type.Object(

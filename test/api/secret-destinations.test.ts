@@ -536,5 +536,57 @@ for (const backend of backends) {
       assert.notEqual(openSecret(imported.id, stored.plugins[0].secrets.Authorization), 'Bearer mcp-secret-0001');
       assert.deepEqual(await storedProfile(existing.id), storedBefore);
     });
+
+    it('a stored model key does not follow a changed provider, kept by its mask or left out', async () => {
+      // Both providers are configured (neither is called: nothing here sends a message), and agents may bring keys.
+      const keys = await createTestApp({
+        backend: backend.name,
+        env: {
+          AGENTD_ALLOW_AGENT_MODEL_KEYS: 'true',
+          OPENAI_API_KEY: 'sk-test-never-used',
+          AGENTD_OPENAI_COMPATIBLE_BASE_URL: 'http://127.0.0.1:9/v1',
+          AGENTD_OPENAI_COMPATIBLE_API_KEY: 'server-key-123456',
+        },
+      });
+      try {
+        const created = await keys.inject({
+          method: 'POST',
+          url: '/v1/agents',
+          payload: { name: 'K', model: { provider: 'openai-compatible', name: 'm', apiKey: 'agent-key-abcdef987654' } },
+        });
+        assert.equal(created.statusCode, 201, created.body);
+        const agent = created.json();
+        for (const model of [
+          { provider: 'openai', name: 'gpt-4o-mini', apiKey: agent.model.apiKey },
+          { provider: 'openai', name: 'gpt-4o-mini' },
+        ]) {
+          const response = await keys.inject({ method: 'PATCH', url: `/v1/agents/${agent.id}`, payload: { model } });
+          assert.equal(response.statusCode, 400, response.body);
+          assert.deepEqual(
+            response.json().errors.map((error: { path: string }) => error.path),
+            ['/body/model/apiKey'],
+          );
+          const after = await keys.inject({ method: 'GET', url: `/v1/agents/${agent.id}` });
+          assert.deepEqual(after.json(), agent);
+        }
+        // The same provider keeps its key by the mask; a new provider takes a key given again, or none.
+        const renamed = await keys.inject({
+          method: 'PATCH',
+          url: `/v1/agents/${agent.id}`,
+          payload: { model: { name: 'm2', apiKey: agent.model.apiKey } },
+        });
+        assert.equal(renamed.statusCode, 200, renamed.body);
+        assert.equal(renamed.json().model.apiKey, agent.model.apiKey);
+        const moved = await keys.inject({
+          method: 'PATCH',
+          url: `/v1/agents/${agent.id}`,
+          payload: { model: { provider: 'openai', name: 'gpt-4o-mini', apiKey: null } },
+        });
+        assert.equal(moved.statusCode, 200, moved.body);
+        assert.equal(moved.json().model.apiKey, undefined);
+      } finally {
+        await keys.close();
+      }
+    });
   });
 }

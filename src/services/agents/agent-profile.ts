@@ -308,6 +308,13 @@ function mergeModel(
   if (patch.apiKey === null) delete next.apiKey;
   else if (patch.apiKey !== undefined && patch.apiKey !== current.apiKey?.mask) {
     next.apiKey = { sealed: deps.secretBox.seal(patch.apiKey, agentId), mask: maskSecret(patch.apiKey) };
+  } else if (current.apiKey !== undefined && next.provider !== current.provider) {
+    // The provider decides where the key is sent: as with plugin secrets (entry-secrets.ts), a key kept by its
+    // mask or by leaving it out never follows a change of destination.
+    throw validationError(
+      '/body/model/apiKey',
+      "must be given again (or null): the model's provider changed, and a kept key is not sent to another provider",
+    );
   }
   return next;
 }
