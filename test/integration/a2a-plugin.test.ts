@@ -103,6 +103,9 @@ describe('the a2a plugin', () => {
  * loopback: two ports of 127.0.0.1, so two origins. Each serves a card naming
  * its own endpoint, one naming the other's, and one that has moved there.
  */
+/** The characters of a remote agent's answer the tool keeps. */
+const answerCut = 100_000;
+
 describe('the a2a plugin’s secrets', () => {
   const secrets = { Authorization: 'Bearer a2a-secret-61c0f9', 'X-Api-Key': 'key-a2a-7d3e52' };
   const context: PluginContext = {
@@ -134,16 +137,21 @@ describe('the a2a plugin’s secrets', () => {
   function remoteAgent(self: () => LoopbackHttpServer, other: () => LoopbackHttpServer) {
     return startLoopbackHttpServer((request, response) => {
       const path = new URL(request.path, 'http://x').pathname;
-      if (path === '/card.json' || path === '/card-naming-other.json') {
+      if (path === '/card-long.json') {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(JSON.stringify(cardNaming(`${self().origin}/rpc-long`)));
+      } else if (path === '/card.json' || path === '/card-naming-other.json') {
         const endpoint = `${(path === '/card.json' ? self() : other()).origin}/rpc`;
         response.writeHead(200, { 'content-type': 'application/json' });
         response.end(JSON.stringify(cardNaming(endpoint)));
       } else if (path === '/moved.json') {
         response.writeHead(302, { location: `${other().origin}/card.json` });
         response.end();
-      } else if (path === '/rpc') {
+      } else if (path === '/rpc' || path === '/rpc-long') {
         const { id } = JSON.parse(request.body) as { id: number };
-        const message = { messageId: 'm1', contextId: 'ctx-1', role: 'ROLE_AGENT', parts: [{ text: 'Forty-two.' }] };
+        // The long answer puts the entry's API key across the 100,000 characters the tool keeps of an answer.
+        const text = path === '/rpc' ? 'Forty-two.' : `${'x'.repeat(answerCut - 7)}${secrets['X-Api-Key']} and more`;
+        const message = { messageId: 'm1', contextId: 'ctx-1', role: 'ROLE_AGENT', parts: [{ text }] };
         response.writeHead(200, { 'content-type': 'text/event-stream' });
         response.end(`data: ${JSON.stringify({ jsonrpc: '2.0', id, result: { message } })}\n\n`);
       } else {
@@ -224,6 +232,14 @@ describe('the a2a plugin’s secrets', () => {
     for (const request of received) assert.equal(carriesSecret(request), false, request.path);
     assert.equal(first.received.at(-1)!.path, '/moved.json');
     assert.equal(carriesSecret(first.received.at(-1)!), true, 'the origin configured got them');
+  });
+
+  it('a secret cut at the answer cap is masked: the cut never shows its first characters', async () => {
+    const { answer } = (await ask({ cardUrl: `${first.origin}/card-long.json` })) as { answer: string };
+    assert.equal(answer.length <= answerCut, true);
+    assert.equal(answer.startsWith('x'.repeat(answerCut - 7)), true);
+    assert.equal(answer.slice(answerCut - 7), '••••');
+    assert.equal(answer.includes(secrets['X-Api-Key'].slice(0, 6)), false);
   });
 
   it('takes origins, not other addresses, in secretOrigins', () => {

@@ -3,6 +3,7 @@ import { SendMessageRequest, TaskState, type AgentCard, type StreamResponse } fr
 import { ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
 import { ToolError, type FetchFunction, type PluginDefinition, type ToolCallContext } from '../plugin.js';
 import { redacted } from '../mcp/describe-failure.js';
+import { SecretMask } from '../redact-secrets.js';
 import { a2aConfigSchema, a2aSecretsSchema, defaultTimeoutMs } from './config.js';
 
 /** Bounds a failure message the model reads, and the answer it is given. */
@@ -79,6 +80,9 @@ export const a2aPlugin: PluginDefinition<typeof a2aConfigSchema, typeof a2aSecre
   async open(config, secrets, context) {
     const timeoutMs = config.timeoutMs ?? defaultTimeoutMs;
     const secretValues = Object.values(secrets ?? {});
+    // The core masks every tool result, but only after this plugin has cut it: what is cut here is masked first,
+    // so a secret straddling a cut is masked whole and never shows its first characters.
+    const mask = new SecretMask(secretValues);
     let cardUrl: URL;
     try {
       cardUrl = new URL(config.cardUrl);
@@ -117,7 +121,7 @@ export const a2aPlugin: PluginDefinition<typeof a2aConfigSchema, typeof a2aSecre
       throw new Error(describe('could not be reached', error));
     }
     const card = await client.getAgentCard();
-    const description = `Ask ${card.name}, a remote agent: ${card.description}`.slice(0, 1000);
+    const description = mask.head(`Ask ${card.name}, a remote agent: ${card.description}`, 1000);
 
     async function ask(input: unknown, { abortSignal }: ToolCallContext) {
       const { text, contextId } = input as { text: string; contextId?: string };
@@ -147,7 +151,8 @@ export const a2aPlugin: PluginDefinition<typeof a2aConfigSchema, typeof a2aSecre
             remoteContextId = payload.value.contextId || remoteContextId;
             answer += textOf(payload.value.parts);
           }
-          if (answer.length > answerLimit) break;
+          // Read past the limit by the longest form of a secret, so one begun before the cut is seen whole.
+          if (answer.length > answerLimit + mask.marginBytes) break;
         }
       } catch (error) {
         throw new ToolError(describe('failed', error));
@@ -156,7 +161,7 @@ export const a2aPlugin: PluginDefinition<typeof a2aConfigSchema, typeof a2aSecre
         throw new ToolError(redacted(`${card.name} could not answer: ${statusText}`, secretValues, messageLimit));
       }
       return {
-        answer: (answer === '' ? statusText : answer).slice(0, answerLimit),
+        answer: mask.head(answer === '' ? statusText : answer, answerLimit),
         taskId,
         contextId: remoteContextId,
       };
