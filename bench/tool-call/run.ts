@@ -76,7 +76,8 @@ const openApiEntry = {
 };
 const httpEntry = {
   name: 'http',
-  config: { secretHeaders: { '127.0.0.1': { 'X-Api-Key': 'apiKey' } } },
+  // The API's origin written out: a bare host would mean https on port 443 only.
+  config: { secretHeaders: { [apiOrigin]: { 'X-Api-Key': 'apiKey' } } },
   secrets: { apiKey: 'bench-api-key-0001' },
 };
 

@@ -57,7 +57,10 @@ export const httpPluginConfigSchema = Type.Object(
       minimum: 1024,
       maximum: 5 * 1_048_576,
       default: 1_048_576,
-      description: 'Bytes of a response body read at most; the rest is left unread and the result marked truncated.',
+      description:
+        'Bytes of a response body given to the model at most; the rest is left unread (but for a margin as long ' +
+        'as the longest secret, read so that a secret across the cut is masked whole) and the result marked ' +
+        'truncated.',
     }),
   },
   { additionalProperties: false },
