@@ -71,8 +71,9 @@ export function AgentConnect({ agent }: { agent: Agent }) {
                 </p>
               ) : (
                 <p>
-                  This agent is offered to MCP clients, but the server lists no tool for it (it is past the first
-                  1,000).
+                  This agent is offered to MCP clients, but the server lists no tool for it to this key: the listing
+                  shows an agent's tool only to a key with both agents:read and messages:send, and only for the first
+                  1,000 agents.
                 </p>
               )
             }
