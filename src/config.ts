@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 /**
@@ -103,6 +104,13 @@ export interface KnowledgeConfig {
   pollMs: number;
 }
 
+/** One model's price, as AGENTD_MODEL_PRICES gives it (the shape of ModelPrice in src/providers/prices.ts). */
+export interface ModelPriceSetting {
+  inputPerMillion: number;
+  cachedInputPerMillion?: number;
+  outputPerMillion: number;
+}
+
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
 export interface Config {
@@ -124,6 +132,11 @@ export interface Config {
   maxOpenStreamsPerAccount: number;
   defaultModel: { provider: string; name: string } | null;
   providers: ProviderEnvironment;
+  /**
+   * Prices per million tokens (US dollars) by provider and model, merged over the defaults of
+   * src/providers/prices.ts (AGENTD_MODEL_PRICES: inline JSON, or the path of a JSON file).
+   */
+  modelPrices: Record<string, Record<string, ModelPriceSetting>>;
   allowAgentModelKeys: boolean;
   /** Whether calls to user-given URLs may reach loopback, private and link-local addresses (src/outbound/). */
   outbound: { allowPrivateAddresses: boolean };
@@ -493,6 +506,7 @@ export function loadConfig(env: Environment, cwd: string = process.cwd()): Confi
     maxOpenStreamsPerAccount: integer(env, 'AGENTD_MAX_OPEN_STREAMS_PER_ACCOUNT', 100, 1, 1_000_000),
     defaultModel,
     providers,
+    modelPrices: modelPrices(read(env, 'AGENTD_MODEL_PRICES')),
     allowAgentModelKeys: boolean(env, 'AGENTD_ALLOW_AGENT_MODEL_KEYS', false),
     outbound: { allowPrivateAddresses: boolean(env, 'AGENTD_OUTBOUND_ALLOW_PRIVATE', false) },
     providerTimeoutMs: integer(env, 'AGENTD_PROVIDER_TIMEOUT_MS', 30_000, 100, 600_000),
@@ -542,6 +556,61 @@ export function loadConfig(env: Environment, cwd: string = process.cwd()): Confi
     runs: runSettings(env),
     logLevel: logLevel as LogLevel,
   };
+}
+
+/**
+ * AGENTD_MODEL_PRICES: `{"provider": {"model": {"inputPerMillion": 0.5, "cachedInputPerMillion": 0.05,
+ * "outputPerMillion": 1.5}}}`, inline or in a file (a value not starting with `{` is a path).
+ */
+export function modelPrices(raw: string | undefined): Config['modelPrices'] {
+  const name = 'AGENTD_MODEL_PRICES';
+  if (raw === undefined) return {};
+  let text = raw;
+  if (!raw.startsWith('{')) {
+    try {
+      text = readFileSync(raw, 'utf8');
+    } catch {
+      throw new ConfigError(name, 'must be a JSON object or the path of a readable JSON file');
+    }
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new ConfigError(name, 'is not valid JSON');
+  }
+  const isObject = (value: unknown): value is Record<string, unknown> =>
+    typeof value === 'object' && value !== null && !Array.isArray(value);
+  if (!isObject(parsed)) throw new ConfigError(name, 'must be an object of providers, each an object of models');
+  const prices: Config['modelPrices'] = {};
+  for (const [provider, models] of Object.entries(parsed)) {
+    if (!isObject(models)) throw new ConfigError(name, `entry "${provider}" must be an object of models`);
+    prices[provider] = {};
+    for (const [model, price] of Object.entries(models)) {
+      const where = `${provider}/${model}`;
+      if (!isObject(price)) throw new ConfigError(name, `entry "${where}" must be an object of prices`);
+      const known = ['inputPerMillion', 'cachedInputPerMillion', 'outputPerMillion'];
+      const unknown = Object.keys(price).find((key) => !known.includes(key));
+      if (unknown !== undefined) {
+        throw new ConfigError(name, `entry "${where}" has an unknown field "${unknown}" (known: ${known.join(', ')})`);
+      }
+      const amount = (field: string, required: boolean): number | undefined => {
+        const value = price[field];
+        if (value === undefined && !required) return undefined;
+        if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+          throw new ConfigError(name, `entry "${where}" needs ${field} as a number of dollars, 0 or more`);
+        }
+        return value;
+      };
+      const cachedInputPerMillion = amount('cachedInputPerMillion', false);
+      prices[provider][model] = {
+        inputPerMillion: amount('inputPerMillion', true) as number,
+        outputPerMillion: amount('outputPerMillion', true) as number,
+        ...(cachedInputPerMillion === undefined ? {} : { cachedInputPerMillion }),
+      };
+    }
+  }
+  return prices;
 }
 
 function runSettings(env: Environment): RunSettings {

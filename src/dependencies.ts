@@ -12,6 +12,7 @@ import type { RateLimiter } from './limits/rate-limiter.js';
 import { ProviderCatalog } from './providers/catalog.js';
 import { ModelCallMetrics } from './providers/model-call-metrics.js';
 import { ModelGateway } from './providers/model-gateway.js';
+import { createPriceTable } from './providers/prices.js';
 import type { ModelAdapter } from './providers/model-adapter.js';
 import { createModelAdapters } from './providers/registry.js';
 import { disabledAgentMetrics, RollupRecorder, type AgentMetricsRecorder } from './events/agent-metrics-recorder.js';
@@ -284,6 +285,7 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
     logger: options.logger,
     allowAgentModelKeys: config.allowAgentModelKeys,
     models,
+    prices: createPriceTable(config.modelPrices),
     concurrencyLimiter: limits.concurrencyLimiter,
     messageConcurrency: config.rateLimits?.sendMessageConcurrency ?? null,
     openStreamsPerAccount: config.maxOpenStreamsPerAccount,

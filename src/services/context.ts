@@ -14,6 +14,7 @@ import type { PluginCatalog } from '../plugins/catalog.js';
 import type { AgentToolsets } from '../plugins/toolsets.js';
 import type { ProviderCatalog } from '../providers/catalog.js';
 import type { ModelGateway } from '../providers/model-gateway.js';
+import type { PriceTable } from '../providers/prices.js';
 import type { SecretBox } from '../security/secret-box.js';
 import type { Repositories } from '../storage/repositories/index.js';
 import type { MemoryWorker } from './memory/memory-worker.js';
@@ -40,6 +41,8 @@ export interface ServiceDeps {
   allowAgentModelKeys: boolean;
   /** Model calls with time-outs, retries and circuit breakers. */
   models: ModelGateway;
+  /** What each model's tokens cost (defaults merged with AGENTD_MODEL_PRICES); see src/providers/prices.ts. */
+  prices: PriceTable;
   /** Message requests in flight per agent; `messageConcurrency` null when limits are off. */
   concurrencyLimiter: ConcurrencyLimiter;
   messageConcurrency: number | null;
