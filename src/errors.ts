@@ -58,6 +58,11 @@ export const errorCatalog = {
     title: 'Too many concurrent requests',
     when: 'Too many message requests are in flight for one agent; a streamed reply counts until it ends.',
   },
+  budget_exceeded: {
+    status: 429,
+    title: 'Spend limit reached',
+    when: "A message or task to an agent whose own or whose account's spend limit (tokens or US dollars, per UTC day or month) is reached; `scope`, `unit`, `period`, `limit`, `spent` and `resetsAt` say which, and `Retry-After` is the seconds until it resets.",
+  },
   agent_unavailable: {
     status: 503,
     title: 'Agent unavailable',
@@ -93,6 +98,8 @@ export interface AppErrorOptions {
   errors?: FieldError[];
   /** Response headers that belong to this error, e.g. `Retry-After`. */
   headers?: Record<string, string>;
+  /** RFC 9457 extension members of the problem, e.g. a spend limit's `limit` and `resetsAt`; never a secret. */
+  extensions?: Record<string, unknown>;
   cause?: unknown;
 }
 
@@ -103,6 +110,7 @@ export class AppError extends Error {
   readonly detail: string;
   readonly errors: FieldError[] | undefined;
   readonly headers: Record<string, string>;
+  readonly extensions: Record<string, unknown> | undefined;
 
   constructor(code: ErrorCode, detail?: string, options: AppErrorOptions = {}) {
     const entry = errorCatalog[code];
@@ -114,6 +122,7 @@ export class AppError extends Error {
     this.detail = detail ?? entry.title;
     this.errors = options.errors;
     this.headers = options.headers ?? {};
+    this.extensions = options.extensions;
   }
 }
 
@@ -146,6 +155,7 @@ export function problemBody(appError: AppError, requestId: string) {
     code: appError.code,
     detail: appError.detail,
     ...(appError.errors ? { errors: appError.errors } : {}),
+    ...appError.extensions,
     requestId,
   };
 }

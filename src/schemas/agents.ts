@@ -1,6 +1,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { IdString, NullableInResponse, StringEnum, Timestamp } from './common.js';
 import { MemorySettingsInput, MemorySettingsPatch, MemorySettingsView } from './memory.js';
+import { AgentLimitsInput, AgentLimitsView } from './spend-limits.js';
 
 /**
  * The agent as the contract defines it (§3). These schemas validate requests,
@@ -230,6 +231,7 @@ export const CreateAgentBody = Type.Object(
     metadata: Type.Optional(Metadata),
     memory: Type.Optional(MemorySettingsInput),
     mcp: Type.Optional(McpSettings),
+    limits: Type.Optional(AgentLimitsInput),
   },
   { additionalProperties: false, title: 'CreateAgent' },
 );
@@ -293,6 +295,7 @@ export const UpdateAgentBody = Type.Object(
     ),
     memory: Type.Optional(Nullable(MemorySettingsPatch)),
     mcp: Type.Optional(Nullable(McpSettings)),
+    limits: Type.Optional(Nullable(AgentLimitsInput)),
   },
   { additionalProperties: false, title: 'UpdateAgent' },
 );
@@ -346,6 +349,7 @@ export const AgentSchema = Type.Object(
     metadata: Type.Record(Type.String(), Type.String()),
     memory: MemorySettingsView,
     mcp: McpSettings,
+    limits: AgentLimitsView,
     createdAt: Timestamp,
     updatedAt: Timestamp,
   },

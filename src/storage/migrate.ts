@@ -24,6 +24,8 @@ import { platformPendingMigration } from './migrations/0021-platform-pending.js'
 import { runCallKeysMigration } from './migrations/0022-run-call-keys.js';
 import { platformPendingItemsMigration } from './migrations/0023-platform-pending-items.js';
 import { runCancelRequestsMigration } from './migrations/0024-run-cancel-requests.js';
+import { spendLimitsMigration } from './migrations/0025-spend-limits.js';
+import { modelCostsMigration } from './migrations/0026-model-costs.js';
 import type { Dialect } from './schema.js';
 
 /** Every migration, by name, in the order they apply. */
@@ -53,6 +55,8 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0022-run-call-keys': runCallKeysMigration(),
     '0023-platform-pending-items': platformPendingItemsMigration(),
     '0024-run-cancel-requests': runCancelRequestsMigration(),
+    '0025-spend-limits': spendLimitsMigration(),
+    '0026-model-costs': modelCostsMigration(),
   };
 }
 

@@ -354,6 +354,26 @@ export interface EvmTransferTotalsTable {
   updated_at: string;
 }
 
+/** Spend of an agent (`subject` its id) or an account (`account`) in one UTC period (migration 0025). */
+export interface SpendTotalsTable {
+  account_id: string;
+  subject: string;
+  period: string;
+  spent_tokens: string;
+  spent_micro_usd: string;
+  reserved_tokens: string;
+  reserved_micro_usd: string;
+  exceeded_at: string | null;
+  updated_at: string;
+}
+
+/** An account's spend limits, as JSON (migration 0025). */
+export interface AccountSpendLimitsTable {
+  account_id: string;
+  limits: string;
+  updated_at: string;
+}
+
 export interface TasksTable {
   id: string;
   account_id: string;
@@ -466,6 +486,8 @@ export interface Database {
   run_instances: RunInstancesTable;
   tasks: TasksTable;
   evm_transfer_totals: EvmTransferTotalsTable;
+  spend_totals: SpendTotalsTable;
+  account_spend_limits: AccountSpendLimitsTable;
   paused_runs: PausedRunsTable;
   approvals: ApprovalsTable;
   files: FilesTable;

@@ -233,6 +233,7 @@ describe('character export mapping', () => {
       schedule: { everyUserTurns: 8, idleSeconds: 600 },
     },
     mcp: { exposed: false },
+    limits: { spend: { tokensPerDay: null, tokensPerMonth: null, costPerDay: null, costPerMonth: null } },
     createdAt: '2025-01-01T00:00:00.000Z',
     updatedAt: '2025-01-01T00:00:00.000Z',
   };

@@ -5,6 +5,7 @@ import { maskSecret } from '../../security/secret-box.js';
 import type { AgentProfile, AgentRecord, StoredKnowledgeItem } from '../../storage/repositories/agents.js';
 import type { ServiceDeps } from '../context.js';
 import { memorySettingsOf, memoryFromCreate, mergeMemory } from '../../schemas/memory-settings.js';
+import { spendLimitsView, storedSpendLimits } from '../../schemas/spend-limits.js';
 import { sealEntrySecrets, type EarlierEntry, type SecretProblem, type StoredSecrets } from './entry-secrets.js';
 
 /**
@@ -268,6 +269,7 @@ export function profileFromCreate(deps: ServiceDeps, agentId: string, input: Cre
     metadata: input.metadata ?? {},
     memory: memoryFromCreate(input.memory),
     ...mcpOf(input.mcp?.exposed ?? false),
+    ...limitsOf(storedSpendLimits(input.limits?.spend ?? {})),
   };
   checkProfile(deps, profile);
   if (input.plugins !== undefined) checkPlugins(deps, input.plugins, profile.plugins);
@@ -278,6 +280,22 @@ export function profileFromCreate(deps: ServiceDeps, agentId: string, input: Cre
 /** Stored only when exposed, so other agents keep their stored shape. */
 function mcpOf(exposed: boolean): { mcp?: { exposed: boolean } } {
   return exposed ? { mcp: { exposed } } : {};
+}
+
+/** Stored only when a limit is set, so other agents keep their stored shape. */
+function limitsOf(spend: NonNullable<AgentProfile['limits']>['spend']): Pick<AgentProfile, 'limits'> {
+  return Object.keys(spend).length > 0 ? { limits: { spend } } : {};
+}
+
+/** RFC 7396 on the spend limits: each one merges, null removes it (or all of them). */
+function mergedSpendLimits(
+  before: AgentProfile['limits'],
+  patch: UpdateAgentInput['limits'],
+): NonNullable<AgentProfile['limits']>['spend'] {
+  const current = before?.spend ?? {};
+  if (patch === undefined || patch?.spend === undefined) return current;
+  if (patch === null || patch.spend === null) return {};
+  return storedSpendLimits({ ...current, ...patch.spend });
 }
 
 /** Stored only when there are some, so agents without knowledge bases keep their stored shape. */
@@ -387,6 +405,7 @@ export function applyAgentPatch(deps: ServiceDeps, current: AgentRecord, patch: 
     metadata,
     memory: patch.memory === undefined ? memorySettingsOf(before) : mergeMemory(memorySettingsOf(before), patch.memory),
     ...mcpOf(patch.mcp === undefined ? (before.mcp?.exposed ?? false) : (patch.mcp?.exposed ?? false)),
+    ...limitsOf(mergedSpendLimits(before.limits, patch.limits)),
   };
   checkProfile(deps, profile);
   // Only entries sent now are checked: an agent stored before a plugin was withdrawn can still be patched.
@@ -452,6 +471,7 @@ function buildAgentView(record: AgentRecord): Agent {
     metadata: profile.metadata,
     memory: memorySettingsOf(profile),
     mcp: { exposed: profile.mcp?.exposed === true },
+    limits: { spend: spendLimitsView(profile.limits?.spend) },
     createdAt: record.createdAt,
     updatedAt: record.updatedAt,
   };

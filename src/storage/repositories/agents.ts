@@ -48,6 +48,8 @@ export interface AgentProfile {
   knowledgeBases?: string[];
   /** MCP settings; absent on agents stored before them (not exposed). */
   mcp?: { exposed: boolean };
+  /** Spend limits; stored only when one is set (src/services/spend/). */
+  limits?: { spend: Partial<Record<'tokensPerDay' | 'tokensPerMonth' | 'costPerDay' | 'costPerMonth', number>> };
   /** Long-term memory settings; agents stored before memory existed have none and use the defaults. */
   memory?: {
     summary: boolean;

@@ -19,6 +19,8 @@ import type { VectorGraphOptions } from './vector-graph.js';
 import { RunRepository } from './runs.js';
 import { TaskRepository } from './tasks.js';
 import { TransferTotalRepository } from './transfer-totals.js';
+import { SpendTotalRepository } from './spend-totals.js';
+import { AccountSpendLimitRepository } from './account-spend-limits.js';
 import { ApprovalRepository } from './approvals.js';
 import { ApprovalDecisionRepository } from './approval-decisions.js';
 import { PlatformStateRepository } from './platform-states.js';
@@ -52,6 +54,9 @@ export interface Repositories {
   tasks: TaskRepository;
   /** Per-day totals of the `evm` plugin's transfers, for its daily limits. */
   transferTotals: TransferTotalRepository;
+  /** Spend per agent and account per UTC day and month, for spend limits (src/services/spend/). */
+  spendTotals: SpendTotalRepository;
+  accountSpendLimits: AccountSpendLimitRepository;
   approvals: ApprovalRepository;
   files: FileRepository;
   /** PostgreSQL only: a completed reply's writes in one statement (completed-replies.ts). */
@@ -97,6 +102,8 @@ export function createRepositories(
     runs: new RunRepository(db, dialect, relaxedDb),
     tasks: new TaskRepository(db, dialect),
     transferTotals: new TransferTotalRepository(db, dialect),
+    spendTotals: new SpendTotalRepository(db, dialect),
+    accountSpendLimits: new AccountSpendLimitRepository(db),
     approvals: new ApprovalRepository(db),
     files: new FileRepository(db),
     completedReplies: dialect === 'postgres' ? new CompletedReplyRepository(db) : null,
