@@ -1,6 +1,7 @@
 import type { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { PromptMessage } from '../conversation/prompt.js';
-import type { FinishReason, ModelAdapter, ModelCall, ModelStreamPart } from './model-adapter.js';
+import type { FinishReason, ModelAdapter, ModelCall, ModelStreamPart, TokenUsage } from './model-adapter.js';
+import type { PromptCaching } from './prompt-cache.js';
 import { ProviderError, toProviderError } from './provider-error.js';
 
 /**
@@ -86,10 +87,33 @@ export function toolsOf(call: ModelCall): Pick<CallOptions, 'tools' | 'toolChoic
   };
 }
 
+/**
+ * The call's usage as agentd counts it. `inputTokens.total` includes the
+ * tokens read from the provider's cache (the SDK adds Anthropic's
+ * `cache_read_input_tokens` to its `input_tokens`, and OpenAI counts them in
+ * `prompt_tokens`); `cacheRead` says how many they were.
+ */
+export function tokenUsageOf(usage: {
+  inputTokens: { total: number | undefined; cacheRead: number | undefined };
+  outputTokens: { total: number | undefined };
+}): TokenUsage {
+  const inputTokens = usage.inputTokens.total ?? 0;
+  const outputTokens = usage.outputTokens.total ?? 0;
+  const cachedInputTokens = usage.inputTokens.cacheRead ?? 0;
+  return {
+    inputTokens,
+    outputTokens,
+    totalTokens: inputTokens + outputTokens,
+    ...(cachedInputTokens > 0 ? { cachedInputTokens } : {}),
+  };
+}
+
 export class AiSdkModel implements ModelAdapter {
   constructor(
     private readonly provider: string,
     private readonly createModel: LanguageModelFactory,
+    /** How this provider's prompts are made cacheable (src/providers/prompt-cache.ts); none by default. */
+    private readonly caching: PromptCaching | null = null,
   ) {}
 
   async *stream(call: ModelCall): AsyncIterable<ModelStreamPart> {
@@ -100,9 +124,9 @@ export class AiSdkModel implements ModelAdapter {
         : toProviderError(error, this.provider, call.modelName);
     let stream;
     try {
+      const options = { prompt: promptOf(call), ...toolsOf(call) };
       ({ stream } = await this.createModel(call.modelName, call.apiKey).doStream({
-        prompt: promptOf(call),
-        ...toolsOf(call),
+        ...(this.caching === null ? options : this.caching(call, options)),
         ...call.settings,
         abortSignal: call.abortSignal,
       }));
@@ -120,14 +144,12 @@ export class AiSdkModel implements ModelAdapter {
         } else if (part.type === 'tool-call') {
           yield { type: 'tool-call', toolCallId: part.toolCallId, toolName: part.toolName, input: part.input };
         } else if (part.type === 'finish') {
-          const inputTokens = part.usage.inputTokens.total ?? 0;
-          const outputTokens = part.usage.outputTokens.total ?? 0;
           const reason = part.finishReason.unified;
           finished = true;
           yield {
             type: 'finish',
             finishReason: knownFinishReasons.has(reason) ? (reason as FinishReason) : 'other',
-            usage: { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens },
+            usage: tokenUsageOf(part.usage),
           };
           return;
         } else if (part.type === 'error') {

@@ -16,7 +16,7 @@ import {
 import { APICallError } from 'ai';
 import { createParser } from 'eventsource-parser';
 import { z } from 'zod';
-import { promptOf, toolsOf } from './ai-sdk-model.js';
+import { promptOf, tokenUsageOf, toolsOf } from './ai-sdk-model.js';
 import type { FinishReason, ModelAdapter, ModelCall, ModelStreamPart } from './model-adapter.js';
 import { claimBody, type ClaimedBody } from '../outbound/response-body.js';
 import { receiveFrom, type Receiver, type ReceivingIterator } from '../receiving-iterator.js';
@@ -156,13 +156,11 @@ class AnswerReader {
     this.tracker.flush();
     this.takeToolCalls(parts);
     if (this.finishReason === undefined) throw new InvalidChunkError('Response stream ended without a finish reason.');
-    const usage = convertOpenAICompatibleChatUsage(this.usage ?? undefined);
-    const inputTokens = usage.inputTokens.total ?? 0;
-    const outputTokens = usage.outputTokens.total ?? 0;
     parts.push({
       type: 'finish',
       finishReason: knownFinishReasons.has(this.finishReason) ? (this.finishReason as FinishReason) : 'other',
-      usage: { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens },
+      // Cached tokens as servers that cache report them, in OpenAI's `prompt_tokens_details.cached_tokens`.
+      usage: tokenUsageOf(convertOpenAICompatibleChatUsage(this.usage ?? undefined)),
     });
   }
 

@@ -19,9 +19,15 @@ export type FinishReason =
   | 'approval_required';
 
 export interface TokenUsage {
+  /** Every input token of the call, those read from the provider's prompt cache included. */
   inputTokens: number;
   outputTokens: number;
   totalTokens: number;
+  /**
+   * Of `inputTokens`, those the provider read from its prompt cache (billed
+   * lower); absent when the provider reported none.
+   */
+  cachedInputTokens?: number;
 }
 
 /** A tool the model may call in this step (contributed by the agent's plugins). */
@@ -59,6 +65,12 @@ export interface ModelCall {
   apiKey?: string;
   /** What to send: the rendered system prompt and turns, and the parts they were made from. */
   prompt: AssembledPrompt;
+  /**
+   * Names the conversation for the provider's prompt cache (OpenAI's
+   * `prompt_cache_key`): the same for every call of one agent's conversation,
+   * and made of no id a user gave (src/providers/prompt-cache.ts).
+   */
+  cacheKey?: string;
   /** Tools the model may call; absent or empty, it answers in text only. */
   tools?: ToolSpec[];
   /** Whether someone watches the answer arrive (a streamed reply); a model may pace itself only then. */

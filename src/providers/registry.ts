@@ -7,6 +7,7 @@ import { ChatCompletionsModel } from './chat-completions-model.js';
 import type { ProviderName } from './catalog.js';
 import { httpFetch } from './http-fetch.js';
 import type { ModelAdapter } from './model-adapter.js';
+import { anthropicCacheBreakpoints, openAiPromptCacheKey, type PromptCaching } from './prompt-cache.js';
 
 /**
  * One adapter per enabled provider, built once at start-up from the
@@ -47,11 +48,13 @@ function sdkAdapter<Settings extends object, Provider>(
   settings: Settings,
   create: (settings: Settings & { apiKey?: string }) => Provider,
   model: (provider: Provider, modelName: string) => LanguageModelV3,
+  caching: PromptCaching,
 ): ModelAdapter {
   const shared = create(settings);
   return new AiSdkModel(
     name,
     cached((modelName, apiKey) => model(apiKey ? create({ ...settings, apiKey }) : shared, modelName)),
+    caching,
   );
 }
 
@@ -70,7 +73,7 @@ export function createModelAdapters(
     };
     adapters.set(
       'openai',
-      sdkAdapter('openai', settings, createOpenAI, (provider, name) => provider.chat(name)),
+      sdkAdapter('openai', settings, createOpenAI, (provider, name) => provider.chat(name), openAiPromptCacheKey),
     );
   }
   if (providers.anthropic) {
@@ -81,10 +84,12 @@ export function createModelAdapters(
     };
     adapters.set(
       'anthropic',
-      sdkAdapter('anthropic', settings, createAnthropic, (provider, name) => provider(name)),
+      sdkAdapter('anthropic', settings, createAnthropic, (provider, name) => provider(name), anthropicCacheBreakpoints),
     );
   }
   // The two OpenAI-compatible providers read their streamed answers without web streams (chat-completions-model.ts).
+  // They are sent no prompt_cache_key: a field OpenAI added is one a strict server may refuse (400), and the
+  // servers behind them (vLLM, llama.cpp, Ollama) cache prefixes without one.
   if (providers.openaiCompatible) {
     adapters.set(
       'openai-compatible',

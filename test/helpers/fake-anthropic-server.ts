@@ -8,6 +8,7 @@ import {
   type FakeProviderServerOptions,
   type ProviderProtocol,
   type RecordedRequest,
+  type TokenCounts,
 } from './fake-provider-server.js';
 import { blockText, inputPieces, parsedOrText, type AnsweredToolCall } from './fake-provider-tools.js';
 
@@ -56,6 +57,16 @@ function message(
     stop_sequence: null,
     ...fields,
   };
+}
+
+/**
+ * The input side of Anthropic's usage: `input_tokens` counts only what was
+ * not read from the cache, `cache_read_input_tokens` the rest.
+ */
+function inputUsageOf(usage: TokenCounts): Record<string, number> {
+  const cached = usage.cachedInputTokens;
+  if (cached === undefined) return { input_tokens: usage.inputTokens };
+  return { input_tokens: usage.inputTokens - cached, cache_read_input_tokens: cached, cache_creation_input_tokens: 0 };
 }
 
 function event(type: string, fields: Record<string, unknown> = {}): string {
@@ -116,7 +127,7 @@ export const anthropicProtocol: ProviderProtocol = {
         ...answer.toolCalls.map((call) => toolUseBlock(call, parsedOrText(call.inputText))),
       ],
       stop_reason: stopReasonOf(answer),
-      usage: { input_tokens: answer.usage.inputTokens, output_tokens: answer.usage.outputTokens },
+      usage: { ...inputUsageOf(answer.usage), output_tokens: answer.usage.outputTokens },
     }),
   streamOpening: (request, answer) => [
     // The message as it starts: no content yet, the input counted, output to follow in message_delta.
@@ -124,7 +135,7 @@ export const anthropicProtocol: ProviderProtocol = {
       message: message(request, {
         content: [],
         stop_reason: null,
-        usage: { input_tokens: answer.usage.inputTokens, output_tokens: 1 },
+        usage: { ...inputUsageOf(answer.usage), output_tokens: 1 },
       }),
     }),
     ...(carriesText(answer)

@@ -40,6 +40,10 @@ function usageOf(usage: TokenCounts) {
     prompt_tokens: usage.inputTokens,
     completion_tokens: usage.outputTokens,
     total_tokens: usage.inputTokens + usage.outputTokens,
+    // OpenAI counts cache hits among the prompt tokens and says how many in the details.
+    ...(usage.cachedInputTokens !== undefined
+      ? { prompt_tokens_details: { cached_tokens: usage.cachedInputTokens } }
+      : {}),
   };
 }
 

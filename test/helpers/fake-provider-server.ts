@@ -43,8 +43,11 @@ import {
  */
 
 export interface TokenCounts {
+  /** Every input token of the request, cached ones included. */
   inputTokens: number;
   outputTokens: number;
+  /** Of `inputTokens`, those read from the provider's prompt cache (each protocol reports them its own way). */
+  cachedInputTokens?: number;
 }
 
 export interface FakeBehaviour {

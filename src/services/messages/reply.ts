@@ -83,10 +83,13 @@ export interface ToolLoop {
 }
 
 function addUsage(total: TokenUsage, step: TokenUsage): TokenUsage {
+  const cachedInputTokens = (total.cachedInputTokens ?? 0) + (step.cachedInputTokens ?? 0);
   return {
     inputTokens: total.inputTokens + step.inputTokens,
     outputTokens: total.outputTokens + step.outputTokens,
     totalTokens: total.totalTokens + step.totalTokens,
+    // Present only when some step read from the cache, as each step's usage is.
+    ...(cachedInputTokens > 0 ? { cachedInputTokens } : {}),
   };
 }
 

@@ -2,6 +2,7 @@ import type { PromptMessage } from '../../conversation/prompt.js';
 import { AppError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { ProviderName } from '../../providers/catalog.js';
+import { promptCacheKeyOf } from '../../providers/prompt-cache.js';
 import { findOwnAgent } from '../agents/get-agent.js';
 import type { PausedState, ToolDecision } from '../approvals/paused-state.js';
 import { requireScope, type ServiceContext } from '../context.js';
@@ -104,6 +105,7 @@ export async function resumeReply({
         ...(topP !== undefined ? { topP } : {}),
       },
       ...(apiKey !== undefined ? { apiKey } : {}),
+      cacheKey: promptCacheKeyOf(agent.id, state.conversation),
       watched: false,
     };
     const { prompt } = state;

@@ -7,6 +7,7 @@ import { newId } from '../../ids.js';
 import type { ConcurrencyLease } from '../../limits/concurrency-limiter.js';
 import { AgentToolsets } from '../../plugins/toolsets.js';
 import type { ProviderName } from '../../providers/catalog.js';
+import { promptCacheKeyOf } from '../../providers/prompt-cache.js';
 import { ProviderError } from '../../providers/provider-error.js';
 import { messageLimits, type SendMessageInput } from '../../schemas/messages.js';
 import type { RunTrigger } from '../../schemas/runs.js';
@@ -337,6 +338,7 @@ export async function sendMessage({
         ...(topP !== undefined ? { topP } : {}),
       },
       ...(apiKey !== undefined ? { apiKey } : {}),
+      cacheKey: promptCacheKeyOf(agent.id, conversation),
       watched: input.stream === true,
     };
     const tools: ToolLoop | null = toolbox
