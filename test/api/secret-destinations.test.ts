@@ -217,6 +217,30 @@ for (const backend of backends) {
       );
     });
 
+    it('a stored private key is not kept while the transfer guards or tokens change', async () => {
+      const chains = [{ chainId: 1, rpcUrl: 'https://rpc.example.com' }];
+      const agent = await t.newAgent({
+        plugins: [{ name: 'evm', config: { chains }, secrets: { privateKey } }],
+      });
+      const masked = agent.plugins[0].secrets;
+      for (const config of [
+        { chains, transfers: { enabled: true, requireApproval: false, maxPerDay: { native: '10' } } },
+        { chains: [{ ...chains[0], tokens: { USDC: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48' } }] },
+      ]) {
+        await assertRefused(agent.id, { plugins: [{ name: 'evm', config, secrets: masked }] }, [
+          '/body/plugins/0/secrets/privateKey',
+        ]);
+      }
+      // A change that neither moves nor loosens anything keeps the key.
+      const kept = await t.inject({
+        method: 'PATCH',
+        url: `/v1/agents/${agent.id}`,
+        payload: { plugins: [{ name: 'evm', config: { chains, timeoutMs: 5000 }, secrets: masked }] },
+        as: writer,
+      });
+      assert.equal(kept.statusCode, 200, kept.body);
+    });
+
     it('a stored secret does not follow an http secretHeaders entry moved to another host', async () => {
       const agent = await t.newAgent({
         plugins: [

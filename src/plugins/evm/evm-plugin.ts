@@ -15,8 +15,10 @@ export const evmPlugin: PluginDefinition<typeof evmPluginConfigSchema, typeof ev
     'contract view functions and ENS. Optionally send funds within per-transfer and daily limits.',
   configSchema: evmPluginConfigSchema,
   secretsSchema: evmPluginSecretsSchema,
-  // The key signs for these chains, through these endpoints: another chain or endpoint is a new destination.
-  secretDestination: (config) => ({ chains: config.chains.map(({ chainId, rpcUrl }) => ({ chainId, rpcUrl })) }),
+  // The key signs for these chains, through these endpoints, for these tokens, within these guards: another
+  // chain, endpoint or token, or a looser limit or approval, is a new destination for the key. Only the time-out
+  // changes without it.
+  secretDestination: (config) => ({ chains: config.chains, transfers: config.transfers }),
   async open(config, secrets, context) {
     const { openEvmTools } = await import('./evm-tools.js');
     return openEvmTools(config, secrets, context);
