@@ -17,6 +17,8 @@ export interface MessageOutcome {
   imagesOut: number;
   inputTokens: number;
   outputTokens: number;
+  /** What the reply's model calls cost in US dollars; null when its model has no price. */
+  costUsd: number | null;
   /** Request to reply complete, for completed replies; null otherwise. */
   latencyMs: number | null;
   /** Request to the first text, for streamed replies that sent some; null otherwise. */
@@ -159,6 +161,8 @@ export class RollupRecorder implements AgentMetricsRecorder {
     counts.imagesOut += outcome.imagesOut;
     counts.inputTokens += outcome.inputTokens;
     counts.outputTokens += outcome.outputTokens;
+    if (outcome.costUsd === null) counts.unpricedMessages += 1;
+    else counts.costMicroUsd += Math.round(outcome.costUsd * 1_000_000);
     if (outcome.latencyMs !== null) (counts.latency[histogramBucketOf(outcome.latencyMs)] as number) += 1;
     if (outcome.timeToFirstTokenMs !== null) {
       (counts.timeToFirstToken[histogramBucketOf(outcome.timeToFirstTokenMs)] as number) += 1;

@@ -78,6 +78,10 @@ export interface MetricCounts {
   /** Images sent with messages (attachments), and images replies produced (a tool made them). */
   imagesIn: number;
   imagesOut: number;
+  /** What the replies cost, in millionths of a US dollar (each reply's cost rounded to one). */
+  costMicroUsd: number;
+  /** Messages whose model has no price (counted at cost 0). */
+  unpricedMessages: number;
   /** Counts per bucket of `latencyBoundsMs` (request to reply complete, completed replies). */
   latency: number[];
   /** The same for the time to the first text of streamed replies. */
@@ -99,6 +103,8 @@ export function emptyCounts(): MetricCounts {
     memoryUpdates: 0,
     imagesIn: 0,
     imagesOut: 0,
+    costMicroUsd: 0,
+    unpricedMessages: 0,
     latency: new Array<number>(histogramSize).fill(0),
     timeToFirstToken: new Array<number>(histogramSize).fill(0),
   };
@@ -119,6 +125,8 @@ export function addCounts(target: MetricCounts, source: MetricCounts): void {
   target.memoryUpdates += source.memoryUpdates;
   target.imagesIn += source.imagesIn;
   target.imagesOut += source.imagesOut;
+  target.costMicroUsd += source.costMicroUsd;
+  target.unpricedMessages += source.unpricedMessages;
   for (let bucket = 0; bucket < histogramSize; bucket += 1) {
     (target.latency[bucket] as number) += source.latency[bucket] as number;
     (target.timeToFirstToken[bucket] as number) += source.timeToFirstToken[bucket] as number;

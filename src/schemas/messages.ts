@@ -121,9 +121,25 @@ export const MessageReply = Type.Object(
         inputTokens: Type.Integer(),
         outputTokens: Type.Integer(),
         totalTokens: Type.Integer(),
+        costUsd: Type.Optional(
+          Type.Number({
+            description:
+              'What the reply cost in US dollars, priced when it was made from the price table (the defaults of ' +
+              'the README, "Model prices", and AGENTD_MODEL_PRICES); 0 when the model has no price (`priced` ' +
+              'false). Absent on replies stored before agentd priced them.',
+          }),
+        ),
+        priced: Type.Optional(
+          Type.Boolean({
+            description:
+              'false when the model has no price in the table (an unknown model costs nothing and says so here).',
+          }),
+        ),
       },
       {
-        description: 'Token counts reported by the provider (estimated for the builtin model and for aborted replies).',
+        description:
+          'Token counts reported by the provider (estimated for the builtin model and for aborted replies), and ' +
+          'what they cost.',
       },
     ),
     model: ModelOfReply,

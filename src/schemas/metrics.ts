@@ -67,6 +67,18 @@ const MetricFields = {
   }),
   imagesIn: Type.Integer({ description: 'Images sent with messages (`attachments`) that reached the agent.' }),
   imagesOut: Type.Integer({ description: 'Images replies produced (made by a tool such as generate_image).' }),
+  costUsd: Type.Number({
+    description:
+      'What the replies cost in US dollars (to the micro-dollar), each priced when it was made from the price ' +
+      'table: the dated defaults for OpenAI and Anthropic models, free for `builtin` and `ollama`, and ' +
+      'AGENTD_MODEL_PRICES (README, "Model prices"). Messages whose model has no price count 0 here and are ' +
+      'counted in `unpricedMessages`.',
+  }),
+  unpricedMessages: Type.Integer({
+    description:
+      'Of `messages`, those whose model has no price (e.g. an openai-compatible model not in AGENTD_MODEL_PRICES): ' +
+      'their cost is not in `costUsd`. Above 0, `costUsd` is understated.',
+  }),
 };
 
 export const MetricTotals = Type.Object(MetricFields, { title: 'MetricTotals' });
@@ -190,6 +202,8 @@ export const DailyModelUsage = Type.Object(
     toolCalls: MetricFields.toolCalls,
     inputTokens: MetricFields.inputTokens,
     outputTokens: MetricFields.outputTokens,
+    costUsd: MetricFields.costUsd,
+    unpricedMessages: MetricFields.unpricedMessages,
   },
   { title: 'DailyModelUsage' },
 );

@@ -33,6 +33,8 @@ const zeroBucket = {
   memoryUpdates: 0,
   imagesIn: 0,
   imagesOut: 0,
+  costUsd: 0,
+  unpricedMessages: 0,
 };
 
 /** A bucket's counts without its percentiles (which depend on how fast the machine is). */
@@ -69,6 +71,13 @@ for (const backend of backends) {
         env: {
           AGENTD_OPENAI_COMPATIBLE_BASE_URL: fake.baseUrl,
           AGENTD_DEFAULT_MODEL: 'openai-compatible/test-model',
+          // Priced so the costs sum with the tokens: a message costs its input tokens plus twice its output, in micro-dollars.
+          AGENTD_MODEL_PRICES: JSON.stringify({
+            'openai-compatible': {
+              'test-model': { inputPerMillion: 1, outputPerMillion: 2 },
+              'other-model': { inputPerMillion: 1, outputPerMillion: 2 },
+            },
+          }),
           AGENTD_PROVIDER_RETRY_DELAY_MS: '1',
           AGENTD_RATE_LIMITS: `${generousRateLimits},sendMessage=9,sendMessageConcurrency=1`,
           // Only the test's own flushes write: what is counted before one is not yet visible.
@@ -171,6 +180,9 @@ for (const backend of backends) {
         memoryUpdates: 0,
         imagesIn: 0,
         imagesOut: 0,
+        // $1 per million input tokens, $2 per million output tokens (AGENTD_MODEL_PRICES above).
+        costUsd: 0.000057,
+        unpricedMessages: 0,
       });
       // Three completed replies, two streams that sent text (one completed, one broke off after it).
       for (const value of Object.values(first.latencyMs)) assert.ok(Number.isInteger(value), JSON.stringify(first));
@@ -189,6 +201,9 @@ for (const backend of backends) {
         memoryUpdates: 0,
         imagesIn: 0,
         imagesOut: 0,
+        // $1 per million input tokens, $2 per million output tokens (AGENTD_MODEL_PRICES above).
+        costUsd: 0.000021,
+        unpricedMessages: 0,
       });
       // The slow stream paced three words 100 ms apart: its latency is at least 200 ms, its first token sooner.
       assert.ok(second.latencyMs.p99 >= 200, JSON.stringify(second.latencyMs));
@@ -208,6 +223,9 @@ for (const backend of backends) {
         memoryUpdates: 0,
         imagesIn: 0,
         imagesOut: 0,
+        // $1 per million input tokens, $2 per million output tokens (AGENTD_MODEL_PRICES above).
+        costUsd: 0.000078,
+        unpricedMessages: 0,
       });
     });
 
@@ -297,6 +315,8 @@ for (const backend of backends) {
           toolCalls: 0,
           inputTokens: 100,
           outputTokens: 50,
+          costUsd: 0.0002,
+          unpricedMessages: 0,
         },
         {
           date: '2026-11-22',
@@ -307,6 +327,8 @@ for (const backend of backends) {
           toolCalls: 1,
           inputTokens: 48,
           outputTokens: 15,
+          costUsd: 0.000078,
+          unpricedMessages: 0,
         },
       ]);
 

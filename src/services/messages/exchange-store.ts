@@ -2,6 +2,7 @@ import type { Citation } from '../../schemas/knowledge-bases.js';
 import { isoTime } from '../../clock.js';
 import type { StoredToolCall } from '../../conversation/history-window.js';
 import type { FinishReason, TokenUsage } from '../../providers/model-adapter.js';
+import { costOf } from '../../providers/prices.js';
 import type { MessageReplyView } from '../../schemas/messages.js';
 import type { RunTrigger } from '../../schemas/runs.js';
 import type { MessageRow } from '../../storage/repositories/messages.js';
@@ -65,6 +66,19 @@ export interface Exchange {
   keptImages?: Promise<void>;
 }
 
+/**
+ * The usage with its cost, priced now: prices change, and what a reply cost is what it cost when it was made.
+ * A model without a price costs 0 and says so (`priced: false`).
+ */
+export function pricedUsage(
+  ctx: ServiceContext,
+  exchange: Pick<Exchange, 'model'>,
+  usage: TokenUsage,
+): TokenUsage & { costUsd: number; priced: boolean } {
+  const cost = costOf(ctx.deps.prices.priceOf(exchange.model.provider, exchange.model.name), usage);
+  return { ...usage, costUsd: cost ?? 0, priced: cost !== null };
+}
+
 /** Starts putting a stored message's images where the file store keeps them (see `Exchange.keptImages`). */
 export function keepImages(ctx: ServiceContext, exchange: Exchange): void {
   const images = (exchange.attachments ?? []).map((image) => image.image);
@@ -112,7 +126,7 @@ export async function storeExchange(
     roomId: exchange.roomId,
     text: outcome.text,
     finishReason: outcome.finishReason,
-    usage: outcome.usage,
+    usage: pricedUsage(ctx, exchange, outcome.usage),
     model: exchange.model,
     toolCalls: outcome.toolCalls,
     attachments: produced,

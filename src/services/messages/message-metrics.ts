@@ -1,5 +1,6 @@
 import type { FailureType } from '../../events/metric-counts.js';
 import type { TokenUsage } from '../../providers/model-adapter.js';
+import { costOf } from '../../providers/prices.js';
 import { ProviderError, type ProviderFailureKind } from '../../providers/provider-error.js';
 import type { ServiceContext } from '../context.js';
 import type { Exchange } from './exchange-store.js';
@@ -46,6 +47,8 @@ export function recordMessageMetrics(ctx: ServiceContext, exchange: Exchange, en
     imagesOut: ending.imagesOut ?? 0,
     inputTokens: ending.usage.inputTokens,
     outputTokens: ending.usage.outputTokens,
+    // Priced now, like the stored reply: a failed reply's finished steps were billed too.
+    costUsd: costOf(ctx.deps.prices.priceOf(exchange.model.provider, exchange.model.name), ending.usage),
     latencyMs: ending.completed ? now - exchange.startedTick : null,
     timeToFirstTokenMs:
       exchange.streamed && ending.firstTextTick !== null ? ending.firstTextTick - exchange.startedTick : null,

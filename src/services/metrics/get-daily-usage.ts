@@ -2,7 +2,7 @@ import { isoTime } from '../../clock.js';
 import { validationError } from '../../errors.js';
 import type { DailyModelUsageView, DailyUsageQueryValue, DailyUsageView } from '../../schemas/metrics.js';
 import { requireScope, type ServiceContext } from '../context.js';
-import { timeRangeOf } from './metric-views.js';
+import { dollarsOf, timeRangeOf } from './metric-views.js';
 
 const dayMs = 86_400_000;
 const defaultSpanMs = 30 * dayMs;
@@ -43,6 +43,8 @@ export async function getDailyUsage({
       toolCalls: 0,
       inputTokens: 0,
       outputTokens: 0,
+      costUsd: 0,
+      unpricedMessages: 0,
     };
     entry.agents += 1;
     entry.messages += counts.messages;
@@ -50,6 +52,9 @@ export async function getDailyUsage({
     entry.toolCalls += counts.toolCalls;
     entry.inputTokens += counts.inputTokens;
     entry.outputTokens += counts.outputTokens;
+    // Summed as micro-dollars (whole numbers), shown as dollars.
+    entry.costUsd = dollarsOf(Math.round(entry.costUsd * 1_000_000) + counts.costMicroUsd);
+    entry.unpricedMessages += counts.unpricedMessages;
     byDayAndModel.set(key, entry);
   }
   // Deleted agents' usage (model null) last within its day.

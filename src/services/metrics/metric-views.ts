@@ -2,6 +2,11 @@ import { validationError } from '../../errors.js';
 import { failureTypes, histogramPercentile, type FailureType, type MetricCounts } from '../../events/metric-counts.js';
 import type { MetricTotalsView } from '../../schemas/metrics.js';
 
+/** Micro-dollars as dollars, without the float noise of a division (0.1 + 0.2). */
+export function dollarsOf(microUsd: number): number {
+  return Number((microUsd / 1_000_000).toFixed(6));
+}
+
 /** The API view of summed counts: failures with a count only, percentiles read from the histograms. */
 export function toMetricTotals(counts: MetricCounts): MetricTotalsView {
   const failuresByType: Partial<Record<FailureType, number>> = {};
@@ -29,6 +34,8 @@ export function toMetricTotals(counts: MetricCounts): MetricTotalsView {
     memoryUpdates: counts.memoryUpdates,
     imagesIn: counts.imagesIn,
     imagesOut: counts.imagesOut,
+    costUsd: dollarsOf(counts.costMicroUsd),
+    unpricedMessages: counts.unpricedMessages,
   };
 }
 

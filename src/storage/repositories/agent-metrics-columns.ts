@@ -80,4 +80,7 @@ export const metricColumns: readonly MetricColumn[] = [
   })),
   { ...scalar('images_in', 'imagesIn'), addedIn: '0015-files' },
   { ...scalar('images_out', 'imagesOut'), addedIn: '0015-files' },
+  // Micro-dollars, so sums stay whole numbers that add across instances like every other column.
+  { ...scalar('cost_micro_usd', 'costMicroUsd', true), addedIn: '0026-model-costs' },
+  { ...scalar('unpriced_messages', 'unpricedMessages'), addedIn: '0026-model-costs' },
 ];
