@@ -2129,10 +2129,14 @@ export interface components {
       text: string;
       /** @description The tools the agent ran for this reply, in order (empty when none). */
       toolCalls: components['schemas']['ToolCall'][];
-      /** @description Token counts reported by the provider (estimated for the builtin model and for aborted replies). */
+      /** @description Token counts reported by the provider (estimated for the builtin model and for aborted replies), and what they cost. */
       usage: {
+        /** @description What the reply cost in US dollars, priced when it was made from the price table (the defaults of the README, "Model prices", and AGENTD_MODEL_PRICES); 0 when the model has no price (`priced` false). Absent on replies stored before agentd priced them. */
+        costUsd?: number;
         inputTokens: number;
         outputTokens: number;
+        /** @description false when the model has no price in the table (an unknown model costs nothing and says so here). */
+        priced?: boolean;
         totalTokens: number;
       };
       userId: string | null;
@@ -4487,6 +4491,8 @@ export interface operations {
             buckets: {
               /** @description Messages refused 429 `concurrency_limited` (messages in flight per agent, open streams per account). */
               concurrencyRejected: number;
+              /** @description What the replies cost in US dollars (to the micro-dollar), each priced when it was made from the price table: the dated defaults for OpenAI and Anthropic models, free for `builtin` and `ollama`, and AGENTD_MODEL_PRICES (README, "Model prices"). Messages whose model has no price count 0 here and are counted in `unpricedMessages`. */
+              costUsd: number;
               /** @description Of `messages`, those that ended with an error. */
               failedMessages: number;
               /** @description `failedMessages` by cause, types with a count only: `provider_error` (unreachable, 5xx, broke off), `provider_rejected` (another 4xx), `timeout`, `circuit_open`, `credentials`, `model_not_found`, `internal`. More types may be added. */
@@ -4543,6 +4549,8 @@ export interface operations {
               };
               /** @description Tool calls the replies made. */
               toolCalls: number;
+              /** @description Of `messages`, those whose model has no price (e.g. an openai-compatible model not in AGENTD_MODEL_PRICES): their cost is not in `costUsd`. Above 0, `costUsd` is understated. */
+              unpricedMessages: number;
             }[];
             /**
              * Format: date-time
@@ -4560,6 +4568,8 @@ export interface operations {
             totals: {
               /** @description Messages refused 429 `concurrency_limited` (messages in flight per agent, open streams per account). */
               concurrencyRejected: number;
+              /** @description What the replies cost in US dollars (to the micro-dollar), each priced when it was made from the price table: the dated defaults for OpenAI and Anthropic models, free for `builtin` and `ollama`, and AGENTD_MODEL_PRICES (README, "Model prices"). Messages whose model has no price count 0 here and are counted in `unpricedMessages`. */
+              costUsd: number;
               /** @description Of `messages`, those that ended with an error. */
               failedMessages: number;
               /** @description `failedMessages` by cause, types with a count only: `provider_error` (unreachable, 5xx, broke off), `provider_rejected` (another 4xx), `timeout`, `circuit_open`, `credentials`, `model_not_found`, `internal`. More types may be added. */
@@ -4611,6 +4621,8 @@ export interface operations {
               };
               /** @description Tool calls the replies made. */
               toolCalls: number;
+              /** @description Of `messages`, those whose model has no price (e.g. an openai-compatible model not in AGENTD_MODEL_PRICES): their cost is not in `costUsd`. Above 0, `costUsd` is understated. */
+              unpricedMessages: number;
             };
           };
         };
@@ -8020,6 +8032,8 @@ export interface operations {
               agentId: string;
               /** @description Messages refused 429 `concurrency_limited` (messages in flight per agent, open streams per account). */
               concurrencyRejected: number;
+              /** @description What the replies cost in US dollars (to the micro-dollar), each priced when it was made from the price table: the dated defaults for OpenAI and Anthropic models, free for `builtin` and `ollama`, and AGENTD_MODEL_PRICES (README, "Model prices"). Messages whose model has no price count 0 here and are counted in `unpricedMessages`. */
+              costUsd: number;
               /** @description Of `messages`, those that ended with an error. */
               failedMessages: number;
               /** @description `failedMessages` by cause, types with a count only: `provider_error` (unreachable, 5xx, broke off), `provider_rejected` (another 4xx), `timeout`, `circuit_open`, `credentials`, `model_not_found`, `internal`. More types may be added. */
@@ -8071,6 +8085,8 @@ export interface operations {
               };
               /** @description Tool calls the replies made. */
               toolCalls: number;
+              /** @description Of `messages`, those whose model has no price (e.g. an openai-compatible model not in AGENTD_MODEL_PRICES): their cost is not in `costUsd`. Above 0, `costUsd` is understated. */
+              unpricedMessages: number;
             }[];
             /**
              * Format: date-time
@@ -8091,6 +8107,8 @@ export interface operations {
             totals: {
               /** @description Messages refused 429 `concurrency_limited` (messages in flight per agent, open streams per account). */
               concurrencyRejected: number;
+              /** @description What the replies cost in US dollars (to the micro-dollar), each priced when it was made from the price table: the dated defaults for OpenAI and Anthropic models, free for `builtin` and `ollama`, and AGENTD_MODEL_PRICES (README, "Model prices"). Messages whose model has no price count 0 here and are counted in `unpricedMessages`. */
+              costUsd: number;
               /** @description Of `messages`, those that ended with an error. */
               failedMessages: number;
               /** @description `failedMessages` by cause, types with a count only: `provider_error` (unreachable, 5xx, broke off), `provider_rejected` (another 4xx), `timeout`, `circuit_open`, `credentials`, `model_not_found`, `internal`. More types may be added. */
@@ -8142,6 +8160,8 @@ export interface operations {
               };
               /** @description Tool calls the replies made. */
               toolCalls: number;
+              /** @description Of `messages`, those whose model has no price (e.g. an openai-compatible model not in AGENTD_MODEL_PRICES): their cost is not in `costUsd`. Above 0, `costUsd` is understated. */
+              unpricedMessages: number;
             };
           };
         };
@@ -8219,6 +8239,8 @@ export interface operations {
             data: {
               /** @description Agents with traffic that day under this model. */
               agents: number;
+              /** @description What the replies cost in US dollars (to the micro-dollar), each priced when it was made from the price table: the dated defaults for OpenAI and Anthropic models, free for `builtin` and `ollama`, and AGENTD_MODEL_PRICES (README, "Model prices"). Messages whose model has no price count 0 here and are counted in `unpricedMessages`. */
+              costUsd: number;
               /** @description The day (UTC), e.g. 2026-11-22. */
               date: string;
               /** @description Of `messages`, those that ended with an error. */
@@ -8233,6 +8255,8 @@ export interface operations {
               outputTokens: number;
               /** @description Tool calls the replies made. */
               toolCalls: number;
+              /** @description Of `messages`, those whose model has no price (e.g. an openai-compatible model not in AGENTD_MODEL_PRICES): their cost is not in `costUsd`. Above 0, `costUsd` is understated. */
+              unpricedMessages: number;
             }[];
             /**
              * Format: date-time

@@ -77,8 +77,8 @@ describe('the usage view', { skip: chromiumMissing ?? false }, () => {
     // Read through the browser's connection: it runs as a server of its own, so the file is not a local path.
     const csv = await text(await download.createReadStream());
     assert.deepEqual(csv.split('\r\n'), [
-      'date,model,agents,messages,failed_messages,tool_calls,input_tokens,output_tokens',
-      [row.date, row.model, 2, 4, 0, 0, row.inputTokens, row.outputTokens].join(','),
+      'date,model,agents,messages,failed_messages,tool_calls,input_tokens,output_tokens,cost_usd,unpriced_messages',
+      [row.date, row.model, 2, 4, 0, 0, row.inputTokens, row.outputTokens, row.costUsd, row.unpricedMessages].join(','),
       '',
     ]);
 

@@ -9,6 +9,8 @@ export const usageCsvColumns = [
   'tool_calls',
   'input_tokens',
   'output_tokens',
+  'cost_usd',
+  'unpriced_messages',
 ] as const;
 
 /** A field as RFC 4180 wants it: quoted when it holds a comma, quote or line break, quotes doubled. */
@@ -31,6 +33,8 @@ export function usageCsv(rows: DailyModelUsage[]): string {
         row.toolCalls,
         row.inputTokens,
         row.outputTokens,
+        row.costUsd,
+        row.unpricedMessages,
       ]
         .map(field)
         .join(','),

@@ -2,6 +2,14 @@ import type { DailyModelUsage } from './requests.js';
 
 export const modelLabel = (model: string | null) => model ?? 'Deleted agents';
 
+/** Dollars to the cent, and to the micro-dollar below a cent, where small replies' costs are. */
+export const formatCost = (dollars: number) =>
+  dollars >= 0.01 || dollars === 0 ? dollars.toFixed(2) : dollars.toFixed(6);
+
+/** Replies of models without a price cost 0 (the server says so): the cell says the total is short. */
+const costNote = (row: DailyModelUsage) =>
+  row.unpricedMessages > 0 ? `${row.unpricedMessages} messages of a model without a price are not counted` : undefined;
+
 /** The rows the charts draw and the CSV holds: one per day and model with traffic. */
 export function UsageTable({ rows }: { rows: DailyModelUsage[] }) {
   return (
@@ -17,6 +25,7 @@ export function UsageTable({ rows }: { rows: DailyModelUsage[] }) {
           <th scope="col">Tool calls</th>
           <th scope="col">Input tokens</th>
           <th scope="col">Output tokens</th>
+          <th scope="col">Cost (USD)</th>
         </tr>
       </thead>
       <tbody>
@@ -30,6 +39,10 @@ export function UsageTable({ rows }: { rows: DailyModelUsage[] }) {
             <td class="number">{row.toolCalls}</td>
             <td class="number">{row.inputTokens}</td>
             <td class="number">{row.outputTokens}</td>
+            <td class="number" title={costNote(row)}>
+              {formatCost(row.costUsd)}
+              {row.unpricedMessages > 0 ? ' *' : ''}
+            </td>
           </tr>
         ))}
       </tbody>
