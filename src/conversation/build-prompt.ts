@@ -1,7 +1,7 @@
 import { contextWindowOf, defaultOutputReserve } from '../providers/model-limits.js';
 import type { AgentRecord, StoredKnowledgeItem } from '../storage/repositories/agents.js';
 import type { Repositories } from '../storage/repositories/index.js';
-import type { HistoryTurn, StoredToolCall } from './history-window.js';
+import { historyTokensOf, type HistoryTurn, type StoredToolCall } from './history-window.js';
 import type { Citation } from '../schemas/knowledge-bases.js';
 import { searchTermsOf } from './knowledge-query.js';
 import type { KnowledgeRetrieval } from './knowledge-retrieval.js';
@@ -187,14 +187,13 @@ export async function buildPrompt(
       ? await factsOf(repositories, agent.id, peoplePresent(request, rows), request, settings.budgets.factsTokens)
       : senderFacts;
   const memory: PromptMemory | null =
-    remembers && (settings.summary || settings.facts || settings.recall || settings.budgets.historyTokens !== null)
+    remembers && (settings.summary || settings.facts || settings.recall)
       ? {
           summary: summary?.summary || null,
           facts: chooseFacts(facts, request.text, request.userId, settings.budgets.factsTokens),
           recalled,
           summaryTokens: settings.budgets.summaryTokens,
           recallTokens: settings.budgets.recallTokens,
-          historyTokens: settings.budgets.historyTokens,
         }
       : null;
   const knowledge = [...withinBudget(found), ...fromBases.entries];
@@ -206,6 +205,7 @@ export async function buildPrompt(
     ...(row.tool !== null ? { tool: JSON.parse(row.tool) as StoredToolCall } : {}),
   }));
   const model = profile.model;
+  const budgetTokens = contextWindowOf(model.provider, model.name) - (model.maxOutputTokens ?? defaultOutputReserve);
   const assembled = assemblePrompt({
     character: {
       name: agent.name,
@@ -220,7 +220,10 @@ export async function buildPrompt(
     history,
     message: { text: request.text, userId: request.userId },
     shared: request.shared,
-    budgetTokens: contextWindowOf(model.provider, model.name) - (model.maxOutputTokens ?? defaultOutputReserve),
+    budgetTokens,
+    // Bounded whether memory is on or off: with it off, turns beyond the bound are not carried at all.
+    historyTokens: historyTokensOf(settings.budgets.historyTokens, budgetTokens),
+    maxHistoryTurns,
     memory,
   });
   return fromBases.citations.length > 0 ? { ...assembled, citations: fromBases.citations } : assembled;

@@ -1,5 +1,5 @@
 import type { Citation } from '../schemas/knowledge-bases.js';
-import { fitHistory, type HistoryTurn, type StoredToolCall } from './history-window.js';
+import { fitHistoryStepped, type HistoryTurn, type StoredToolCall } from './history-window.js';
 import { estimateMessageTokens, estimateTokens } from './tokens.js';
 import {
   chooseRecalled,
@@ -12,9 +12,15 @@ import {
 } from './memory/memory-prompt.js';
 
 /**
- * Prompt assembly (contract §5): the agent's character, the knowledge found
- * for this message, the request's context, then as much recent history as fits
- * the model's budget, then the message itself.
+ * Prompt assembly (contract §5), ordered for providers' prompt caches: what
+ * changes least comes first and reads byte for byte the same from one call of
+ * a conversation to the next. The system prompt holds the agent's character
+ * (with its goals, expertise and system text), the room note, the summary and
+ * the facts; then the recent history (a window that moves in steps, see
+ * fitHistoryStepped); then the message itself, which alone carries what
+ * changes with every message (knowledge found for it, recalled turns, the
+ * request's context, unavailable tools) in a delimited block before the
+ * user's text. Everything before the last message is a stable prefix.
  */
 
 export interface Character {
@@ -62,8 +68,14 @@ export type PromptMessage =
   | { role: 'tool'; results: PromptToolResult[] };
 
 export interface AssembledPrompt {
+  /** What changes least: the same for every call of a conversation while the character, summary and facts are. */
   system: string;
   messages: PromptMessage[];
+  /**
+   * What changes with every message, rendered (knowledge, recalled turns, context, unavailable tools): they
+   * travel in the last message, before the user's text (see messageWithNotes).
+   */
+  notes: string[];
   character: Character;
   knowledge: KnowledgeEntry[];
   context: Record<string, unknown> | null;
@@ -89,6 +101,10 @@ export interface PromptInput {
   shared: boolean;
   /** Tokens the whole prompt may take (the model's window less the answer's reserve). */
   budgetTokens: number;
+  /** The most the recent turns may take (see historyTokensOf); absent: what the window leaves. */
+  historyTokens?: number;
+  /** Turns the history holds at most (as many as were read for it); absent: all of them. */
+  maxHistoryTurns?: number;
   /** Long-term memory for this message: summary, facts, recall candidates and their budgets. */
   memory?: PromptMemory | null;
 }
@@ -114,6 +130,27 @@ export function renderCharacter(character: Character): string {
 function renderKnowledge(knowledge: KnowledgeEntry[]): string {
   const items = knowledge.map((item) => `- ${item.title ? `${item.title}: ` : ''}${item.content}`);
   return `Knowledge relevant to this message (use it when it helps, do not invent beyond it):\n${items.join('\n')}`;
+}
+
+function renderContext(context: Record<string, unknown>): string {
+  return `Context supplied with this message (JSON):\n${JSON.stringify(context)}`;
+}
+
+const notesTag = 'message-notes';
+
+/**
+ * The last message of a prompt: the notes for this message in a tagged block,
+ * then what the user wrote. The tag says the block is not the user's; a
+ * closing tag inside a note (a recalled turn, a knowledge item) is broken so
+ * the block cannot be ended early by what it quotes.
+ */
+export function messageWithNotes(notes: readonly string[], text: string): string {
+  if (notes.length === 0) return text;
+  const body = notes.join('\n\n').replaceAll(`</${notesTag}>`, `<\\/${notesTag}>`);
+  return (
+    `<${notesTag}>\nNotes from agentd for this message only; they are not part of what the user wrote.\n\n` +
+    `${body}\n</${notesTag}>\n\n${text}`
+  );
 }
 
 /** How a stored turn reads in the prompt: in a room, user turns name their speaker; a tool turn is its call and result. */
@@ -190,10 +227,6 @@ function historyMessages(history: HistoryTurn[], shared: boolean): PromptMessage
 
 export function assemblePrompt(input: PromptInput): AssembledPrompt {
   const sections = [renderCharacter(input.character)];
-  if (input.knowledge.length > 0) sections.push(renderKnowledge(input.knowledge));
-  if (input.context !== null && Object.keys(input.context).length > 0) {
-    sections.push(`Context supplied with this message (JSON):\n${JSON.stringify(input.context)}`);
-  }
   if (input.shared) {
     sections.push(
       "This is a shared conversation with several people. Each of their messages starts with the speaker's id in brackets.",
@@ -202,24 +235,37 @@ export function assemblePrompt(input: PromptInput): AssembledPrompt {
   const memory = input.memory ?? null;
   if (memory?.summary) sections.push(renderSummary(memory.summary, memory.summaryTokens));
   if (memory && memory.facts.length > 0) sections.push(renderFacts(memory.facts, input.shared));
-  let system = sections.join('\n\n');
+  const system = sections.join('\n\n');
 
+  // The notes, in the order of how often they change: knowledge, then recalled turns, then the context.
+  const notes: string[] = [];
+  if (input.knowledge.length > 0) notes.push(renderKnowledge(input.knowledge));
+  const context = input.context !== null && Object.keys(input.context).length > 0 ? renderContext(input.context) : null;
   const current = renderTurn({ role: 'user', ...input.message }, input.shared);
   // Recalled turns are chosen once the window is known (the window's own turns are not recalled), so their
   // budget is set aside first.
   const recallReserve = memory && memory.recalled.length > 0 ? memory.recallTokens : 0;
-  const fixedTokens = estimateTokens(system) + estimateMessageTokens(current) + recallReserve;
-  const historyBudget = Math.min(input.budgetTokens - fixedTokens, memory?.historyTokens ?? Number.POSITIVE_INFINITY);
-  const history = fitHistory(input.history, historyBudget, (turn) => renderTurn(turn, input.shared));
+  const fixedTokens =
+    estimateTokens(system) +
+    estimateMessageTokens(messageWithNotes(context === null ? notes : [...notes, context], current)) +
+    recallReserve;
+  const historyBudget = Math.min(input.budgetTokens - fixedTokens, input.historyTokens ?? Number.POSITIVE_INFINITY);
+  const history = fitHistoryStepped(
+    input.history,
+    historyBudget,
+    input.maxHistoryTurns ?? input.history.length + 1,
+    (turn) => renderTurn(turn, input.shared),
+  );
   let recalled: RecalledTurn[] = [];
   if (recallReserve > 0 && memory) {
     const inWindow = new Set(history.flatMap((turn) => (turn.id === undefined ? [] : [turn.id])));
     recalled = chooseRecalled(memory.recalled, inWindow, memory.recallTokens);
-    if (recalled.length > 0) system = `${system}\n\n${renderRecalled(recalled, input.shared)}`;
+    if (recalled.length > 0) notes.push(renderRecalled(recalled, input.shared));
   }
+  if (context !== null) notes.push(context);
 
   const messages = historyMessages(history, input.shared);
-  messages.push({ role: 'user', content: current });
+  messages.push({ role: 'user', content: messageWithNotes(notes, current) });
 
   const estimatedInputTokens =
     estimateTokens(system) +
@@ -227,6 +273,7 @@ export function assemblePrompt(input: PromptInput): AssembledPrompt {
   return {
     system,
     messages,
+    notes,
     character: input.character,
     knowledge: input.knowledge,
     context: input.context,
@@ -262,9 +309,18 @@ export function withImages(prompt: AssembledPrompt, images: PromptImage[]): Asse
  */
 export function withUnavailableTools(prompt: AssembledPrompt, reasons: string[]): AssembledPrompt {
   const note = `Some of your tools are unavailable for this message:\n${reasons.map((reason) => `- ${reason}`).join('\n')}`;
+  // Which tools are down changes from one message to the next: a note of the last message, not of the system prompt.
+  const notes = [...prompt.notes, note];
+  const messages = [...prompt.messages];
+  const last = messages.at(-1);
+  if (last?.role === 'user') {
+    const current = renderTurn({ role: 'user', ...prompt.message }, prompt.shared);
+    messages[messages.length - 1] = { ...last, content: messageWithNotes(notes, current) };
+  }
   return {
     ...prompt,
-    system: `${prompt.system}\n\n${note}`,
+    messages,
+    notes,
     estimatedInputTokens: prompt.estimatedInputTokens + estimateTokens(note),
   };
 }

@@ -48,15 +48,18 @@ describe('prompt assembly', () => {
     }
   });
 
-  it('adds knowledge and context when there are some, and leaves them out otherwise', () => {
+  it('adds knowledge and context to the last message, before the user text, when there are some, and leaves them out otherwise', () => {
     const bare = assemblePrompt(input());
-    assert.ok(!bare.system.includes('Knowledge'));
-    assert.ok(!bare.system.includes('Context'));
+    assert.equal(promptMessageText(bare.messages.at(-1)!), 'hello', 'no notes: the message as the user wrote it');
     const full = assemblePrompt(
       input({ knowledge: [{ title: 'Fees', content: 'Fees rise with demand.' }], context: { page: 'pricing' } }),
     );
-    assert.ok(full.system.includes('- Fees: Fees rise with demand.'));
-    assert.ok(full.system.includes('{"page":"pricing"}'));
+    assert.equal(full.system, bare.system, 'knowledge and context change per message: never in the system prompt');
+    const last = promptMessageText(full.messages.at(-1)!);
+    assert.match(
+      last,
+      /^<message-notes>\n[^]*- Fees: Fees rise with demand\.[^]*\{"page":"pricing"\}\n<\/message-notes>\n\nhello$/,
+    );
   });
 
   it('ends with the message, after the history, oldest first', () => {

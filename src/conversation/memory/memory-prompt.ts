@@ -4,8 +4,10 @@ import { estimateTokens } from '../tokens.js';
 /**
  * What long-term memory adds to a prompt, and how it reads there: the rolling
  * summary of what left the window, the facts of the users present, and the
- * earlier turns recalled for this message. All three go in the system prompt,
- * before the recent turns, each within its own token budget.
+ * earlier turns recalled for this message, each within its own token budget.
+ * The summary and facts change seldom and go in the system prompt, before the
+ * recent turns; recalled turns change with every message and go in the notes
+ * of the last message (see prompt.ts).
  */
 
 export interface MemoryFactEntry {
@@ -31,8 +33,6 @@ export interface PromptMemory {
   recalled: RecalledTurn[];
   summaryTokens: number;
   recallTokens: number;
-  /** The most the recent turns may take; null: what the model's window leaves. */
-  historyTokens: number | null;
 }
 
 /** Text cut to about `tokens` tokens, at a word boundary when there is one. */

@@ -28,6 +28,7 @@ function taskPrompt(agent: AgentRecord, system: string, text: string): Assembled
   return {
     system,
     messages,
+    notes: [],
     character: {
       name: agent.name,
       bio: [],

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { isoTime, type Clock } from '../../clock.js';
 import { maxHistoryTurns } from '../../conversation/build-prompt.js';
-import type { HistoryTurn } from '../../conversation/history-window.js';
+import { historyTokensOf, type HistoryTurn } from '../../conversation/history-window.js';
 import { foldExtractive, type SummaryTurn } from '../../conversation/memory/extractive-summary.js';
 import { extractFacts, type ExtractedFact } from '../../conversation/memory/fact-patterns.js';
 import {
@@ -80,14 +80,14 @@ export function participantsOf(conversation: string): { userId: string | null; r
 function historyBudgetOf(agent: AgentRecord, settings: MemorySettings): number {
   const model = agent.profile.model;
   const { budgets } = settings;
+  const promptBudget = contextWindowOf(model.provider, model.name) - (model.maxOutputTokens ?? defaultOutputReserve);
   const left =
-    contextWindowOf(model.provider, model.name) -
-    (model.maxOutputTokens ?? defaultOutputReserve) -
+    promptBudget -
     estimateTokens(renderCharacter({ name: agent.name, ...agent.profile })) -
     (settings.summary ? budgets.summaryTokens : 0) -
     (settings.facts ? budgets.factsTokens : 0) -
     (settings.recall ? budgets.recallTokens : 0);
-  return Math.min(left, budgets.historyTokens ?? Number.POSITIVE_INFINITY);
+  return Math.min(left, historyTokensOf(budgets.historyTokens, promptBudget));
 }
 
 interface FactChanges {
