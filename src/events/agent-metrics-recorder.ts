@@ -17,6 +17,8 @@ export interface MessageOutcome {
   imagesOut: number;
   inputTokens: number;
   outputTokens: number;
+  /** Of `inputTokens`, those read from the provider's prompt cache. */
+  cachedInputTokens: number;
   /** What the reply's model calls cost in US dollars; null when its model has no price. */
   costUsd: number | null;
   /** Request to reply complete, for completed replies; null otherwise. */
@@ -161,6 +163,7 @@ export class RollupRecorder implements AgentMetricsRecorder {
     counts.imagesOut += outcome.imagesOut;
     counts.inputTokens += outcome.inputTokens;
     counts.outputTokens += outcome.outputTokens;
+    counts.cachedInputTokens += outcome.cachedInputTokens;
     if (outcome.costUsd === null) counts.unpricedMessages += 1;
     else counts.costMicroUsd += Math.round(outcome.costUsd * 1_000_000);
     if (outcome.latencyMs !== null) (counts.latency[histogramBucketOf(outcome.latencyMs)] as number) += 1;

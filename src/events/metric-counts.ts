@@ -71,6 +71,8 @@ export interface MetricCounts {
   toolCalls: number;
   inputTokens: number;
   outputTokens: number;
+  /** Of `inputTokens`, those read from the provider's prompt cache. */
+  cachedInputTokens: number;
   rateLimited: number;
   concurrencyRejected: number;
   /** Long-term memory updates (summary or facts changed, in the background or through the API). */
@@ -98,6 +100,7 @@ export function emptyCounts(): MetricCounts {
     toolCalls: 0,
     inputTokens: 0,
     outputTokens: 0,
+    cachedInputTokens: 0,
     rateLimited: 0,
     concurrencyRejected: 0,
     memoryUpdates: 0,
@@ -120,6 +123,7 @@ export function addCounts(target: MetricCounts, source: MetricCounts): void {
   target.toolCalls += source.toolCalls;
   target.inputTokens += source.inputTokens;
   target.outputTokens += source.outputTokens;
+  target.cachedInputTokens += source.cachedInputTokens;
   target.rateLimited += source.rateLimited;
   target.concurrencyRejected += source.concurrencyRejected;
   target.memoryUpdates += source.memoryUpdates;

@@ -121,6 +121,14 @@ export const MessageReply = Type.Object(
         inputTokens: Type.Integer(),
         outputTokens: Type.Integer(),
         totalTokens: Type.Integer(),
+        cachedInputTokens: Type.Optional(
+          Type.Integer({
+            description:
+              'Of `inputTokens`, those the provider read from its prompt cache (billed lower): the stable start of ' +
+              'the prompt it saw in an earlier call (docs/operations.md, "Prompt caching"). Absent when there ' +
+              'were none, or the provider does not report them.',
+          }),
+        ),
         costUsd: Type.Optional(
           Type.Number({
             description:

@@ -48,6 +48,11 @@ const MetricFields = {
   toolCalls: Type.Integer({ description: 'Tool calls the replies made.' }),
   inputTokens: Type.Integer({ description: 'Input tokens the provider reported (summed over tool rounds).' }),
   outputTokens: Type.Integer({ description: 'Output tokens the provider reported.' }),
+  cachedInputTokens: Type.Integer({
+    description:
+      'Of `inputTokens`, those the provider read from its prompt cache (billed lower; docs/operations.md, ' +
+      '"Prompt caching"). 0 where the provider reports none (builtin, most OpenAI-compatible servers).',
+  }),
   latencyMs: Type.Object(
     { p50: Milliseconds, p95: Milliseconds, p99: Milliseconds },
     { description: `Request to reply complete, of completed replies. ${percentileDescription}` },
@@ -202,6 +207,7 @@ export const DailyModelUsage = Type.Object(
     toolCalls: MetricFields.toolCalls,
     inputTokens: MetricFields.inputTokens,
     outputTokens: MetricFields.outputTokens,
+    cachedInputTokens: MetricFields.cachedInputTokens,
     costUsd: MetricFields.costUsd,
     unpricedMessages: MetricFields.unpricedMessages,
   },

@@ -26,6 +26,7 @@ import { platformPendingItemsMigration } from './migrations/0023-platform-pendin
 import { runCancelRequestsMigration } from './migrations/0024-run-cancel-requests.js';
 import { spendLimitsMigration } from './migrations/0025-spend-limits.js';
 import { modelCostsMigration } from './migrations/0026-model-costs.js';
+import { cachedInputTokensMigration } from './migrations/0027-cached-input-tokens.js';
 import type { Dialect } from './schema.js';
 
 /** Every migration, by name, in the order they apply. */
@@ -57,6 +58,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0024-run-cancel-requests': runCancelRequestsMigration(),
     '0025-spend-limits': spendLimitsMigration(),
     '0026-model-costs': modelCostsMigration(),
+    '0027-cached-input-tokens': cachedInputTokensMigration(),
   };
 }
 

@@ -4,7 +4,7 @@ import type { Tracing } from './tracing.js';
 /**
  * A span per model call, following the OpenTelemetry GenAI semantic
  * conventions (`chat {model}`, gen_ai.system, gen_ai.request.model, and the
- * token usage when the answer finishes). Prompts and answers are not
+ * token usage when the answer finishes, cached input tokens included). Prompts and answers are not
  * recorded: they are the users' data, and spans leave the service.
  */
 export function tracedModelAdapter(adapter: ModelAdapter, provider: string, tracing: Tracing): ModelAdapter {
@@ -31,6 +31,8 @@ export function tracedModelAdapter(adapter: ModelAdapter, provider: string, trac
                 span.setAttributes({
                   'gen_ai.usage.input_tokens': part.usage.inputTokens,
                   'gen_ai.usage.output_tokens': part.usage.outputTokens,
+                  // Of the input tokens (which include them, as the convention asks), those read from the prompt cache.
+                  'gen_ai.usage.cache_read.input_tokens': part.usage.cachedInputTokens ?? 0,
                   'gen_ai.response.finish_reasons': [part.finishReason],
                 });
                 // Ended here: the gateway stops reading at the finish part, so this generator is never resumed.

@@ -47,6 +47,7 @@ export function recordMessageMetrics(ctx: ServiceContext, exchange: Exchange, en
     imagesOut: ending.imagesOut ?? 0,
     inputTokens: ending.usage.inputTokens,
     outputTokens: ending.usage.outputTokens,
+    cachedInputTokens: ending.usage.cachedInputTokens ?? 0,
     // Priced now, like the stored reply: a failed reply's finished steps were billed too.
     costUsd: costOf(ctx.deps.prices.priceOf(exchange.model.provider, exchange.model.name), ending.usage),
     latencyMs: ending.completed ? now - exchange.startedTick : null,

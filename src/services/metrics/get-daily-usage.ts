@@ -43,6 +43,7 @@ export async function getDailyUsage({
       toolCalls: 0,
       inputTokens: 0,
       outputTokens: 0,
+      cachedInputTokens: 0,
       costUsd: 0,
       unpricedMessages: 0,
     };
@@ -52,6 +53,7 @@ export async function getDailyUsage({
     entry.toolCalls += counts.toolCalls;
     entry.inputTokens += counts.inputTokens;
     entry.outputTokens += counts.outputTokens;
+    entry.cachedInputTokens += counts.cachedInputTokens;
     // Summed as micro-dollars (whole numbers), shown as dollars.
     entry.costUsd = dollarsOf(Math.round(entry.costUsd * 1_000_000) + counts.costMicroUsd);
     entry.unpricedMessages += counts.unpricedMessages;

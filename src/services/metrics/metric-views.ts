@@ -20,6 +20,7 @@ export function toMetricTotals(counts: MetricCounts): MetricTotalsView {
     toolCalls: counts.toolCalls,
     inputTokens: counts.inputTokens,
     outputTokens: counts.outputTokens,
+    cachedInputTokens: counts.cachedInputTokens,
     latencyMs: {
       p50: histogramPercentile(counts.latency, 0.5),
       p95: histogramPercentile(counts.latency, 0.95),

@@ -50,6 +50,7 @@ export const metricColumns: readonly MetricColumn[] = [
   scalar('tool_calls', 'toolCalls'),
   scalar('input_tokens', 'inputTokens', true),
   scalar('output_tokens', 'outputTokens', true),
+  { ...scalar('cached_input_tokens', 'cachedInputTokens', true), addedIn: '0027-cached-input-tokens' },
   scalar('rate_limited', 'rateLimited'),
   scalar('concurrency_rejected', 'concurrencyRejected'),
   scalar('memory_updates', 'memoryUpdates'),
