@@ -2131,6 +2131,8 @@ export interface components {
       toolCalls: components['schemas']['ToolCall'][];
       /** @description Token counts reported by the provider (estimated for the builtin model and for aborted replies), and what they cost. */
       usage: {
+        /** @description Of `inputTokens`, those the provider read from its prompt cache (billed lower): the stable start of the prompt it saw in an earlier call (README, "Prompt caching"). Absent when there were none, or the provider does not report them. */
+        cachedInputTokens?: number;
         /** @description What the reply cost in US dollars, priced when it was made from the price table (the defaults of the README, "Model prices", and AGENTD_MODEL_PRICES); 0 when the model has no price (`priced` false). Absent on replies stored before agentd priced them. */
         costUsd?: number;
         inputTokens: number;
@@ -4489,6 +4491,8 @@ export interface operations {
           'application/json': {
             agentId: string;
             buckets: {
+              /** @description Of `inputTokens`, those the provider read from its prompt cache (billed lower; README, "Prompt caching"). 0 where the provider reports none (builtin, most OpenAI-compatible servers). */
+              cachedInputTokens: number;
               /** @description Messages refused 429 `concurrency_limited` (messages in flight per agent, open streams per account). */
               concurrencyRejected: number;
               /** @description What the replies cost in US dollars (to the micro-dollar), each priced when it was made from the price table: the dated defaults for OpenAI and Anthropic models, free for `builtin` and `ollama`, and AGENTD_MODEL_PRICES (README, "Model prices"). Messages whose model has no price count 0 here and are counted in `unpricedMessages`. */
@@ -4566,6 +4570,8 @@ export interface operations {
             to: string;
             /** MetricTotals */
             totals: {
+              /** @description Of `inputTokens`, those the provider read from its prompt cache (billed lower; README, "Prompt caching"). 0 where the provider reports none (builtin, most OpenAI-compatible servers). */
+              cachedInputTokens: number;
               /** @description Messages refused 429 `concurrency_limited` (messages in flight per agent, open streams per account). */
               concurrencyRejected: number;
               /** @description What the replies cost in US dollars (to the micro-dollar), each priced when it was made from the price table: the dated defaults for OpenAI and Anthropic models, free for `builtin` and `ollama`, and AGENTD_MODEL_PRICES (README, "Model prices"). Messages whose model has no price count 0 here and are counted in `unpricedMessages`. */
@@ -8030,6 +8036,8 @@ export interface operations {
             accountId: string;
             data: {
               agentId: string;
+              /** @description Of `inputTokens`, those the provider read from its prompt cache (billed lower; README, "Prompt caching"). 0 where the provider reports none (builtin, most OpenAI-compatible servers). */
+              cachedInputTokens: number;
               /** @description Messages refused 429 `concurrency_limited` (messages in flight per agent, open streams per account). */
               concurrencyRejected: number;
               /** @description What the replies cost in US dollars (to the micro-dollar), each priced when it was made from the price table: the dated defaults for OpenAI and Anthropic models, free for `builtin` and `ollama`, and AGENTD_MODEL_PRICES (README, "Model prices"). Messages whose model has no price count 0 here and are counted in `unpricedMessages`. */
@@ -8105,6 +8113,8 @@ export interface operations {
             to: string;
             /** MetricTotals */
             totals: {
+              /** @description Of `inputTokens`, those the provider read from its prompt cache (billed lower; README, "Prompt caching"). 0 where the provider reports none (builtin, most OpenAI-compatible servers). */
+              cachedInputTokens: number;
               /** @description Messages refused 429 `concurrency_limited` (messages in flight per agent, open streams per account). */
               concurrencyRejected: number;
               /** @description What the replies cost in US dollars (to the micro-dollar), each priced when it was made from the price table: the dated defaults for OpenAI and Anthropic models, free for `builtin` and `ollama`, and AGENTD_MODEL_PRICES (README, "Model prices"). Messages whose model has no price count 0 here and are counted in `unpricedMessages`. */
@@ -8239,6 +8249,8 @@ export interface operations {
             data: {
               /** @description Agents with traffic that day under this model. */
               agents: number;
+              /** @description Of `inputTokens`, those the provider read from its prompt cache (billed lower; README, "Prompt caching"). 0 where the provider reports none (builtin, most OpenAI-compatible servers). */
+              cachedInputTokens: number;
               /** @description What the replies cost in US dollars (to the micro-dollar), each priced when it was made from the price table: the dated defaults for OpenAI and Anthropic models, free for `builtin` and `ollama`, and AGENTD_MODEL_PRICES (README, "Model prices"). Messages whose model has no price count 0 here and are counted in `unpricedMessages`. */
               costUsd: number;
               /** @description The day (UTC), e.g. 2026-11-22. */

@@ -125,8 +125,8 @@ export const MessageReply = Type.Object(
           Type.Integer({
             description:
               'Of `inputTokens`, those the provider read from its prompt cache (billed lower): the stable start of ' +
-              'the prompt it saw in an earlier call (docs/operations.md, "Prompt caching"). Absent when there ' +
-              'were none, or the provider does not report them.',
+              'the prompt it saw in an earlier call (README, "Prompt caching"). Absent when there were none, ' +
+              'or the provider does not report them.',
           }),
         ),
         costUsd: Type.Optional(

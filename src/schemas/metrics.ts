@@ -50,8 +50,8 @@ const MetricFields = {
   outputTokens: Type.Integer({ description: 'Output tokens the provider reported.' }),
   cachedInputTokens: Type.Integer({
     description:
-      'Of `inputTokens`, those the provider read from its prompt cache (billed lower; docs/operations.md, ' +
-      '"Prompt caching"). 0 where the provider reports none (builtin, most OpenAI-compatible servers).',
+      'Of `inputTokens`, those the provider read from its prompt cache (billed lower; README, "Prompt ' +
+      'caching"). 0 where the provider reports none (builtin, most OpenAI-compatible servers).',
   }),
   latencyMs: Type.Object(
     { p50: Milliseconds, p95: Milliseconds, p99: Milliseconds },
