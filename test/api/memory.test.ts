@@ -17,6 +17,9 @@ const isFactsTask = (request: RecordedRequest) => systemOf(request).startsWith('
 const isSummaryTask = (request: RecordedRequest) => systemOf(request).startsWith('agentd-memory-task: summary');
 const lastUser = (request: RecordedRequest) =>
   textOf(request.body.messages.filter((message) => message.role === 'user').at(-1) ?? { content: '' });
+/** The notes agentd put before the user's text in the last message (what changes per message: recall, knowledge). */
+const notesOf = (request: RecordedRequest) =>
+  /^<message-notes>\n([^]*)\n<\/message-notes>\n\n/.exec(lastUser(request))?.[1] ?? '';
 
 /** A provider that extracts "my name is X" / "I live in X" as JSON facts and summarizes by keeping names. */
 function memoryAwareProvider(fake: FakeProviderServer, options: { failSummaries?: () => boolean } = {}) {
@@ -121,17 +124,43 @@ for (const backend of backends) {
       ]);
       for (const name of ['Facts', 'Recall', 'Forgetful']) {
         const turns = turnsOf(lastPromptOf(name));
-        assert.equal(turns.at(-1), 'user: What is my name?');
-        assert.ok(!turns.some((turn) => turn.includes('Zephyrine')), `${name}: the first turn is outside the window`);
+        assert.ok(turns.at(-1)?.endsWith('What is my name?'));
+        const history = turns.slice(0, -1);
+        assert.ok(!history.some((turn) => turn.includes('Zephyrine')), `${name}: the first turn is outside the window`);
         assert.ok(turns.length < 20, `${name}: the window is small (${turns.length} turns)`);
       }
       const factsSystem = systemOf(lastPromptOf('Facts'));
       assert.match(factsSystem, /What you remember about the person you are talking with[^]*- name is Zephyrine/);
-      assert.ok(!factsSystem.includes('Earlier in this conversation'));
+      assert.ok(!notesOf(lastPromptOf('Facts')).includes('Earlier in this conversation'));
+      // A recalled turn changes with the message: a note of the last message, never in the cached system prompt.
+      assert.match(notesOf(lastPromptOf('Recall')), /Earlier in this conversation[^]*my name is Zephyrine/);
       const recallSystem = systemOf(lastPromptOf('Recall'));
-      assert.match(recallSystem, /Earlier in this conversation[^]*my name is Zephyrine/);
-      assert.ok(!recallSystem.includes('What you remember'));
+      assert.ok(!recallSystem.includes('Zephyrine') && !recallSystem.includes('What you remember'));
       assert.ok(!systemOf(lastPromptOf('Forgetful')).includes('Zephyrine'), 'with memory off the name is gone');
+    });
+
+    it('bounds the history by default, and still carries a fact told 150 turns ago and recalls the turn that told it', async () => {
+      // Default memory settings, and a model whose window (128k tokens) would hold the whole conversation.
+      const agent = await t.newAgent({
+        name: 'Default',
+        model: { provider: 'openai-compatible', name: 'gpt-4o-mini' },
+      });
+      fake.setDefault({ reply: `Noted. ${'The forecast stays much the same over the hills today. '.repeat(3)}` });
+      await send(agent.id, {
+        text: 'Hello, my name is Zephyrine; the spare key is under the marmalade jar.',
+        userId: 'zed',
+      });
+      for (let index = 1; index < 75; index += 1) {
+        await send(agent.id, { text: `${filler(index)} ${'Cloud cover grows later on.'.repeat(2)}`, userId: 'zed' });
+      }
+      await t.deps.services.memory.whenIdle();
+      await send(agent.id, { text: 'Where is the marmalade jar, and what is my name?', userId: 'zed' });
+      const prompt = lastPromptOf('Default');
+      const history = turnsOf(prompt).slice(0, -1);
+      assert.ok(history.length < 120, `the history is bounded (${history.length} of 150 turns)`);
+      assert.ok(!history.some((turn) => turn.includes('Zephyrine')), 'the first turn is outside the window');
+      assert.match(systemOf(prompt), /What you remember about the person you are talking with[^]*- name is Zephyrine/);
+      assert.match(notesOf(prompt), /Earlier in this conversation[^]*under the marmalade jar/);
     });
 
     it('recalls the turn sharing a rare word of the message before recent turns sharing its common ones, and carries the facts it names first', async () => {
@@ -168,8 +197,9 @@ for (const backend of backends) {
       }
       await send(agent.id, { text: 'Where is the key? Think of wind, tide, marmalade and my bicycle.', userId: 'ana' });
       const system = systemOf(lastPromptOf('Rare'));
-      assert.match(system, /Earlier in this conversation[^]*under the marmalade jar/);
-      assert.ok(!system.includes('said Bo'), "another user's turn is never recalled");
+      const notes = notesOf(lastPromptOf('Rare'));
+      assert.match(notes, /Earlier in this conversation[^]*under the marmalade jar/);
+      assert.ok(!notes.includes('said Bo') && !system.includes('said Bo'), "another user's turn is never recalled");
       assert.match(system, /What you remember about the person you are talking with[^]*- rides a green bicycle/);
       assert.ok(system.includes('likes item number 59'), 'the newest facts fill the rest of the budget');
       assert.ok(!system.includes('likes item number 1\n'), 'the oldest facts that name nothing are left out');

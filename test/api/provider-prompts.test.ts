@@ -76,14 +76,19 @@ for (const backend of backends) {
         'protect users',
         'defi',
         'Never give financial advice.',
-        'Gas is paid in ETH.',
-        '"page":"pricing"',
-        '"plan":"pro"',
       ]) {
         assert.ok(system.includes(part), `system prompt lacks "${part}":\n${system}`);
       }
-      assert.ok(!system.includes('Bridges'), 'irrelevant knowledge stays out');
-      assert.deepEqual(turnsOf(request), ['user: Who pays the gas?']);
+      // Knowledge and context change with every message: they travel in the last message, so the system prompt
+      // and the history before it stay a prefix the provider can cache.
+      const [last, ...earlier] = turnsOf(request).reverse();
+      assert.deepEqual(earlier, []);
+      for (const part of ['Gas is paid in ETH.', '"page":"pricing"', '"plan":"pro"']) {
+        assert.ok(!system.includes(part), `the system prompt carries "${part}"`);
+        assert.ok(last?.includes(part), `the message lacks "${part}":\n${last}`);
+      }
+      assert.match(last ?? '', /^user: <message-notes>\n[^]*<\/message-notes>\n\nWho pays the gas\?$/);
+      assert.ok(!last?.includes('Bridges'), 'irrelevant knowledge stays out');
       assert.equal(request.body.temperature, 0.3);
       assert.equal(request.body.max_tokens, 200);
       assert.equal(request.body.top_p, 0.9);
