@@ -18,6 +18,19 @@ const publicParameters = new Set([
   'oauth_timestamp',
   'oauth_nonce',
 ]);
+/**
+ * Bounds on the work of finding a secret's parts, so that an entry's secrets
+ * (up to 50 of 10,000 characters each) cannot make opening it, or masking a
+ * result, take more than a moment: parts are looked for only in a secret of
+ * up to this many characters (a credential longer than that is masked as
+ * written), and in at most this many auth-params of it.
+ */
+const longestParsed = 2048;
+const mostParameters = 8;
+/** How many masks `SecretMask.of` keeps: one per plugin entry failing at a time is plenty. */
+const recentMasks = 64;
+/** Past this many forms, working out which contain which costs more than it saves: every form is searched. */
+const mostNested = 256;
 /** The standard base64 alphabet, as `Basic` credentials are written. */
 const base64Text = /^[A-Za-z0-9+/]+={0,2}$/;
 
@@ -46,14 +59,19 @@ function basicParts(credentials: string): string[] {
  * percent-decoded, as OAuth 1.0a encodes them).
  */
 function partsOf(secret: string): string[] {
-  const parts = [secret];
-  const match = schemeAndCredentials.exec(secret.trim());
+  // Header values are sent without the whitespace around them (a paste often leaves a newline), and echoed so.
+  const trimmed = secret.trim();
+  const parts = trimmed === secret ? [secret] : [secret, trimmed];
+  if (trimmed.length > longestParsed) return parts;
+  const match = schemeAndCredentials.exec(trimmed);
   if (match === null) return parts;
   const [, scheme = '', credentials = ''] = match;
-  parts.push(credentials);
-  if (scheme.toLowerCase() === 'basic') parts.push(...basicParts(credentials));
+  parts.push(credentials.trim());
+  if (scheme.toLowerCase() === 'basic') parts.push(...basicParts(credentials.trim()));
+  let parameters = 0;
   for (const [, name = '', quoted, bare] of credentials.matchAll(authParameter)) {
     if (publicParameters.has(name.toLowerCase())) continue;
+    if ((parameters += 1) > mostParameters) break;
     const value = quoted === undefined ? (bare ?? '') : quoted.replace(/\\([\s\S])/g, '$1');
     parts.push(value);
     const decoded = percentDecoded(value);
@@ -63,22 +81,39 @@ function partsOf(secret: string): string[] {
 }
 
 /**
+ * The base64 characters that encode nothing but the part's own bytes, for
+ * each of the three places its first byte can take in a group of three: a
+ * part encoded inside a larger text (request headers echoed in base64) is
+ * written otherwise at each, and its first and last characters share bits
+ * with its neighbours. The part alone, padding aside, is one more form.
+ */
+function base64Forms(part: string): string[] {
+  const bytes = Buffer.from(part);
+  const forms = [bytes.toString('base64').replace(/=+$/, '')];
+  for (let offset = 0; offset < 3; offset += 1) {
+    const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString('base64');
+    forms.push(encoded.slice(Math.ceil((offset * 8) / 6), Math.floor(((offset + bytes.length) * 8) / 6)));
+  }
+  return forms.flatMap((form) => [form, form.replaceAll('+', '-').replaceAll('/', '_')]);
+}
+
+/**
  * How a part may be written in what comes back: as is, escaped in a JSON
  * string (`\"`, `\\`, and `\/` as some servers write it), URL-encoded (in a
- * path or query, and as a form writes spaces), and in base64 (standard and
- * URL-safe, without the padding, which depends on what follows).
+ * path or query, with upper- or lower-case hex, and as a form writes spaces),
+ * and in base64 (standard and URL-safe, see base64Forms).
  */
 function writtenForms(part: string): string[] {
   const json = JSON.stringify(part).slice(1, -1);
-  const base64 = Buffer.from(part).toString('base64').replace(/=+$/, '');
+  const encoded = encodeURIComponent(part);
   return [
     part,
     json,
     json.replaceAll('/', '\\/'),
-    encodeURIComponent(part),
+    encoded,
+    encoded.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase()),
     new URLSearchParams({ _: part }).toString().slice('_='.length),
-    base64,
-    base64.replaceAll('+', '-').replaceAll('/', '_'),
+    ...base64Forms(part),
   ];
 }
 
@@ -118,14 +153,36 @@ export class SecretMask {
 
   constructor(secretValues: readonly string[]) {
     this.#forms = secretForms(secretValues);
-    this.#innermost = this.#forms
-      .filter((form) => !this.#forms.some((other) => other.length < form.length && form.includes(other)))
-      .map((form) => ({
-        form,
-        containers: this.#forms.filter((other) => other.length > form.length && other.includes(form)),
-      }));
+    this.#innermost =
+      this.#forms.length > mostNested
+        ? this.#forms.map((form) => ({ form, containers: [] }))
+        : this.#forms
+            .filter((form) => !this.#forms.some((other) => other.length < form.length && form.includes(other)))
+            .map((form) => ({
+              form,
+              containers: this.#forms.filter((other) => other.length > form.length && other.includes(form)),
+            }));
     this.#shortest = this.#forms.at(-1)?.length ?? Infinity;
     this.marginBytes = 3 * (this.#forms[0]?.length ?? 0);
+  }
+
+  static readonly #recent = new Map<string, SecretMask>();
+
+  /**
+   * The mask of these secrets, made once for the last few sets asked for:
+   * failures (an MCP server's error, a plugin that cannot be opened) mask
+   * with the secrets of an entry whose mask the caller does not hold, and
+   * working the forms out again for each would cost more than the failure.
+   */
+  static of(secretValues: readonly string[]): SecretMask {
+    const key = JSON.stringify(secretValues);
+    let mask = SecretMask.#recent.get(key);
+    if (mask === undefined) {
+      mask = new SecretMask(secretValues);
+      if (SecretMask.#recent.size >= recentMasks) SecretMask.#recent.delete(SecretMask.#recent.keys().next().value!);
+      SecretMask.#recent.set(key, mask);
+    }
+    return mask;
   }
 
   /** Whether there is nothing to mask. */

@@ -174,7 +174,7 @@ export class AgentToolsets {
           } catch (error) {
             // Never the error object itself, and the message with the plugin's secrets masked: a plugin's error
             // may quote what it was given.
-            const reason = new SecretMask(Object.values(secrets)).text((error as Error).message);
+            const reason = SecretMask.of(Object.values(secrets)).text((error as Error).message);
             logger.warn(
               { agentId: agent.id, plugin: plugin.name, reason },
               'plugin could not be opened; its tools are left out of this reply',

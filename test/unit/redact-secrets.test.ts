@@ -7,7 +7,7 @@ import { createLogger } from '../../src/logger.js';
 import { describeFailure } from '../../src/plugins/mcp/describe-failure.js';
 import { PluginCatalog } from '../../src/plugins/catalog.js';
 import { ToolError, type PluginDefinition, type Tool } from '../../src/plugins/plugin.js';
-import { SecretMask, withSecretsRedacted } from '../../src/plugins/redact-secrets.js';
+import { SecretMask, secretForms, withSecretsRedacted } from '../../src/plugins/redact-secrets.js';
 import { AgentToolsets } from '../../src/plugins/toolsets.js';
 import { SecretBox } from '../../src/security/secret-box.js';
 import type { AgentRecord } from '../../src/storage/repositories/agents.js';
@@ -73,6 +73,48 @@ describe('a secret mask', () => {
     assert.equal(mask.text('abc12 and short'), 'abc12 and short');
     assert.equal(mask.text('Bearer abc12'), '••••');
     assert.ok(new SecretMask(['tiny']).empty);
+  });
+
+  it('a secret is masked in part too: as sent, without the whitespace a paste left around it', () => {
+    const mask = new SecretMask(['sk_live_abcdef123456\n']);
+    assert.equal(mask.text('auth=sk_live_abcdef123456;'), 'auth=••••;');
+    assert.equal(new SecretMask([` ${bearer} `]).text(`{"token":"${credential}"}`), '{"token":"••••"}');
+  });
+
+  it('a secret is masked in part too: in base64 of a larger text, wherever it starts', () => {
+    const secret = 'sk_live_abcdef123456';
+    const mask = new SecretMask([secret]);
+    for (const before of ['', 'x', 'xy', 'header: ', 'Authorization: Bearer ']) {
+      for (const after of ['', '!', '\r\nAccept: */*']) {
+        const encoded = Buffer.from(`${before}${secret}${after}`).toString('base64');
+        const masked = mask.text(encoded);
+        assert.notEqual(masked, encoded, `${JSON.stringify(before)} … ${JSON.stringify(after)}`);
+        // What is left shows no more of the secret than the bits it shares with a neighbour's character.
+        const shown = masked.split('••••').join('');
+        assert.ok(shown.length <= encoded.length - Math.floor((secret.length * 8) / 6) + 2 + 8, masked);
+      }
+      for (const alphabet of ['base64url'] as const) {
+        const encoded = Buffer.from(`${before}${secret}`).toString(alphabet);
+        assert.notEqual(mask.text(encoded), encoded);
+      }
+    }
+  });
+
+  it('a secret is masked in part too: percent-encoded with lower-case hex', () => {
+    const secret = 'tok/live+5c1e9d7f20b3a8';
+    assert.equal(new SecretMask([secret]).text('?t=tok%2flive%2b5c1e9d7f20b3a8'), '?t=••••');
+  });
+
+  it('the forms searched for stay bounded, however long or many the secrets', () => {
+    // 50 secrets of 10,000 characters (the most an entry takes), each of hundreds of auth-params of its own.
+    const secrets = Array.from({ length: 50 }, (_, secret) => {
+      const parameters = Array.from({ length: 400 }, (_, index) => `k${index}="v${secret}-${index}-zzzzzzzz"`);
+      return `OAuth ${parameters.join(', ')}`.slice(0, 10_000);
+    });
+    const forms = secretForms(secrets);
+    assert.ok(forms.length <= 50 * 200, `${forms.length} forms`);
+    // A long secret is still masked as written.
+    assert.equal(new SecretMask(secrets).text(`x${secrets[7]}x`), 'x••••x');
   });
 
   it('a secret with quotes or backslashes is masked: as is, and escaped in JSON', () => {

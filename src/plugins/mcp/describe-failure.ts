@@ -56,11 +56,11 @@ export function describeFailure(error: unknown, serverAddress: string, secretVal
 /**
  * `message` without any of `secretValues`, in any form the mask knows (the
  * token after its scheme, JSON-escaped, encoded…), cut to `limit` characters
- * after masking, so the cut shows no part of one. A failure is rare enough to
- * work the forms out each time.
+ * after masking, so the cut shows no part of one. The forms are worked out
+ * once per set of secrets (`SecretMask.of`), not at every failure.
  */
 export function redacted(message: string, secretValues: string[], limit: number): string {
-  let result = new SecretMask(secretValues).text(message);
+  let result = SecretMask.of(secretValues).text(message);
   // The mask leaves secrets shorter than it searches for; a message quotes a header value whole, whatever its length.
   for (const secret of secretValues) {
     if (secret.length > 0) result = result.split(secret).join('••••');
