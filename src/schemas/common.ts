@@ -39,6 +39,19 @@ export const ProblemSchema = Type.Object(
         }),
       ),
     ),
+    // RFC 9457 extension members of `budget_exceeded` (a spend limit is reached).
+    scope: Type.Optional(StringEnum(['agent', 'account'] as const, { description: 'budget_exceeded: whose limit.' })),
+    agentId: Type.Optional(Type.String({ description: 'budget_exceeded: the agent the message was for.' })),
+    unit: Type.Optional(StringEnum(['tokens', 'usd'] as const, { description: 'budget_exceeded: the unit.' })),
+    period: Type.Optional(
+      StringEnum(['day', 'month'] as const, { description: 'budget_exceeded: a UTC day or month.' }),
+    ),
+    limit: Type.Optional(Type.Number({ description: 'budget_exceeded: the limit, in `unit`.' })),
+    spent: Type.Optional(Type.Number({ description: 'budget_exceeded: spent by replies that ended, in `unit`.' })),
+    reserved: Type.Optional(Type.Number({ description: 'budget_exceeded: reserved by replies in flight, in `unit`.' })),
+    resetsAt: Type.Optional(
+      Type.String({ format: 'date-time', description: 'budget_exceeded: when the period resets.' }),
+    ),
     requestId: Type.String(),
   },
   { $id: 'Problem', title: 'Problem' },
@@ -55,7 +68,7 @@ const statusDescriptions: Record<number, string> = {
   413: 'The body is larger than the limit (`payload_too_large`).',
   415: 'The body is not JSON (`unsupported_media_type`).',
   422: 'The Idempotency-Key was used with a different body (`idempotency_key_reused`).',
-  429: 'A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After.',
+  429: 'A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After.',
   503: 'The database cannot be reached (`service_unavailable`), or for messages the agent or its model provider cannot answer now (`agent_unavailable`, `provider_unavailable`); see Retry-After.',
 };
 

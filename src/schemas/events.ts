@@ -7,6 +7,7 @@ export const agentEventTypes = [
   'agent.created',
   'agent.updated',
   'agent.status_changed',
+  'agent.budget_exceeded',
   'agent.deleted',
   'connector.started',
   'connector.stopped',
@@ -34,6 +35,8 @@ export const AgentEvent = Type.Object(
         '`agent.created`: name, status. `agent.updated`: `fields` changed, with `plugins`/`platforms` entries ' +
         '(`entry`, `change`, `secretsChanged` names) and `model.fields`; never a secret value. ' +
         '`agent.status_changed`: from, to, reason, by (`owner` or `service`). `agent.deleted`: name. ' +
+        '`agent.budget_exceeded`: a spend limit refused a message or task (once per limit and period): scope, ' +
+        'unit, period, limit, spent, reserved, resetsAt. ' +
         '`connector.started`, `connector.stopped`, `connector.failed`: platform (its type), reason. ' +
         '`connector.received`: a social connector took a post addressed to the agent (platform, postId, userId). ' +
         '`connector.posted`: it posted (platform, postId, inReplyTo, part and parts of a thread, source: `reply`, ' +

@@ -7,6 +7,7 @@ export const webhookEventTypes = [
   'agent.updated',
   'agent.deleted',
   'agent.status_changed',
+  'agent.budget_exceeded',
   'message.completed',
   'message.failed',
   'memory.updated',
@@ -210,6 +211,21 @@ export const webhookPayloads: Record<WebhookEventType, ReturnType<typeof envelop
       by: StringEnum(['owner', 'service'] as const),
     }),
     "An agent's status changed, by its owner or by the service (e.g. the provider rejected its credentials).",
+  ),
+  'agent.budget_exceeded': envelope(
+    'agent.budget_exceeded',
+    Type.Object({
+      ...agentEventData,
+      scope: StringEnum(['agent', 'account'] as const, { description: "Whose limit: the agent's or its account's." }),
+      unit: StringEnum(['tokens', 'usd'] as const),
+      period: StringEnum(['day', 'month'] as const, { description: 'A UTC day or month.' }),
+      limit: Type.Number({ description: 'The limit, in `unit`.' }),
+      spent: Type.Number({ description: 'What replies that ended spent in the period, in `unit`.' }),
+      reserved: Type.Number({ description: 'What replies in flight reserved, in `unit`.' }),
+      resetsAt: Timestamp,
+    }),
+    'A spend limit refused a message or task of the agent: sent once per limit and period (the first refusal), ' +
+      'whichever instance refused it. The agent keeps its status; its `statusReason` says the same until it resets.',
   ),
   'message.completed': envelope(
     'message.completed',

@@ -1,3 +1,4 @@
+import type { SpendReservation } from '../spend/admit-spend.js';
 import type { Citation } from '../../schemas/knowledge-bases.js';
 import { isoTime } from '../../clock.js';
 import type { StoredToolCall } from '../../conversation/history-window.js';
@@ -57,6 +58,8 @@ export interface Exchange {
   continuation?: boolean;
   /** Images sent with the message, checked; stored with its turn. */
   attachments?: MessageImage[];
+  /** What the message reserved of its spend limits (none when no limit applies); settled with its usage. */
+  spend?: SpendReservation;
   /**
    * The images' bytes being written by the file store (`put`), started
    * as soon as the message is known to be stored so that the write overlaps

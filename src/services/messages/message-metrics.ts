@@ -37,6 +37,8 @@ export interface MessageEnding {
 
 /** Counts one accepted message in its agent's metrics: in memory, written with the next flush. */
 export function recordMessageMetrics(ctx: ServiceContext, exchange: Exchange, ending: MessageEnding): void {
+  // The one place every accepted message's usage passes, once: what its spend reservation settles with.
+  exchange.spend?.use(ending.usage);
   const now = performance.now();
   ctx.deps.agentMetrics.message({ accountId: ctx.actor.accountId, agentId: exchange.agentId }, exchange.startedAt, {
     streamed: exchange.streamed,

@@ -22,6 +22,9 @@ import { appErrorForFailure } from './provider-failure.js';
 import { Reply, type ToolLoop } from './reply.js';
 import { promptImageOf, readMessageAttachments, type MessageAttachmentInput } from './message-attachments.js';
 import type { RunLog } from '../runs/run-log.js';
+import { admitSpend, type SpendReservation } from '../spend/admit-spend.js';
+import { estimateTokens } from '../../conversation/tokens.js';
+import { defaultOutputReserve } from '../../providers/model-limits.js';
 
 export interface ModelSettingsOverride {
   temperature?: number;
@@ -86,6 +89,36 @@ async function acquireSlots(ctx: ServiceContext, agent: AgentRecord, streamed: b
     release: async () => {
       await Promise.all([agentSlot?.release(), streamSlot?.release()]);
     },
+  };
+}
+
+/**
+ * The spend limits' admission (src/services/spend/), once the slots are held:
+ * refused, the slots go back; admitted, the reservation is settled with the
+ * reply's usage when the slots are released, however the reply ends.
+ */
+async function admitWithSpend(
+  ctx: ServiceContext,
+  agent: AgentRecord,
+  slots: ConcurrencyLease,
+  estimate: { inputTokens: number; outputTokens: number },
+): Promise<{ lease: ConcurrencyLease; spend: SpendReservation | null }> {
+  let spend: SpendReservation | null;
+  try {
+    spend = await admitSpend(ctx, agent, estimate);
+  } catch (error) {
+    await slots.release();
+    throw error;
+  }
+  if (spend === null) return { lease: slots, spend };
+  const reservation = spend;
+  return {
+    lease: {
+      release: async () => {
+        await Promise.all([slots.release(), reservation.settle()]);
+      },
+    },
+    spend,
   };
 }
 
@@ -261,10 +294,15 @@ export async function sendMessage({
   // Before any slot is taken or anything stored: a refused image leaves no trace.
   const images = await readMessageAttachments(ctx, input.attachments, signal);
   const runId = queuedRunId ?? newId('run');
-  const lease =
+  const slots =
     queuedRunId === undefined
       ? await acquireSlots(ctx, agent, input.stream === true)
       : await waitForAgentSlot(ctx, agent, queuedRunId);
+  const spendOutputTokens = settings?.maxOutputTokens ?? agent.profile.model.maxOutputTokens ?? defaultOutputReserve;
+  const { lease, spend } = await admitWithSpend(ctx, agent, slots, {
+    inputTokens: estimateTokens(input.text),
+    outputTokens: spendOutputTokens,
+  });
 
   const userId = input.userId ?? null;
   const roomId = input.roomId ?? null;
@@ -294,6 +332,7 @@ export async function sendMessage({
     trigger,
     origin: origin ?? null,
     ...(images.length > 0 ? { attachments: images } : {}),
+    ...(spend !== null ? { spend } : {}),
   };
   keepImages(ctx, exchange);
   const noUsage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
@@ -326,6 +365,7 @@ export async function sendMessage({
     const withTools = toolbox?.unavailable.length ? withUnavailableTools(built, toolbox.unavailable) : built;
     const prompt = images.length > 0 ? withImages(withTools, images.map(promptImageOf)) : withTools;
     exchange.citations = built.citations ?? [];
+    await spend?.raiseTo({ inputTokens: prompt.estimatedInputTokens, outputTokens: spendOutputTokens });
     const apiKey = modelKeyOf(ctx, agent);
     const specs = toolbox
       ? [...toolbox.tools.values()].map(({ name, description, inputSchema }) => ({ name, description, inputSchema }))

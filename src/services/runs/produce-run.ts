@@ -9,10 +9,11 @@ import { recordAgentEvent } from '../../events/agent-events.js';
 import { eventWriterOf } from '../events/event-writer.js';
 import { AgentNotActiveError } from '../messages/agent-availability.js';
 import { sendMessage } from '../messages/send-message.js';
+import { BudgetExceededError } from '../spend/admit-spend.js';
 import { resumeReply } from '../messages/resume-reply.js';
 
 export interface ProducedRun {
-  /** `skipped`: a task's due time whose agent was no longer `active` when its run began (see `produce`). */
+  /** `skipped`: a task's due time whose agent was no longer `active`, or over a spend limit, when its run began. */
   status: 'completed' | 'failed' | 'cancelled' | 'waiting' | 'skipped';
   reply: MessageReplyView | null;
   error: AppError | null;
@@ -120,7 +121,11 @@ async function produce(deps: ServiceDeps, run: QueuedRun, signal?: AbortSignal):
     // with the problem as its one event so that its event stream ends like any other. A task's run whose agent had
     // stopped being active between the claim and now is its due time not run, as at the claim: `skipped`, the
     // problem saying why, with no events (as every skipped due time) and counting neither way for the task.
-    const skipped = run.trigger === 'task' && run.dueAt != null && error instanceof AgentNotActiveError;
+    // So is one a spend limit refused (budget_exceeded): the due time is not run, and the task is not failing.
+    const skipped =
+      run.trigger === 'task' &&
+      run.dueAt != null &&
+      (error instanceof AgentNotActiveError || error instanceof BudgetExceededError);
     const problem = problemBody(appError, ctx.requestId);
     const now = isoTime(deps.clock.now());
     const { runs, db } = deps.repositories;

@@ -1,0 +1,116 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { backends, createTestApp, ManualClock, type TestApp } from '../helpers/test-app.js';
+
+/** The builtin model answers every message with some tokens, so a limit of one token is reached by the first. */
+const oneTokenADay = { limits: { spend: { tokensPerDay: 1 } } };
+
+for (const backend of backends) {
+  describe(`spend limits on ${backend.label}`, { skip: backend.skip }, () => {
+    let t: TestApp;
+    const clock = new ManualClock(Date.parse('2026-11-22T10:00:00.000Z'));
+    before(async () => {
+      t = await createTestApp({ backend: backend.name, clock });
+    });
+    after(async () => t?.close());
+
+    const send = (agentId: string, text = 'Hello') =>
+      t.inject({ method: 'POST', url: `/v1/agents/${agentId}/messages`, payload: { text } });
+
+    it("a message past the agent's daily token limit is refused with budget_exceeded: the limit, the spend and when it resets", async () => {
+      const agent = await t.newAgent({ name: 'Frugal', ...oneTokenADay });
+      assert.deepEqual(agent.limits.spend, {
+        tokensPerDay: 1,
+        tokensPerMonth: null,
+        costPerDay: null,
+        costPerMonth: null,
+      });
+      const first = await send(agent.id);
+      assert.equal(first.statusCode, 200, 'the first message finds the limit not reached yet and is answered whole');
+      const used = first.json().usage.totalTokens;
+      assert.ok(used > 1);
+
+      const refused = await send(agent.id);
+      assert.equal(refused.statusCode, 429, refused.body);
+      assert.match(refused.headers['content-type'] as string, /application\/problem\+json/);
+      const problem = refused.json();
+      assert.equal(problem.code, 'budget_exceeded');
+      assert.deepEqual(
+        [problem.scope, problem.agentId, problem.unit, problem.period, problem.limit, problem.spent, problem.reserved],
+        ['agent', agent.id, 'tokens', 'day', 1, used, 0],
+      );
+      assert.equal(problem.resetsAt, '2026-11-23T00:00:00.000Z');
+      assert.equal(refused.headers['retry-after'], String(14 * 3600));
+      assert.match(problem.detail, /1 tokens per UTC day/);
+    });
+
+    it('a reached limit shows in the status reason without putting the agent in error, and is reported once per period', async () => {
+      const agent = await t.newAgent({ name: 'Reported', ...oneTokenADay });
+      assert.equal((await send(agent.id)).statusCode, 200);
+      assert.equal((await send(agent.id)).statusCode, 429);
+      assert.equal((await send(agent.id)).statusCode, 429);
+
+      const read = (await t.inject({ method: 'GET', url: `/v1/agents/${agent.id}` })).json();
+      assert.equal(read.status, 'active');
+      assert.match(read.statusReason, /^Spend limit reached: the agent's limit of 1 tokens per UTC day/);
+
+      const events = (await t.inject({ method: 'GET', url: `/v1/agents/${agent.id}/events?limit=100` })).json().data;
+      const reported = events.filter((event: { type: string }) => event.type === 'agent.budget_exceeded');
+      assert.equal(reported.length, 1, 'two refusals in one period, one event');
+      assert.deepEqual(
+        [reported[0].data.scope, reported[0].data.unit, reported[0].data.period, reported[0].data.limit],
+        ['agent', 'tokens', 'day', 1],
+      );
+
+      // The next UTC day the agent answers again, and the reason goes.
+      clock.advance(24 * 3600 * 1000);
+      assert.equal((await send(agent.id)).statusCode, 200);
+      const again = (await t.inject({ method: 'GET', url: `/v1/agents/${agent.id}` })).json();
+      assert.equal(again.statusReason, null);
+    });
+
+    it('a task due time over a spend limit is skipped with budget_exceeded, not failed', async () => {
+      const agent = await t.newAgent({ name: 'Scheduled', ...oneTokenADay });
+      assert.equal((await send(agent.id)).statusCode, 200);
+      const created = await t.inject({
+        method: 'POST',
+        url: `/v1/agents/${agent.id}/tasks`,
+        payload: { name: 'Digest', instructions: 'Summarise.', schedule: { everySeconds: 60 } },
+      });
+      assert.equal(created.statusCode, 201, created.body);
+      clock.advance(61_000);
+      assert.equal(await t.deps.tasks.tick(), 1);
+      await t.deps.tasks.settled();
+      const runs = (await t.inject({ method: 'GET', url: `/v1/agents/${agent.id}/runs?limit=100` })).json().data;
+      const taskRuns = runs.filter((run: { trigger: string }) => run.trigger === 'task');
+      assert.equal(taskRuns.length, 1);
+      assert.equal(taskRuns[0].status, 'skipped');
+      assert.equal(taskRuns[0].error.code, 'budget_exceeded');
+      const task = (await t.inject({ method: 'GET', url: `/v1/agents/${agent.id}/tasks/${created.json().id}` })).json();
+      assert.equal(task.consecutiveFailures ?? 0, 0, 'a skipped due time does not count as a failure');
+    });
+
+    it('limits merge in a PATCH, null removes one, and a bad limit is a 400 at its pointer', async () => {
+      const agent = await t.newAgent({ name: 'Patched', limits: { spend: { tokensPerDay: 100, costPerMonth: 5 } } });
+      const patched = await t.inject({
+        method: 'PATCH',
+        url: `/v1/agents/${agent.id}`,
+        payload: { limits: { spend: { tokensPerDay: null, tokensPerMonth: 1000 } } },
+      });
+      assert.equal(patched.statusCode, 200, patched.body);
+      assert.deepEqual(patched.json().limits.spend, {
+        tokensPerDay: null,
+        tokensPerMonth: 1000,
+        costPerDay: null,
+        costPerMonth: 5,
+      });
+      const bad = await t.inject({
+        method: 'PATCH',
+        url: `/v1/agents/${agent.id}`,
+        payload: { limits: { spend: { tokensPerDay: 0 } } },
+      });
+      assert.equal(bad.statusCode, 400);
+      assert.equal(bad.json().errors[0].path, '/body/limits/spend/tokensPerDay');
+    });
+  });
+}
