@@ -177,7 +177,7 @@ export function fitHistoryStepped(
  * fixed number of tokens and a share of what the model's window leaves, so a
  * small local model still has room for the rest of the prompt.
  */
-export const defaultHistoryTokens = 4_000;
+export const defaultHistoryTokens = 3_000;
 export const defaultHistoryShare = 0.5;
 /** The setting that means "as much history as the model's window leaves" (the most historyTokens accepts). */
 export const wholeWindowHistoryTokens = 1_000_000;

@@ -86,12 +86,15 @@ for (const backend of backends) {
       for (let index = 0; index < 8; index += 1) await send(app, agentId, { text: filler(index), userId });
       await app.deps.services.memory.whenIdle();
     }
+    /** The whole last prompt of a reply: recalled turns and knowledge are notes of its last message. */
     const lastPromptOf = (name: string) =>
-      systemOf(
+      (
         fake.requests
           .filter((request) => !isTask(request) && systemOf(request).startsWith(`You are ${name}.`))
-          .at(-1) as RecordedRequest,
-      );
+          .at(-1) as RecordedRequest
+      ).body.messages
+        .map((message) => textOf(message))
+        .join('\n');
     /** Vectors stored for one agent's turns, read straight from the index table. */
     async function vectorCount(agentId: string): Promise<number> {
       const vectors = t.deps.services.repositories.memoryVectors!;

@@ -182,8 +182,8 @@ describe('stepped history window', () => {
 });
 
 describe('the default history budget', () => {
-  it('bounds the history of an agent that set none: the smaller of 4,000 tokens and half of what the window leaves', () => {
-    assert.equal(historyTokensOf(null, 128_000 - 1_024), 4_000);
+  it('bounds the history of an agent that set none: the smaller of 3,000 tokens and half of what the window leaves', () => {
+    assert.equal(historyTokensOf(null, 128_000 - 1_024), 3_000);
     assert.equal(historyTokensOf(null, 4_096 - 1_024), 1_536);
     assert.equal(historyTokensOf(500, 128_000), 500);
     const whole = assemblePrompt({
