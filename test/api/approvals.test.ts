@@ -476,4 +476,53 @@ describe('approvals with a provider that repeats a call id', () => {
       ],
     );
   });
+  it('paused calls are matched to decisions by position: a state paused with two calls on one approval runs neither', async () => {
+    const agent = await t.newAgent({
+      model: { provider: 'anthropic', name: 'claude-test' },
+      plugins: [{ name: 'bank', approval: { tools: ['transfer'] } }],
+    });
+    fake.enqueue({
+      toolCalls: [
+        { id: 'toolu_repeated', name: 'transfer', input: { amount: 700 } },
+        { id: 'toolu_repeated', name: 'transfer', input: { amount: 5 } },
+      ],
+    });
+    const sent = await t.inject({
+      method: 'POST',
+      url: `/v1/agents/${agent.id}/messages`,
+      payload: { text: 'Send 5 and 700 to Bo', userId: 'u1' },
+    });
+    const paused = sent.json();
+    assert.equal(paused.finishReason, 'approval_required', sent.body);
+    const approvalOf = (amount: number) =>
+      paused.approvals.find((approval: { input: { amount: number } }) => approval.input.amount === amount);
+    const [small, large] = [approvalOf(5), approvalOf(700)];
+    // A run paused before calls were matched by position holds both calls on the last one's approval.
+    const row = await t.deps.database.db
+      .selectFrom('paused_runs')
+      .select('state')
+      .where('run_id', '=', paused.runId)
+      .executeTakeFirstOrThrow();
+    const state = JSON.parse(row.state);
+    for (const call of state.calls) call.approvalId = small.approvalId;
+    const updated = await t.deps.database.db
+      .updateTable('paused_runs')
+      .set({ state: JSON.stringify(state) })
+      .where('run_id', '=', paused.runId)
+      .executeTakeFirstOrThrow();
+    assert.equal(Number(updated.numUpdatedRows), 1);
+
+    assert.equal((await decide(agent.id, large.approvalId, 'deny')).statusCode, 200);
+    fake.enqueue({ reply: 'Sent.' });
+    const approved = await decide(agent.id, small.approvalId, 'approve');
+    assert.equal(approved.statusCode, 200, approved.body);
+    const resumed = await eventually(async () => {
+      const run = (
+        await t.inject({ method: 'GET', url: `/v1/agents/${agent.id}/runs/${approved.json().resumedRunId}` })
+      ).json();
+      return run.status === 'running' || run.status === 'queued' ? null : run;
+    }, 'the resumed run to end');
+    assert.equal(resumed.status, 'failed', JSON.stringify(resumed));
+    assert.deepEqual(transfers, [], 'neither call ran: the denied one would have run under the other’s approval');
+  });
 });

@@ -128,10 +128,7 @@ export async function resumeReply({
     const start: ResumeStart = {
       steps: [...state.steps],
       stepText: state.stepText,
-      calls: state.calls.map((paused) => {
-        const decision = paused.approvalId === undefined ? undefined : decisions.get(paused.approvalId);
-        return decision === undefined ? paused : { ...paused, decision };
-      }),
+      calls: decidedCalls(state.calls, decisions),
       step: state.step,
     };
     return new Reply(ctx, agent, exchange, prompt, null, lease, tools, run, start);
@@ -147,4 +144,28 @@ export async function resumeReply({
     await lease.release();
     throw error;
   }
+}
+
+/**
+ * The paused round's calls, each call still waiting with the decision of its
+ * own approval. Every waiting call must have an approval of its own, decided:
+ * a state in which two calls share an approval (a run paused before calls were
+ * matched to approvals by position, when a model repeated an id) or one has
+ * none is not resumed, since a call must never run under a decision taken for
+ * another. The run ends instead, running none of them.
+ */
+function decidedCalls(calls: PausedState['calls'], decisions: ReadonlyMap<string, ToolDecision>): ResumeStart['calls'] {
+  const seen = new Set<string>();
+  return calls.map((paused) => {
+    if (paused.result !== undefined) return paused;
+    const decision = paused.approvalId === undefined ? undefined : decisions.get(paused.approvalId);
+    if (decision === undefined || seen.has(decision.approvalId)) {
+      throw new AppError(
+        'conflict',
+        'The paused round’s calls do not each have an approval of their own; none is run.',
+      );
+    }
+    seen.add(decision.approvalId);
+    return { ...paused, decision };
+  });
 }
