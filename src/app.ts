@@ -31,6 +31,7 @@ import { AgentSchema } from './schemas/agents.js';
 import { registerUpdateAgent } from './routes/agents/update-agent.js';
 import { registerCreateApiKey } from './routes/api-keys/create-api-key.js';
 import { registerListApiKeys } from './routes/api-keys/list-api-keys.js';
+import { registerAccountLimits } from './routes/account/account-limits.js';
 import { registerRevokeApiKey } from './routes/api-keys/revoke-api-key.js';
 import { registerListEvents } from './routes/events/list-events.js';
 import { registerListAccountEvents } from './routes/events/list-account-events.js';
@@ -332,6 +333,7 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
   registerUpdateMemory(app);
   registerCreateApiKey(app);
   registerListApiKeys(app);
+  registerAccountLimits(app);
   registerRevokeApiKey(app);
   registerListPlugins(app);
   registerListPlatforms(app);

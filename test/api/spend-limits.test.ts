@@ -90,6 +90,38 @@ for (const backend of backends) {
       assert.equal(task.consecutiveFailures ?? 0, 0, 'a skipped due time does not count as a failure');
     });
 
+    it("an account's limit refuses every agent of the account once reached, and needs keys:manage to set", async () => {
+      const account = await t.newAccount();
+      const reader = await t.newKey(account.accountId, ['agents:read', 'messages:send']);
+      const refusedPut = await t.inject({
+        method: 'PUT',
+        url: '/v1/account/limits',
+        as: reader,
+        payload: { spend: { tokensPerDay: 1 } },
+      });
+      assert.equal(refusedPut.statusCode, 403);
+      const put = await t.inject({
+        method: 'PUT',
+        url: '/v1/account/limits',
+        as: account,
+        payload: { spend: { tokensPerDay: 1 } },
+      });
+      assert.equal(put.statusCode, 200, put.body);
+      assert.equal(put.json().spend.tokensPerDay, 1);
+      const read = await t.inject({ method: 'GET', url: '/v1/account/limits', as: account });
+      assert.deepEqual(read.json(), put.json());
+
+      const agentOf = async (name: string) =>
+        (await t.inject({ method: 'POST', url: '/v1/agents', as: account, payload: { name } })).json();
+      const [one, two] = [await agentOf('One'), await agentOf('Two')];
+      const sendAs = (agentId: string) =>
+        t.inject({ method: 'POST', url: `/v1/agents/${agentId}/messages`, as: account, payload: { text: 'Hi' } });
+      assert.equal((await sendAs(one.id)).statusCode, 200);
+      const refused = await sendAs(two.id);
+      assert.equal(refused.statusCode, 429);
+      assert.deepEqual([refused.json().scope, refused.json().agentId], ['account', two.id]);
+    });
+
     it('limits merge in a PATCH, null removes one, and a bad limit is a 400 at its pointer', async () => {
       const agent = await t.newAgent({ name: 'Patched', limits: { spend: { tokensPerDay: 100, costPerMonth: 5 } } });
       const patched = await t.inject({
