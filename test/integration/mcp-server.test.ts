@@ -257,6 +257,10 @@ describe('the MCP server', () => {
       const ask = sendTools.find((tool) => tool.name === 'ask_ledger_desk')!;
       assert.doesNotMatch(JSON.stringify(ask), /Keeps the books|agt_/);
       assert.deepEqual((await sendOnly.listResources()).resources, []);
+      // Its answer does not name the agent's id either.
+      const asked = await sendOnly.callTool({ name: 'ask_ledger_desk', arguments: { text: 'hi' } });
+      assert.equal(asked.isError ?? false, false, JSON.stringify(asked));
+      assert.doesNotMatch(JSON.stringify(asked), /agt_/);
 
       // agents:read: the reading tools and the profiles, and no tool that sends.
       assert.deepEqual(

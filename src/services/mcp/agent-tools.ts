@@ -182,6 +182,11 @@ async function answer(
   if (completed.finishReason === 'aborted') {
     throw new AppError('conflict', `The reply was cancelled (run ${completed.runId}); what was said so far is stored.`);
   }
+  // An ask_ tool names its agent by name only to a key without agents:read; its answer does not name the id either.
+  if (!ctx.actor.scopes.has('agents:read')) {
+    const { agentId: _agentId, ...withoutAgent } = completed;
+    return { text: completed.text, structured: { reply: withoutAgent } };
+  }
   return { text: completed.text, structured: { reply: completed } };
 }
 
