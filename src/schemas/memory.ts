@@ -49,8 +49,10 @@ const historyTokens = Type.Integer({
   minimum: 0,
   maximum: 1_000_000,
   description:
-    'Tokens the recent turns may take at most (default null: what the model’s context window leaves). Turns ' +
-    'beyond it are folded into the summary and can be recalled.',
+    'Tokens the recent turns may take at most. Default null: the smaller of 3,000 and half of what the model’s ' +
+    'context window leaves, so a message’s cost does not grow with the conversation; 1000000: as much as the ' +
+    'window leaves. Turns beyond it are folded into the summary and can be recalled (with memory off, they are ' +
+    'not carried). The window moves in steps, so consecutive prompts share their history for prompt caches.',
 });
 
 const switches = {
