@@ -1,7 +1,8 @@
 /**
  * Whether `hostname` (as the URL parser gives it: lower case, punycode) is on
- * the list. `*.example.com` matches any subdomain at any depth but not
- * example.com itself, as in TLS certificates' wildcard intent.
+ * the list. `*.example.com` matches every subdomain at any depth
+ * (a.b.example.com too) but not example.com itself: wider than a TLS
+ * certificate's wildcard, which covers one label, as the docs say.
  */
 export function isAllowedHost(hostname: string, allowedHosts: readonly string[]): boolean {
   const host = hostname.toLowerCase().replace(/\.$/, '');

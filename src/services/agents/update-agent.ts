@@ -39,7 +39,10 @@ export async function updateAgent({
   if (patch.plugins) {
     // Before the row is locked, as a plugin's check may fetch a document; after the agent is known to be the
     // caller's, so that nobody else's agent answers anything but 404.
-    await findOwnAgent(ctx, agentId);
+    const found = await findOwnAgent(ctx, agentId);
+    // The patch's own problems (a kept secret whose entry moved, say) are told before a check fetches anything
+    // the refused entry names; applied again below, under the row's lock, to what is stored then.
+    applyAgentPatch(ctx.deps, found, patch);
     await checkPluginsFurther(ctx.deps, patch.plugins);
   }
   const { current, next } = await db.transaction().execute(async (transaction) => {
