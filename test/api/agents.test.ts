@@ -77,6 +77,7 @@ for (const backend of backends) {
             schedule: { everyUserTurns: 8, idleSeconds: 600 },
           },
           mcp: { exposed: false },
+          limits: { spend: { tokensPerDay: null, tokensPerMonth: null, costPerDay: null, costPerMonth: null } },
           createdAt: undefined,
           updatedAt: undefined,
         },
