@@ -238,7 +238,7 @@ export function createAgentdClient(options: AgentdClientOptions): AgentdClient {
         });
         const { response } = result;
         if (!response.ok) throw errorOf(response, result.error);
-        yield* typedEvents(response);
+        yield* typedEvents(response, requestOptions?.signal);
       },
       async background(agentId, body, requestOptions) {
         const result = await api.POST('/v1/agents/{agentId}/messages', {
@@ -288,7 +288,7 @@ export function createAgentdClient(options: AgentdClientOptions): AgentdClient {
           ...signalOf(requestOptions),
         });
         if (!result.response.ok) throw errorOf(result.response, result.error);
-        yield* typedEvents(result.response);
+        yield* typedEvents(result.response, requestOptions.signal);
       },
     },
     approvals: {
@@ -353,12 +353,14 @@ export function createAgentdClient(options: AgentdClientOptions): AgentdClient {
   };
 }
 
-async function* typedEvents(response: Response): AsyncGenerator<MessageEvent, void> {
+async function* typedEvents(response: Response, signal?: AbortSignal): AsyncGenerator<MessageEvent, void> {
   if (!response.headers.get('content-type')?.startsWith('text/event-stream') || !response.body) {
     await response.body?.cancel();
     throw new AgentdError(response.status, null, 'the server did not answer with an event stream');
   }
   for await (const raw of readServerSentEvents(response.body)) {
+    // Events that arrived in the same chunk as the one read before the abort are not handed out after it.
+    signal?.throwIfAborted();
     const event = toMessageEvent(raw, response.status);
     if (event) yield event;
   }
