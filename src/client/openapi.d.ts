@@ -116,6 +116,30 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/account/limits': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read the account's spend limits
+     * @description The account's spend limits: tokens or US dollars per UTC day and month, over all its agents, besides each agent's own `limits.spend`. A message or task is refused with 429 `budget_exceeded` once a total reaches a limit; a reply that began always finishes and is counted. Spend is counted while a limit applies. Scope: `keys:manage`. See docs/spend-limits.md.
+     */
+    get: operations['getAccountLimits'];
+    /**
+     * Replace the account's spend limits
+     * @description The account's spend limits: tokens or US dollars per UTC day and month, over all its agents, besides each agent's own `limits.spend`. A message or task is refused with 429 `budget_exceeded` once a total reaches a limit; a reply that began always finishes and is counted. Spend is counted while a limit applies. Scope: `keys:manage`. See docs/spend-limits.md. A limit left out (or null) is removed.
+     */
+    put: operations['putAccountLimits'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/agents': {
     parameters: {
       query?: never;
@@ -1122,6 +1146,88 @@ export interface paths {
   };
 }
 export interface webhooks {
+  'agent.budget_exceeded': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** A spend limit refused a message or task of the agent: sent once per limit and period (the first refusal), whichever instance refused it. The agent keeps its status; its `statusReason` says the same until it resets. */
+    post: {
+      parameters: {
+        query?: never;
+        header: {
+          /** @description The event id (`evt_…`): the same on every attempt and redelivery; dedupe on it. */
+          'webhook-id': string;
+          /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body` with the secret (Standard Webhooks). */
+          'webhook-signature': string;
+          /** @description Unix seconds when this attempt was signed. */
+          'webhook-timestamp': string;
+        };
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            data: {
+              /** @description The API key id that made the change, or `service`. */
+              actor: string;
+              agentId: string;
+              /** @description The limit, in `unit`. */
+              limit: number;
+              /**
+               * @description A UTC day or month.
+               * @enum {string}
+               */
+              period: 'day' | 'month';
+              requestId: string | null;
+              /** @description What replies in flight reserved, in `unit`. */
+              reserved: number;
+              /**
+               * Format: date-time
+               * @description RFC 3339 UTC time with milliseconds.
+               */
+              resetsAt: string;
+              /**
+               * @description Whose limit: the agent's or its account's.
+               * @enum {string}
+               */
+              scope: 'agent' | 'account';
+              /** @description What replies that ended spent in the period, in `unit`. */
+              spent: number;
+              /** @enum {string} */
+              unit: 'tokens' | 'usd';
+            };
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC time with milliseconds.
+             */
+            timestamp: string;
+            /** @constant */
+            type: 'agent.budget_exceeded';
+          };
+        };
+      };
+      responses: {
+        /** @description Received. Any other answer, or none within the time-out, is retried. */
+        '2XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   'agent.created': {
     parameters: {
       query?: never;
@@ -1905,6 +2011,14 @@ export interface components {
           }
       )[];
       knowledgeBases: string[];
+      limits: {
+        spend: {
+          costPerDay: number | null;
+          costPerMonth: number | null;
+          tokensPerDay: number | null;
+          tokensPerMonth: number | null;
+        };
+      };
       mcp: {
         /** @description Offer the agent as its own tool, `ask_<name>`, on the MCP server at /v1/mcp (default false). Every agent can be reached with `send_message` either way. */
         exposed: boolean;
@@ -2157,6 +2271,8 @@ export interface components {
     };
     /** Problem */
     Problem: {
+      /** @description budget_exceeded: the agent the message was for. */
+      agentId?: string;
       /**
        * @description Stable machine-readable error code.
        * @enum {string}
@@ -2176,6 +2292,7 @@ export interface components {
         | 'idempotency_key_reused'
         | 'rate_limited'
         | 'concurrency_limited'
+        | 'budget_exceeded'
         | 'agent_unavailable'
         | 'provider_unavailable'
         | 'service_unavailable'
@@ -2186,11 +2303,37 @@ export interface components {
         /** @description JSON pointer into the request, e.g. /body/name or /query/limit. */
         path: string;
       }[];
+      /** @description budget_exceeded: the limit, in `unit`. */
+      limit?: number;
+      /**
+       * @description budget_exceeded: a UTC day or month.
+       * @enum {string}
+       */
+      period?: 'day' | 'month';
       requestId: string;
+      /** @description budget_exceeded: reserved by replies in flight, in `unit`. */
+      reserved?: number;
+      /**
+       * Format: date-time
+       * @description budget_exceeded: when the period resets.
+       */
+      resetsAt?: string;
+      /**
+       * @description budget_exceeded: whose limit.
+       * @enum {string}
+       */
+      scope?: 'agent' | 'account';
+      /** @description budget_exceeded: spent by replies that ended, in `unit`. */
+      spent?: number;
       status: number;
       title: string;
       /** @description A link to the documentation of this error code. */
       type: string;
+      /**
+       * @description budget_exceeded: the unit.
+       * @enum {string}
+       */
+      unit?: 'tokens' | 'usd';
     };
     /** Run */
     Run: {
@@ -2496,7 +2639,7 @@ export interface operations {
           'application/json': components['schemas']['Problem'];
         };
       };
-      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
       429: {
         headers: {
           [name: string]: unknown;
@@ -2569,7 +2712,7 @@ export interface operations {
           'application/json': components['schemas']['Problem'];
         };
       };
-      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
       429: {
         headers: {
           [name: string]: unknown;
@@ -2638,7 +2781,153 @@ export interface operations {
           'application/json': components['schemas']['Problem'];
         };
       };
-      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The database cannot be reached (`service_unavailable`), or for messages the agent or its model provider cannot answer now (`agent_unavailable`, `provider_unavailable`); see Retry-After. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getAccountLimits: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            spend: {
+              costPerDay: number | null;
+              costPerMonth: number | null;
+              tokensPerDay: number | null;
+              tokensPerMonth: number | null;
+            };
+          };
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key lacks the scope this operation needs (`insufficient_scope`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The database cannot be reached (`service_unavailable`), or for messages the agent or its model provider cannot answer now (`agent_unavailable`, `provider_unavailable`); see Retry-After. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  putAccountLimits: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          spend: {
+            costPerDay?: number | null;
+            costPerMonth?: number | null;
+            tokensPerDay?: number | null;
+            tokensPerMonth?: number | null;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            spend: {
+              costPerDay: number | null;
+              costPerMonth: number | null;
+              tokensPerDay: number | null;
+              tokensPerMonth: number | null;
+            };
+          };
+        };
+      };
+      /** @description Invalid JSON or a request that does not match the schema (`invalid_json`, `validation_failed`). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key lacks the scope this operation needs (`insufficient_scope`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
       429: {
         headers: {
           [name: string]: unknown;
@@ -2726,7 +3015,7 @@ export interface operations {
           'application/json': components['schemas']['Problem'];
         };
       };
-      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
       429: {
         headers: {
           [name: string]: unknown;
@@ -2777,6 +3066,14 @@ export interface operations {
           )[];
           /** @description Knowledge bases of this account (kb_…) the agent retrieves from for every message, cited in replies' `citations`. At most 20. */
           knowledgeBases?: string[];
+          limits?: {
+            spend?: {
+              costPerDay?: number | null;
+              costPerMonth?: number | null;
+              tokensPerDay?: number | null;
+              tokensPerMonth?: number | null;
+            } | null;
+          };
           mcp?: {
             /** @description Offer the agent as its own tool, `ask_<name>`, on the MCP server at /v1/mcp (default false). Every agent can be reached with `send_message` either way. */
             exposed: boolean;
@@ -2945,7 +3242,7 @@ export interface operations {
           'application/json': components['schemas']['Problem'];
         };
       };
-      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
       429: {
         headers: {
           [name: string]: unknown;
@@ -3012,7 +3309,7 @@ export interface operations {
           'application/json': components['schemas']['Problem'];
         };
       };
-      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
       429: {
         headers: {
           [name: string]: unknown;
@@ -3083,7 +3380,7 @@ export interface operations {
           'application/json': components['schemas']['Problem'];
         };
       };
-      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
       429: {
         headers: {
           [name: string]: unknown;
@@ -3132,6 +3429,14 @@ export interface operations {
               )[]
             | null;
           knowledgeBases?: string[] | null;
+          limits?: {
+            spend?: {
+              costPerDay?: number | null;
+              costPerMonth?: number | null;
+              tokensPerDay?: number | null;
+              tokensPerMonth?: number | null;
+            } | null;
+          } | null;
           mcp?: {
             /** @description Offer the agent as its own tool, `ask_<name>`, on the MCP server at /v1/mcp (default false). Every agent can be reached with `send_message` either way. */
             exposed: boolean;
@@ -3278,7 +3583,7 @@ export interface operations {
           'application/json': components['schemas']['Problem'];
         };
       };
-      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
       429: {
         headers: {
           [name: string]: unknown;
@@ -3367,7 +3672,7 @@ export interface operations {
           'application/json': components['schemas']['Problem'];
         };
       };
-      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
       429: {
         headers: {
           [name: string]: unknown;
@@ -3444,7 +3749,7 @@ export interface operations {
           'application/json': components['schemas']['Problem'];
         };
       };
-      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
       429: {
         headers: {
           [name: string]: unknown;
@@ -3542,7 +3847,7 @@ export interface operations {
           'application/json': components['schemas']['Problem'];
         };
       };
-      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
       429: {
         headers: {
           [name: string]: unknown;
@@ -3642,7 +3947,7 @@ export interface operations {
           'application/json': components['schemas']['Problem'];
         };
       };
-      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
       429: {
         headers: {
           [name: string]: unknown;
@@ -3728,7 +4033,7 @@ export interface operations {
           'application/json': components['schemas']['Problem'];
         };
       };
-      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
       429: {
         headers: {
           [name: string]: unknown;
@@ -3780,7 +4085,7 @@ export interface operations {
                * @description RFC 3339 UTC time with milliseconds.
                */
               createdAt: string;
-              /** @description `agent.created`: name, status. `agent.updated`: `fields` changed, with `plugins`/`platforms` entries (`entry`, `change`, `secretsChanged` names) and `model.fields`; never a secret value. `agent.status_changed`: from, to, reason, by (`owner` or `service`). `agent.deleted`: name. `connector.started`, `connector.stopped`, `connector.failed`: platform (its type), reason. `connector.received`: a social connector took a post addressed to the agent (platform, postId, userId). `connector.posted`: it posted (platform, postId, inReplyTo, part and parts of a thread, source: `reply`, `task` or `api`); never the text. `memory.updated`: userId, roomId, `summary` (true when it changed), `facts` ({ added, replaced, removed } counts), `source` (`background` or `api`); never the remembered text. `run.completed`, `run.failed`, `run.cancelled`: a run the service produced (a background message, a task) ended: runId, trigger, taskId, messageId, and for a failed one the problem `code`; `run.waiting`: such a run paused for approvals. `task.paused`: taskId, name, reason, consecutiveFailures. `tool.transfer`: the `evm` plugin sent a transfer: chain, chainId, from, to, asset (`native` or the token's symbol), tokenAddress, amount ({ baseUnits, formatted }), hash; never the key. */
+              /** @description `agent.created`: name, status. `agent.updated`: `fields` changed, with `plugins`/`platforms` entries (`entry`, `change`, `secretsChanged` names) and `model.fields`; never a secret value. `agent.status_changed`: from, to, reason, by (`owner` or `service`). `agent.deleted`: name. `agent.budget_exceeded`: a spend limit refused a message or task (once per limit and period): scope, unit, period, limit, spent, reserved, resetsAt. `connector.started`, `connector.stopped`, `connector.failed`: platform (its type), reason. `connector.received`: a social connector took a post addressed to the agent (platform, postId, userId). `connector.posted`: it posted (platform, postId, inReplyTo, part and parts of a thread, source: `reply`, `task` or `api`); never the text. `memory.updated`: userId, roomId, `summary` (true when it changed), `facts` ({ added, replaced, removed } counts), `source` (`background` or `api`); never the remembered text. `run.completed`, `run.failed`, `run.cancelled`: a run the service produced (a background message, a task) ended: runId, trigger, taskId, messageId, and for a failed one the problem `code`; `run.waiting`: such a run paused for approvals. `task.paused`: taskId, name, reason, consecutiveFailures. `tool.transfer`: the `evm` plugin sent a transfer: chain, chainId, from, to, asset (`native` or the token's symbol), tokenAddress, amount ({ baseUnits, formatted }), hash; never the key. */
               data: {
                 [key: string]: unknown;
               };
@@ -3795,6 +4100,7 @@ export interface operations {
                 | 'agent.created'
                 | 'agent.updated'
                 | 'agent.status_changed'
+                | 'agent.budget_exceeded'
                 | 'agent.deleted'
                 | 'connector.started'
                 | 'connector.stopped'
@@ -3853,7 +4159,7 @@ export interface operations {
           'application/json': components['schemas']['Problem'];
         };
       };
-      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
       429: {
         headers: {
           [name: string]: unknown;
@@ -3940,7 +4246,7 @@ export interface operations {
           'application/json': components['schemas']['Problem'];
         };
       };
-      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
       429: {
         headers: {
           [name: string]: unknown;
@@ -4049,7 +4355,7 @@ export interface operations {
           'application/json': components['schemas']['Problem'];
         };
       };
-      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
       429: {
         headers: {
           [name: string]: unknown;
@@ -4182,7 +4488,7 @@ export interface operations {
           'application/json': components['schemas']['Problem'];
         };
       };
-      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
       429: {
         headers: {
           [name: string]: unknown;
@@ -4307,7 +4613,7 @@ export interface operations {
           'application/json': components['schemas']['Problem'];
         };
       };
-      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
       429: {
         headers: {
           [name: string]: unknown;
@@ -4444,7 +4750,7 @@ export interface operations {
           'application/json': components['schemas']['Problem'];
         };
       };
-      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
       429: {
         headers: {
           [name: string]: unknown;
@@ -4669,7 +4975,7 @@ export interface operations {
           'application/json': components['schemas']['Problem'];
         };
       };
-      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
       429: {
         headers: {
           [name: string]: unknown;
@@ -4766,7 +5072,7 @@ export interface operations {
           'application/json': components['schemas']['Problem'];
         };
       };
-      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
       429: {
         headers: {
           [name: string]: unknown;
@@ -4873,7 +5179,7 @@ export interface operations {
           'application/json': components['schemas']['Problem'];
         };
       };
-      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
       429: {
         headers: {
           [name: string]: unknown;
@@ -4967,7 +5273,7 @@ export interface operations {
           'application/json': components['schemas']['Problem'];
         };
       };
-      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
       429: {
         headers: {
           [name: string]: unknown;
@@ -5044,7 +5350,7 @@ export interface operations {
           'application/json': components['schemas']['Problem'];
         };
       };
-      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
       429: {
         headers: {
           [name: string]: unknown;
@@ -5130,7 +5436,7 @@ export interface operations {
           'application/json': components['schemas']['Problem'];
         };
       };
-      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
       429: {
         headers: {
           [name: string]: unknown;
@@ -5213,7 +5519,7 @@ export interface operations {
           'application/json': components['schemas']['Problem'];
         };
       };
-      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
       429: {
         headers: {
           [name: string]: unknown;
@@ -5301,7 +5607,7 @@ export interface operations {
           'application/json': components['schemas']['Problem'];
         };
       };
-      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
       429: {
         headers: {
           [name: string]: unknown;
@@ -5466,7 +5772,7 @@ export interface operations {
           'application/json': components['schemas']['Problem'];
         };
       };
-      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
       429: {
         headers: {
           [name: string]: unknown;
@@ -5534,7 +5840,7 @@ export interface operations {
           'application/json': components['schemas']['Problem'];
         };
       };
-      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
       429: {
         headers: {
           [name: string]: unknown;
@@ -5606,7 +5912,7 @@ export interface operations {
           'application/json': components['schemas']['Problem'];
         };
       };
-      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
       429: {
         headers: {
           [name: string]: unknown;
@@ -5763,7 +6069,7 @@ export interface operations {
           'application/json': components['schemas']['Problem'];
         };
       };
-      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
       429: {
         headers: {
           [name: string]: unknown;
@@ -5831,7 +6137,7 @@ export interface operations {
           'application/json': components['schemas']['Problem'];
         };
       };
-      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
       429: {
         headers: {
           [name: string]: unknown;
@@ -5911,6 +6217,14 @@ export interface operations {
               )[];
               /** @description Knowledge bases of this account (kb_…) the agent retrieves from for every message, cited in replies' `citations`. At most 20. */
               knowledgeBases?: string[];
+              limits?: {
+                spend?: {
+                  costPerDay?: number | null;
+                  costPerMonth?: number | null;
+                  tokensPerDay?: number | null;
+                  tokensPerMonth?: number | null;
+                } | null;
+              };
               mcp?: {
                 /** @description Offer the agent as its own tool, `ask_<name>`, on the MCP server at /v1/mcp (default false). Every agent can be reached with `send_message` either way. */
                 exposed: boolean;
@@ -6113,7 +6427,7 @@ export interface operations {
           'application/json': components['schemas']['Problem'];
         };
       };
-      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
       429: {
         headers: {
           [name: string]: unknown;
@@ -6198,7 +6512,7 @@ export interface operations {
           'application/json': components['schemas']['Problem'];
         };
       };
-      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
       429: {
         headers: {
           [name: string]: unknown;
@@ -6304,7 +6618,7 @@ export interface operations {
           'application/json': components['schemas']['Problem'];
         };
       };
-      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
       429: {
         headers: {
           [name: string]: unknown;
@@ -6375,7 +6689,7 @@ export interface operations {
           'application/json': components['schemas']['Problem'];
         };
       };
-      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
       429: {
         headers: {
           [name: string]: unknown;
@@ -6453,7 +6767,7 @@ export interface operations {
           'application/json': components['schemas']['Problem'];
         };
       };
-      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
       429: {
         headers: {
           [name: string]: unknown;
@@ -6748,6 +7062,7 @@ export interface operations {
           | 'agent.created'
           | 'agent.updated'
           | 'agent.status_changed'
+          | 'agent.budget_exceeded'
           | 'agent.deleted'
           | 'connector.started'
           | 'connector.stopped'
@@ -6784,7 +7099,7 @@ export interface operations {
                * @description RFC 3339 UTC time with milliseconds.
                */
               createdAt: string;
-              /** @description `agent.created`: name, status. `agent.updated`: `fields` changed, with `plugins`/`platforms` entries (`entry`, `change`, `secretsChanged` names) and `model.fields`; never a secret value. `agent.status_changed`: from, to, reason, by (`owner` or `service`). `agent.deleted`: name. `connector.started`, `connector.stopped`, `connector.failed`: platform (its type), reason. `connector.received`: a social connector took a post addressed to the agent (platform, postId, userId). `connector.posted`: it posted (platform, postId, inReplyTo, part and parts of a thread, source: `reply`, `task` or `api`); never the text. `memory.updated`: userId, roomId, `summary` (true when it changed), `facts` ({ added, replaced, removed } counts), `source` (`background` or `api`); never the remembered text. `run.completed`, `run.failed`, `run.cancelled`: a run the service produced (a background message, a task) ended: runId, trigger, taskId, messageId, and for a failed one the problem `code`; `run.waiting`: such a run paused for approvals. `task.paused`: taskId, name, reason, consecutiveFailures. `tool.transfer`: the `evm` plugin sent a transfer: chain, chainId, from, to, asset (`native` or the token's symbol), tokenAddress, amount ({ baseUnits, formatted }), hash; never the key. */
+              /** @description `agent.created`: name, status. `agent.updated`: `fields` changed, with `plugins`/`platforms` entries (`entry`, `change`, `secretsChanged` names) and `model.fields`; never a secret value. `agent.status_changed`: from, to, reason, by (`owner` or `service`). `agent.deleted`: name. `agent.budget_exceeded`: a spend limit refused a message or task (once per limit and period): scope, unit, period, limit, spent, reserved, resetsAt. `connector.started`, `connector.stopped`, `connector.failed`: platform (its type), reason. `connector.received`: a social connector took a post addressed to the agent (platform, postId, userId). `connector.posted`: it posted (platform, postId, inReplyTo, part and parts of a thread, source: `reply`, `task` or `api`); never the text. `memory.updated`: userId, roomId, `summary` (true when it changed), `facts` ({ added, replaced, removed } counts), `source` (`background` or `api`); never the remembered text. `run.completed`, `run.failed`, `run.cancelled`: a run the service produced (a background message, a task) ended: runId, trigger, taskId, messageId, and for a failed one the problem `code`; `run.waiting`: such a run paused for approvals. `task.paused`: taskId, name, reason, consecutiveFailures. `tool.transfer`: the `evm` plugin sent a transfer: chain, chainId, from, to, asset (`native` or the token's symbol), tokenAddress, amount ({ baseUnits, formatted }), hash; never the key. */
               data: {
                 [key: string]: unknown;
               };
@@ -6799,6 +7114,7 @@ export interface operations {
                 | 'agent.created'
                 | 'agent.updated'
                 | 'agent.status_changed'
+                | 'agent.budget_exceeded'
                 | 'agent.deleted'
                 | 'connector.started'
                 | 'connector.stopped'
@@ -6848,7 +7164,7 @@ export interface operations {
           'application/json': components['schemas']['Problem'];
         };
       };
-      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
       429: {
         headers: {
           [name: string]: unknown;
@@ -6934,7 +7250,7 @@ export interface operations {
           'application/json': components['schemas']['Problem'];
         };
       };
-      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
       429: {
         headers: {
           [name: string]: unknown;
@@ -7016,7 +7332,7 @@ export interface operations {
           'application/json': components['schemas']['Problem'];
         };
       };
-      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
       429: {
         headers: {
           [name: string]: unknown;
@@ -7106,7 +7422,7 @@ export interface operations {
           'application/json': components['schemas']['Problem'];
         };
       };
-      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
       429: {
         headers: {
           [name: string]: unknown;
@@ -7173,7 +7489,7 @@ export interface operations {
           'application/json': components['schemas']['Problem'];
         };
       };
-      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
       429: {
         headers: {
           [name: string]: unknown;
@@ -7246,7 +7562,7 @@ export interface operations {
           'application/json': components['schemas']['Problem'];
         };
       };
-      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
       429: {
         headers: {
           [name: string]: unknown;
@@ -7347,7 +7663,7 @@ export interface operations {
           'application/json': components['schemas']['Problem'];
         };
       };
-      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
       429: {
         headers: {
           [name: string]: unknown;
@@ -7435,7 +7751,7 @@ export interface operations {
           'application/json': components['schemas']['Problem'];
         };
       };
-      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
       429: {
         headers: {
           [name: string]: unknown;
@@ -7557,7 +7873,7 @@ export interface operations {
           'application/json': components['schemas']['Problem'];
         };
       };
-      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
       429: {
         headers: {
           [name: string]: unknown;
@@ -7625,7 +7941,7 @@ export interface operations {
           'application/json': components['schemas']['Problem'];
         };
       };
-      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
       429: {
         headers: {
           [name: string]: unknown;
@@ -7697,7 +8013,7 @@ export interface operations {
           'application/json': components['schemas']['Problem'];
         };
       };
-      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
       429: {
         headers: {
           [name: string]: unknown;
@@ -7765,7 +8081,7 @@ export interface operations {
           'application/json': components['schemas']['Problem'];
         };
       };
-      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
       429: {
         headers: {
           [name: string]: unknown;
@@ -7891,7 +8207,7 @@ export interface operations {
           'application/json': components['schemas']['Problem'];
         };
       };
-      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
       429: {
         headers: {
           [name: string]: unknown;
@@ -7988,7 +8304,7 @@ export interface operations {
           'application/json': components['schemas']['Problem'];
         };
       };
-      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
       429: {
         headers: {
           [name: string]: unknown;
@@ -8203,7 +8519,7 @@ export interface operations {
           'application/json': components['schemas']['Problem'];
         };
       };
-      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
       429: {
         headers: {
           [name: string]: unknown;
@@ -8310,7 +8626,7 @@ export interface operations {
           'application/json': components['schemas']['Problem'];
         };
       };
-      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
       429: {
         headers: {
           [name: string]: unknown;
@@ -8631,7 +8947,7 @@ export interface operations {
           'application/json': components['schemas']['Problem'];
         };
       };
-      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
       429: {
         headers: {
           [name: string]: unknown;
@@ -8726,7 +9042,7 @@ export interface operations {
           'application/json': components['schemas']['Problem'];
         };
       };
-      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
       429: {
         headers: {
           [name: string]: unknown;
@@ -8821,7 +9137,7 @@ export interface operations {
           'application/json': components['schemas']['Problem'];
         };
       };
-      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
       429: {
         headers: {
           [name: string]: unknown;
@@ -8887,7 +9203,7 @@ export interface operations {
           'application/json': components['schemas']['Problem'];
         };
       };
-      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
       429: {
         headers: {
           [name: string]: unknown;
@@ -8985,7 +9301,7 @@ export interface operations {
           'application/json': components['schemas']['Problem'];
         };
       };
-      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
       429: {
         headers: {
           [name: string]: unknown;
@@ -9023,6 +9339,7 @@ export interface operations {
             | 'agent.updated'
             | 'agent.deleted'
             | 'agent.status_changed'
+            | 'agent.budget_exceeded'
             | 'message.completed'
             | 'message.failed'
             | 'memory.updated'
@@ -9112,7 +9429,7 @@ export interface operations {
           'application/json': components['schemas']['Problem'];
         };
       };
-      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
       429: {
         headers: {
           [name: string]: unknown;
@@ -9195,7 +9512,7 @@ export interface operations {
           'application/json': components['schemas']['Problem'];
         };
       };
-      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
       429: {
         headers: {
           [name: string]: unknown;
@@ -9266,7 +9583,7 @@ export interface operations {
           'application/json': components['schemas']['Problem'];
         };
       };
-      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
       429: {
         headers: {
           [name: string]: unknown;
@@ -9305,6 +9622,7 @@ export interface operations {
             | 'agent.updated'
             | 'agent.deleted'
             | 'agent.status_changed'
+            | 'agent.budget_exceeded'
             | 'message.completed'
             | 'message.failed'
             | 'memory.updated'
@@ -9401,7 +9719,7 @@ export interface operations {
           'application/json': components['schemas']['Problem'];
         };
       };
-      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
       429: {
         headers: {
           [name: string]: unknown;
@@ -9545,7 +9863,7 @@ export interface operations {
           'application/json': components['schemas']['Problem'];
         };
       };
-      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
       429: {
         headers: {
           [name: string]: unknown;
@@ -9678,7 +9996,7 @@ export interface operations {
           'application/json': components['schemas']['Problem'];
         };
       };
-      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
       429: {
         headers: {
           [name: string]: unknown;
@@ -9749,7 +10067,7 @@ export interface operations {
           'application/json': components['schemas']['Problem'];
         };
       };
-      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`); see Retry-After. */
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
       429: {
         headers: {
           [name: string]: unknown;
