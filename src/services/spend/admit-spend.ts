@@ -132,7 +132,7 @@ function amountOf(
 }
 
 async function accountLimits(ctx: ServiceContext): Promise<SpendLimitsValue> {
-  const stored = await ctx.deps.repositories.accountSpendLimits.find(ctx.actor.accountId);
+  const stored = await ctx.deps.repositories.accountSpendLimits.findRecent(ctx.actor.accountId, ctx.deps.clock.now());
   return spendLimitsView((stored as { spend?: Partial<SpendLimitsValue> } | null)?.spend as never);
 }
 
