@@ -11,6 +11,7 @@ export const eventTypes = [
   'agent.updated',
   'agent.status_changed',
   'agent.deleted',
+  'agent.budget_exceeded',
   'connector.started',
   'connector.stopped',
   'connector.failed',
