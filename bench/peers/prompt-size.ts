@@ -32,8 +32,7 @@
  * `--quiet-ms`, so each message's background calls (memory, reflection) are
  * counted for it and not for the next. Requests go to loopback only.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import fs from 'node:fs';
