@@ -48,7 +48,14 @@ describe('the anthropic provider through the Messages API', () => {
     const reply = response.json();
     assert.equal(reply.text, 'Hi, I am Ava.');
     assert.equal(reply.finishReason, 'stop');
-    assert.deepEqual(reply.usage, { inputTokens: 40, outputTokens: 5, totalTokens: 45 });
+    // Priced at claude-haiku-4-5's default rates: $1 per million input tokens, $5 per million output tokens.
+    assert.deepEqual(reply.usage, {
+      inputTokens: 40,
+      outputTokens: 5,
+      totalTokens: 45,
+      costUsd: 0.000065,
+      priced: true,
+    });
     assert.deepEqual(reply.model, { provider: 'anthropic', name: 'claude-haiku-4-5' });
 
     assert.equal(fake.requests.length, 1);

@@ -45,7 +45,8 @@ for (const backend of backends) {
       fake.enqueue({ reply: 'Hi, I am Ava.', usage: { inputTokens: 40, outputTokens: 5 } });
       const reply = await send(agent.id, { text: 'Who are you?' });
       assert.equal(reply.text, 'Hi, I am Ava.');
-      assert.deepEqual(reply.usage, { inputTokens: 40, outputTokens: 5, totalTokens: 45 });
+      // An openai-compatible model has no price unless the operator gives one: it costs nothing and says so.
+      assert.deepEqual(reply.usage, { inputTokens: 40, outputTokens: 5, totalTokens: 45, costUsd: 0, priced: false });
       assert.deepEqual(reply.model, { provider: 'openai-compatible', name: 'test-model' });
       const [request] = fake.requests;
       assert.equal(request?.body.model, 'test-model');
