@@ -125,9 +125,22 @@ export async function startFuzzTarget({
     const otherBase = await newKnowledgeBase(otherKey.key);
     const otherDocument = await newDocument(otherBase, otherKey.key);
 
+    /**
+     * A message of the target's own making. The campaign fuzzes PUT /v1/account/limits too, and a tiny limit it
+     * sets refuses every later message of the account: lifted here when it refuses one of these.
+     */
+    const sendOwn = async (agentId: string, body: Record<string, unknown>) => {
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          return await call(baseUrl, owner, 'POST', `/v1/agents/${agentId}/messages`, body);
+        } catch (error) {
+          if (attempt === 5 || !String(error).includes('budget_exceeded')) throw error;
+          await call(baseUrl, owner, 'PUT', '/v1/account/limits', { spend: {} });
+        }
+      }
+    };
     // A finished run and an hourly task of each own agent, at the agent's position.
-    const newRun = async (agentId: string) =>
-      (await call(baseUrl, owner, 'POST', `/v1/agents/${agentId}/messages`, { text: 'Fuzz run' })).runId as string;
+    const newRun = async (agentId: string) => (await sendOwn(agentId, { text: 'Fuzz run' })).runId as string;
     const newTask = async (agentId: string) =>
       (
         await call(baseUrl, owner, 'POST', `/v1/agents/${agentId}/tasks`, {
@@ -141,9 +154,7 @@ export async function startFuzzTarget({
       await call(baseUrl, owner, 'PATCH', `/v1/agents/${agentId}`, {
         plugins: [{ name: 'math', approval: { tools: ['calculate'] } }],
       });
-      const paused = await call(baseUrl, owner, 'POST', `/v1/agents/${agentId}/messages`, {
-        text: '/tool calculate {"expression": "1+1"}',
-      });
+      const paused = await sendOwn(agentId, { text: '/tool calculate {"expression": "1+1"}' });
       return paused.approvals[0].approvalId as string;
     };
     const ownRuns: string[] = [];
