@@ -176,8 +176,13 @@ for (const backend of backends) {
         max_tokens: 77,
       });
       const request = fake.requests[0]!;
-      assert.deepEqual(turnsOf(request), ['user: Bonjour à tous']);
-      assert.ok(JSON.stringify(request.body.messages).includes('Answer in French.'), 'the system message is given');
+      // One turn: the message, with the system message as its context in the notes before the user's text.
+      const turns = turnsOf(request);
+      assert.equal(turns.length, 1, JSON.stringify(turns));
+      assert.match(
+        turns[0]!,
+        /^user: <message-notes>\n[\s\S]*Answer in French\.[\s\S]*<\/message-notes>\n\nBonjour à tous$/,
+      );
       assert.equal(request.body.temperature, 0.3);
       assert.equal(request.body.max_tokens, 77);
     });

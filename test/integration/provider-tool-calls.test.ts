@@ -168,11 +168,13 @@ const anthropic: WireFormat = {
     });
     assert.deepEqual(messages[2], {
       role: 'user',
-      content: step.map((call) => ({
+      content: step.map((call, index) => ({
         type: 'tool_result',
         tool_use_id: call.toolCallId,
         content: call.error ?? JSON.stringify(call.output),
         ...(call.error !== undefined ? { is_error: true } : {}),
+        // The step is the prefix the next step repeats: a cache breakpoint on its last part.
+        ...(index === step.length - 1 ? { cache_control: { type: 'ephemeral' } } : {}),
       })),
     });
   },
