@@ -232,9 +232,13 @@ export function turnsOf(request: RecordedRequest): string[] {
     .map((message) => `${message.role}: ${textOf(message)}`);
 }
 
+/**
+ * What the user wrote in the last user message: without the block of notes agentd puts before it (knowledge,
+ * context, recalled turns), so an echoed reply is as long whatever the notes hold, as a model's answer would be.
+ */
 function lastUserText(request: RecordedRequest): string {
   const last = request.body.messages.filter((message) => message.role === 'user').at(-1);
-  return last ? textOf(last) : '';
+  return last ? textOf(last).replace(/^<message-notes>\n[\s\S]*?\n<\/message-notes>\n\n/, '') : '';
 }
 
 /** One client connection: its pauses end early when the client goes away, so no timer outlives it. */
