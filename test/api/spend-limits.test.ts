@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { backends, createTestApp, ManualClock, type TestApp } from '../helpers/test-app.js';
+import { eventually } from '../helpers/wait.js';
 
 /** The builtin model answers every message with some tokens, so a limit of one token is reached by the first. */
 const oneTokenADay = { limits: { spend: { tokensPerDay: 1 } } };
@@ -120,6 +121,42 @@ for (const backend of backends) {
       const refused = await sendAs(two.id);
       assert.equal(refused.statusCode, 429);
       assert.deepEqual([refused.json().scope, refused.json().agentId], ['account', two.id]);
+    });
+
+    it('a reply resumed after its approval is counted against the limits too, and never refused half-way', async () => {
+      const agent = await t.newAgent({
+        name: 'Careful',
+        plugins: [{ name: 'math', approval: { tools: ['calculate'] } }],
+        limits: { spend: { tokensPerDay: 1_000_000 } },
+      });
+      const paused = await send(agent.id, '/tool calculate {"expression": "6*7"}');
+      assert.equal(paused.statusCode, 200, paused.body);
+      assert.equal(paused.json().finishReason, 'approval_required');
+      const pausedTokens = paused.json().usage.totalTokens as number;
+      const decided = await t.inject({
+        method: 'POST',
+        url: `/v1/agents/${agent.id}/approvals/${paused.json().approvals[0].approvalId}`,
+        payload: { decision: 'approve' },
+      });
+      assert.equal(decided.statusCode, 200, decided.body);
+      const resumedRunId = decided.json().resumedRunId as string;
+      const resumed = await eventually(async () => {
+        const run = (await t.inject({ method: 'GET', url: `/v1/agents/${agent.id}/runs/${resumedRunId}` })).json();
+        return run.status === 'completed' ? run : null;
+      }, 'the resumed run');
+      const resumedTokens = resumed.reply.usage.totalTokens as number;
+      assert.ok(resumedTokens > 0);
+
+      // With the limit lowered, the refusal tells what the day has spent: the paused part and the resumed one.
+      await t.inject({
+        method: 'PATCH',
+        url: `/v1/agents/${agent.id}`,
+        payload: { limits: { spend: { tokensPerDay: 1 } } },
+      });
+      const refused = await send(agent.id);
+      assert.equal(refused.statusCode, 429, refused.body);
+      assert.equal(refused.json().spent, pausedTokens + resumedTokens);
+      assert.equal(refused.json().reserved, 0);
     });
 
     it('limits merge in a PATCH, null removes one, and a bad limit is a 400 at its pointer', async () => {

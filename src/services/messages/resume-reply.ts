@@ -9,6 +9,7 @@ import { requireScope, type ServiceContext } from '../context.js';
 import type { RunLog } from '../runs/run-log.js';
 import { ensureAnswering } from './agent-availability.js';
 import type { Exchange } from './exchange-store.js';
+import { countResumedSpend, type SpendReservation } from '../spend/admit-spend.js';
 import { recordMessageMetrics } from './message-metrics.js';
 import { Reply, type ResumeStart, type ToolLoop } from './reply.js';
 import { endUnstartedRun, maxToolCallsPerReply, modelKeyOf, openRun, waitForAgentSlot } from './send-message.js';
@@ -60,7 +61,19 @@ export async function resumeReply({
       reason: row.reason,
     });
   }
-  const lease = await waitForAgentSlot(ctx, agent, runId);
+  const slots = await waitForAgentSlot(ctx, agent, runId);
+  let spend: SpendReservation | null;
+  try {
+    spend = await countResumedSpend(ctx, agent);
+  } catch (error) {
+    await slots.release();
+    throw error;
+  }
+  const counted = spend;
+  const lease =
+    counted === null
+      ? slots
+      : { release: () => Promise.all([slots.release(), counted.settle()]).then(() => undefined) };
   const { provider, name, topP, maxSteps, temperature, maxOutputTokens } = agent.profile.model;
   const exchange: Exchange = {
     agentId: agent.id,
@@ -80,6 +93,7 @@ export async function resumeReply({
     citations: state.prompt.citations ?? [],
     origin: state.origin,
     continuation: true,
+    ...(counted !== null ? { spend: counted } : {}),
   };
   let run: RunLog | null = null;
   try {

@@ -172,6 +172,23 @@ export async function admitSpend(
 }
 
 /**
+ * The spend of a reply resumed after its approvals, counted against the
+ * limits that apply without being refused by them: it began as an admitted
+ * message, and a reply that began always finishes. Nothing is reserved; its
+ * real usage is added when it settles. Null when no limit applies.
+ */
+export async function countResumedSpend(ctx: ServiceContext, agent: AgentRecord): Promise<SpendReservation | null> {
+  const now = new Date(ctx.deps.clock.now());
+  const entries = [
+    ...spendEntries('agent', agent.accountId, agent.id, spendLimitsView(agent.profile.limits?.spend), now),
+    ...spendEntries('account', agent.accountId, 'account', await accountLimits(ctx), now),
+  ];
+  if (entries.length === 0) return null;
+  const price = ctx.deps.prices.priceOf(agent.profile.model.provider, agent.profile.model.name);
+  return new SpendReservation(ctx, entries, { tokens: 0, microUsd: 0 }, price);
+}
+
+/**
  * A reached limit shows in the agent's status reason (its status stays: the
  * owner has nothing to fix, and it answers again when the period resets) and,
  * once per period of that total, as the `agent.budget_exceeded` event.
