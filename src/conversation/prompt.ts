@@ -137,6 +137,17 @@ function renderContext(context: Record<string, unknown>): string {
 }
 
 const notesTag = 'message-notes';
+/** The notes' tag opened or closed, however written (`</Message-Notes >`): what a note or a user quotes of it. */
+const notesTagWritten = /<(\s*\/?\s*)(message-notes)/gi;
+
+/**
+ * Text with every writing of the notes' tag broken (`<\message-notes`), so
+ * that neither a note (a recalled turn, a knowledge item) nor what a user
+ * writes can end agentd's block early or pass for one.
+ */
+function quoteNotesTags(text: string): string {
+  return text.includes('<') ? text.replace(notesTagWritten, '<\\$1$2') : text;
+}
 
 /**
  * The last message of a prompt: the notes for this message in a tagged block,
@@ -146,7 +157,7 @@ const notesTag = 'message-notes';
  */
 export function messageWithNotes(notes: readonly string[], text: string): string {
   if (notes.length === 0) return text;
-  const body = notes.join('\n\n').replaceAll(`</${notesTag}>`, `<\\/${notesTag}>`);
+  const body = quoteNotesTags(notes.join('\n\n'));
   return (
     `<${notesTag}>\nNotes from agentd for this message only; they are not part of what the user wrote.\n\n` +
     `${body}\n</${notesTag}>\n\n${text}`
@@ -159,8 +170,9 @@ export function renderTurn(
   shared: boolean,
 ): string {
   if (turn.role === 'tool') return turn.tool ? JSON.stringify(turn.tool) : '';
-  if (turn.role === 'user' && shared && turn.userId !== null) return `[${turn.userId}] ${turn.text}`;
-  return turn.text;
+  if (turn.role !== 'user') return turn.text;
+  const text = quoteNotesTags(turn.text);
+  return shared && turn.userId !== null ? `[${turn.userId}] ${text}` : text;
 }
 
 /** The text a prompt message costs, for token estimates. */

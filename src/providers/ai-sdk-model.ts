@@ -93,13 +93,24 @@ export function toolsOf(call: ModelCall): Pick<CallOptions, 'tools' | 'toolChoic
  * `cache_read_input_tokens` to its `input_tokens`, and OpenAI counts them in
  * `prompt_tokens`); `cacheRead` says how many they were.
  */
+/**
+ * A count of tokens as a provider reported it, made safe to add and compare:
+ * what is not a non-negative safe integer (a negative number, a string, NaN,
+ * an object from a server that sends what it likes) counts as none, so that no
+ * answer can lower or poison the usage, costs and spend totals built on it.
+ */
+function tokenCount(reported: unknown): number {
+  return typeof reported === 'number' && Number.isSafeInteger(reported) && reported >= 0 ? reported : 0;
+}
+
 export function tokenUsageOf(usage: {
   inputTokens: { total: number | undefined; cacheRead: number | undefined };
   outputTokens: { total: number | undefined };
 }): TokenUsage {
-  const inputTokens = usage.inputTokens.total ?? 0;
-  const outputTokens = usage.outputTokens.total ?? 0;
-  const cachedInputTokens = usage.inputTokens.cacheRead ?? 0;
+  const inputTokens = tokenCount(usage.inputTokens.total);
+  const outputTokens = tokenCount(usage.outputTokens.total);
+  // Of the input: a provider reporting more cached tokens than input ones is read as all of them cached.
+  const cachedInputTokens = Math.min(tokenCount(usage.inputTokens.cacheRead), inputTokens);
   return {
     inputTokens,
     outputTokens,

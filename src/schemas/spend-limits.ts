@@ -17,7 +17,8 @@ const Tokens = (period: string) =>
   });
 const Dollars = (period: string) =>
   Type.Number({
-    exclusiveMinimum: 0,
+    // Totals are kept in whole micro-dollars: a smaller limit would round to none at all.
+    minimum: 0.000001,
     maximum: 1_000_000_000,
     description:
       `The most US dollars per UTC ${period}, priced with the server's price table (models it has no price for ` +

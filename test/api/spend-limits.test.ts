@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { backends, createTestApp, ManualClock, type TestApp } from '../helpers/test-app.js';
 import { eventually } from '../helpers/wait.js';
+import { spendEntries } from '../../src/services/spend/spend-periods.js';
 
 /** The builtin model answers every message with some tokens, so a limit of one token is reached by the first. */
 const oneTokenADay = { limits: { spend: { tokensPerDay: 1 } } };
@@ -157,6 +158,41 @@ for (const backend of backends) {
       assert.equal(refused.statusCode, 429, refused.body);
       assert.equal(refused.json().spent, pausedTokens + resumedTokens);
       assert.equal(refused.json().reserved, 0);
+    });
+
+    it('a limit reached only by what replies in flight reserved is refused for a moment, not reported as reached', async () => {
+      const agent = await t.newAgent({ name: 'Busy', limits: { spend: { tokensPerDay: 5_000 } } });
+      // A reply in flight on some instance has reserved all that is left of the day.
+      const now = new Date(clock.now());
+      const entries = spendEntries('agent', agent.accountId ?? t.owner.accountId, agent.id, agent.limits.spend, now);
+      const held = await t.deps.services.repositories.spendTotals.reserve(
+        entries,
+        { tokens: 5_000, microUsd: 0 },
+        now.toISOString(),
+      );
+      assert.equal(held.reserved, true);
+      const refused = await send(agent.id);
+      assert.equal(refused.statusCode, 429, refused.body);
+      assert.equal(refused.json().code, 'budget_exceeded');
+      assert.equal(refused.json().spent, 0);
+      assert.equal(refused.headers['retry-after'], '2', 'a moment, not the period’s reset');
+      assert.match(refused.json().detail, /reserved by replies in flight/);
+      const after = (await t.inject({ method: 'GET', url: `/v1/agents/${agent.id}` })).json();
+      assert.equal(after.statusReason, null, 'nothing was spent: the limit is not reached');
+      const events = (await t.inject({ method: 'GET', url: `/v1/agents/${agent.id}/events?limit=100` })).json().data;
+      assert.equal(events.filter((event: { type: string }) => event.type === 'agent.budget_exceeded').length, 0);
+    });
+
+    it('limits: null in a PATCH removes every spend limit of the agent', async () => {
+      const agent = await t.newAgent({ name: 'Freed', limits: { spend: { tokensPerDay: 100, costPerMonth: 5 } } });
+      const patched = await t.inject({ method: 'PATCH', url: `/v1/agents/${agent.id}`, payload: { limits: null } });
+      assert.equal(patched.statusCode, 200, patched.body);
+      assert.deepEqual(patched.json().limits.spend, {
+        tokensPerDay: null,
+        tokensPerMonth: null,
+        costPerDay: null,
+        costPerMonth: null,
+      });
     });
 
     it('limits merge in a PATCH, null removes one, and a bad limit is a 400 at its pointer', async () => {

@@ -293,8 +293,8 @@ function mergedSpendLimits(
   patch: UpdateAgentInput['limits'],
 ): NonNullable<AgentProfile['limits']>['spend'] {
   const current = before?.spend ?? {};
-  if (patch === undefined || patch?.spend === undefined) return current;
-  if (patch === null || patch.spend === null) return {};
+  if (patch === null || patch?.spend === null) return {};
+  if (patch === undefined || patch.spend === undefined) return current;
   return storedSpendLimits({ ...current, ...patch.spend });
 }
 

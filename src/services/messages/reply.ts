@@ -578,12 +578,15 @@ export class Reply {
     } catch (error) {
       // Only model failures are handled here; anything else (storage) is a bug or an outage of our own.
       if (settled || !(error instanceof ProviderError)) {
+        // A step cut short was billed all the same: the spend limits count it as the stored reply does.
+        if (!settled) this.exchange.spend?.use(addUsage(usage, this.#estimatedUsage(this.#text, steps)));
         settled = true;
         this.#count({ failure: 'internal', completed: false, toolCalls: toolCalls.length, usage });
         throw error;
       }
       settled = true;
       const estimated = addUsage(usage, this.#estimatedUsage(this.#text, steps));
+      this.exchange.spend?.use(estimated);
       if (error.kind === 'aborted') {
         open?.ticket.released();
         this.#count({ failure: null, completed: false, toolCalls: toolCalls.length, usage });
@@ -602,14 +605,11 @@ export class Reply {
       open?.close();
       if (!settled) {
         // The reader stopped early (its client went away while a part was waiting to be sent).
+        const estimated = addUsage(usage, this.#estimatedUsage(this.#text, steps));
+        this.exchange.spend?.use(estimated);
         this.#count({ failure: null, completed: false, toolCalls: toolCalls.length, usage });
         open?.ticket.released();
-        await this.#store(
-          this.#text,
-          'aborted',
-          addUsage(usage, this.#estimatedUsage(this.#text, steps)),
-          toolCalls,
-        ).catch((error: unknown) =>
+        await this.#store(this.#text, 'aborted', estimated, toolCalls).catch((error: unknown) =>
           this.ctx.deps.logger.error(
             { err: error, agentId: this.agent.id, requestId: this.ctx.requestId },
             'could not store an aborted reply',

@@ -92,7 +92,11 @@ export async function handlePlatformMessage(
     }
     throw new AppError('internal', 'The reply ended without an outcome.');
   } catch (error) {
-    if (error instanceof AppError && (error.code === 'concurrency_limited' || error.code === 'rate_limited')) {
+    // A spend limit is a limit like the others: the platform's user is told to try later, not of a failure.
+    if (
+      error instanceof AppError &&
+      (error.code === 'concurrency_limited' || error.code === 'rate_limited' || error.code === 'budget_exceeded')
+    ) {
       return { text: limitedReplyText, limited: true };
     }
     if (

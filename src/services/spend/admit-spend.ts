@@ -19,9 +19,26 @@ export const spendReasonPrefix = 'Spend limit reached';
  * once the period resets (`Retry-After`, `resetsAt`) or the owner raises it.
  */
 export class BudgetExceededError extends AppError {
-  constructor(entry: SpendEntry, unit: 'tokens' | 'usd', total: SpendTotal, agentId: string, now: Date) {
-    const retryAfter = Math.max(1, Math.ceil((entry.resetsAt.getTime() - now.getTime()) / 1000));
-    super('budget_exceeded', `${reasonOf(entry, unit)} Retry after it resets, or raise the limit.`, {
+  /**
+   * `inFlight`: what is spent is still under the limit, and only what replies
+   * in flight reserved reaches it; they may well use less, so the client may
+   * retry in a moment rather than at the period's reset.
+   */
+  constructor(
+    entry: SpendEntry,
+    unit: 'tokens' | 'usd',
+    total: SpendTotal,
+    agentId: string,
+    now: Date,
+    inFlight = false,
+  ) {
+    const retryAfter = inFlight
+      ? inFlightRetrySeconds
+      : Math.max(1, Math.ceil((entry.resetsAt.getTime() - now.getTime()) / 1000));
+    const detail = inFlight
+      ? `What is left of ${limitNameOf(entry, unit)} is reserved by replies in flight; retry once they end.`
+      : `${reasonOf(entry, unit)} Retry after it resets, or raise the limit.`;
+    super('budget_exceeded', detail, {
       headers: { 'retry-after': String(retryAfter) },
       extensions: { agentId, ...limitFacts(entry, unit, total) },
     });
@@ -42,12 +59,19 @@ function limitFacts(entry: SpendEntry, unit: 'tokens' | 'usd', total: SpendTotal
   };
 }
 
-/** The same for every refusal of one period, so the status reason is written once per period. */
-function reasonOf(entry: SpendEntry, unit: 'tokens' | 'usd'): string {
+/** How long a client waits when replies in flight hold what is left of a limit: about one reply's time. */
+const inFlightRetrySeconds = 2;
+
+function limitNameOf(entry: SpendEntry, unit: 'tokens' | 'usd'): string {
   const whose = entry.scope === 'agent' ? "the agent's" : "its account's";
   const amount =
     unit === 'tokens' ? `${entry.ceiling.tokens} tokens` : `$${toDollars(entry.ceiling.microUsd!).toString()}`;
-  return `${spendReasonPrefix}: ${whose} limit of ${amount} per UTC ${entry.period}; messages and tasks are refused until ${isoTime(entry.resetsAt.getTime())}.`;
+  return `${whose} limit of ${amount} per UTC ${entry.period}`;
+}
+
+/** The same for every refusal of one period, so the status reason is written once per period. */
+function reasonOf(entry: SpendEntry, unit: 'tokens' | 'usd'): string {
+  return `${spendReasonPrefix}: ${limitNameOf(entry, unit)}; messages and tasks are refused until ${isoTime(entry.resetsAt.getTime())}.`;
 }
 
 /**
@@ -167,6 +191,10 @@ export async function admitSpend(
     return new SpendReservation(ctx, entries, amount, price);
   }
   const entry = entries[result.refused]!;
+  const spent = result.unit === 'tokens' ? result.total.spent.tokens : result.total.spent.microUsd;
+  const ceiling = result.unit === 'tokens' ? entry.ceiling.tokens! : entry.ceiling.microUsd!;
+  // Reached by reservations alone: not reported as reached (no status reason, no event) until it is spent.
+  if (spent < ceiling) throw new BudgetExceededError(entry, result.unit, result.total, agent.id, now, true);
   await reportExceeded(ctx, agent, entry, result.unit, result.total);
   throw new BudgetExceededError(entry, result.unit, result.total, agent.id, now);
 }
