@@ -20,17 +20,8 @@
  * number N (memory on, `schedule.everyUserTurns` N; 1 is after every exchange).
  * On a build from before schedules existed, `default` is the old behaviour.
  */
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { buildApp } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
-import { createDependencies } from '../../src/dependencies.js';
-import { createLogger } from '../../src/logger.js';
-import { generateApiKey } from '../../src/security/api-key-secret.js';
-import { bootstrap } from '../../src/services/api-keys.js';
+import { startInProcessAgentd } from '../in-process-agentd.js';
 import { startFakeOpenAiServer } from '../../test/helpers/fake-openai-server.js';
 import { textOf, type RecordedRequest } from '../../test/helpers/fake-provider-server.js';
 
@@ -98,22 +89,11 @@ async function measure(schedule: string): Promise<Measured> {
     }
     return { reply: 'Zephyrine is planning a week away and asks about the town.' };
   });
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentd-bench-memory-requests-'));
-  const bootstrapKey = generateApiKey();
-  const config = loadConfig({
-    AGENTD_DATA_DIR: dataDir,
-    AGENTD_SECRET_KEY: randomBytes(32).toString('hex'),
-    AGENTD_BOOTSTRAP_KEY: bootstrapKey,
-    AGENTD_RATE_LIMITS: 'off',
-    LOG_LEVEL: 'warn',
-    AGENTD_OPENAI_COMPATIBLE_BASE_URL: fake.baseUrl,
-    AGENTD_DEFAULT_MODEL: 'openai-compatible/bench-model',
+  const { app, deps, headers, accountId, close } = await startInProcessAgentd({
+    name: 'memory-requests',
+    providerBaseUrl: fake.baseUrl,
+    defaultModel: 'openai-compatible/bench-model',
   });
-  const deps = await createDependencies(config, { logger: createLogger('warn') });
-  const account = await bootstrap({ deps: deps.services, bootstrapKey });
-  if (account === null) throw new Error('no account');
-  const app = await buildApp({ config, deps });
-  const headers = { authorization: `Bearer ${bootstrapKey}` };
   const memory =
     schedule === 'off'
       ? { summary: false, facts: false, recall: false }
@@ -136,7 +116,7 @@ async function measure(schedule: string): Promise<Measured> {
   }
   // The conversation goes quiet: what its idle time would bring in.
   deps.services.memory.schedule({
-    accountId: account.accountId,
+    accountId,
     agentId: agent.id,
     conversation: 'user:bench-user',
     idle: true,
@@ -155,10 +135,8 @@ async function measure(schedule: string): Promise<Measured> {
     facts: (remembered.facts ?? []).map((fact: { statement: string }) => fact.statement),
     lastPromptHasName: promptText(lastPrompt).includes('Zephyrine'),
   };
-  await app.close();
-  await deps.close();
+  await close();
   await fake.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
   return result;
 }
 

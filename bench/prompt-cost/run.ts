@@ -23,18 +23,9 @@
  *
  * `--history`: `default` (the agent's defaults) or N (memory.budgets.historyTokens N).
  */
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { buildApp } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
-import { createDependencies } from '../../src/dependencies.js';
-import { createLogger } from '../../src/logger.js';
-import { generateApiKey } from '../../src/security/api-key-secret.js';
-import { bootstrap } from '../../src/services/api-keys.js';
 import { estimateMessageTokens } from '../../src/conversation/tokens.js';
+import { startInProcessAgentd } from '../in-process-agentd.js';
 import { startFakeOpenAiServer } from '../../test/helpers/fake-openai-server.js';
 import { textOf, type RecordedRequest } from '../../test/helpers/fake-provider-server.js';
 
@@ -122,22 +113,11 @@ async function measure(history: string): Promise<Measured> {
     }
     return { reply: 'Zephyrine, who lives in Porto, is spending the summer in town and asks about places to visit.' };
   });
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentd-bench-prompt-cost-'));
-  const bootstrapKey = generateApiKey();
-  const config = loadConfig({
-    AGENTD_DATA_DIR: dataDir,
-    AGENTD_SECRET_KEY: randomBytes(32).toString('hex'),
-    AGENTD_BOOTSTRAP_KEY: bootstrapKey,
-    AGENTD_RATE_LIMITS: 'off',
-    LOG_LEVEL: 'warn',
-    AGENTD_OPENAI_COMPATIBLE_BASE_URL: fake.baseUrl,
-    AGENTD_DEFAULT_MODEL: 'openai-compatible/gpt-4o-mini',
+  const { app, deps, headers, close } = await startInProcessAgentd({
+    name: 'prompt-cost',
+    providerBaseUrl: fake.baseUrl,
+    defaultModel: 'openai-compatible/gpt-4o-mini',
   });
-  const deps = await createDependencies(config, { logger: createLogger('warn') });
-  const account = await bootstrap({ deps: deps.services, bootstrapKey });
-  if (account === null) throw new Error('no account');
-  const app = await buildApp({ config, deps });
-  const headers = { authorization: `Bearer ${bootstrapKey}` };
   const memory = history === 'default' ? {} : { budgets: { historyTokens: Number(history) } };
   const created = await app.inject({
     method: 'POST',
@@ -187,10 +167,8 @@ async function measure(history: string): Promise<Measured> {
     memoryCalls: fake.memoryRequests.length,
     answers: lastText.includes('Zephyrine') && lastText.includes('Porto'),
   };
-  await app.close();
-  await deps.close();
+  await close();
   await fake.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
   return result;
 }
 
