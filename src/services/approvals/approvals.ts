@@ -64,66 +64,34 @@ async function settleApproval(
   decision: { status: 'approved' | 'denied' | 'expired'; reason: string | null; decidedBy: string | null },
 ): Promise<boolean> {
   const { repositories, clock, runs: runtime } = deps;
-  const { approvals, approvalDecisions, runs, db } = repositories;
+  const { approvals, runs, db } = repositories;
   const now = isoTime(clock.now());
   let order = null as ResumeOrder | null;
   const decided = await db.transaction().execute(async (transaction) => {
     if (!(await approvals.lockPausedRun(row.run_id, transaction))) return false;
-    if (approvalDecisions !== null) {
-      const runId = newId('run');
-      const result = await approvalDecisions.decide(
-        {
-          approvalId: row.id,
-          pausedRunId: row.run_id,
-          ...decision,
-          at: now,
-          resume: {
-            runId,
-            accountId: row.account_id,
-            agentId: row.agent_id,
-            userId: row.user_id,
-            roomId: row.room_id,
-            instanceId: runtime.instanceId,
-          },
-        },
-        transaction,
-      );
-      if (result.resumed) {
-        order = { runId, pausedRunId: row.run_id, accountId: row.account_id, agentId: row.agent_id };
-      }
-      return result.decided;
-    }
-    if (!(await approvals.decide(row.id, { ...decision, at: now }, transaction))) return false;
-    if ((await approvals.pendingOf(row.run_id, transaction)) > 0) return true;
     const runId = newId('run');
-    if (!(await approvals.claimResume(row.run_id, runId, transaction))) return true;
-    const paused = await runs.findById(row.run_id, transaction);
-    await runs.settleWaiting(row.run_id, transaction);
-    await runs.insert(
+    const result = await runs.decideApproval(
       {
-        id: runId,
-        account_id: row.account_id,
-        agent_id: row.agent_id,
-        trigger: 'approval',
-        task_id: null,
-        due_at: null,
-        status: 'queued',
-        background: 1,
-        user_id: row.user_id,
-        room_id: row.room_id,
-        input: paused?.input ?? '',
-        message_id: null,
-        // This instance produces it: should it stop before the run begins, the sweep ends the run.
-        instance_id: runtime.instanceId,
-        event_count: 0,
-        created_at: now,
-        started_at: null,
-        approval_id: row.id,
+        approvalId: row.id,
+        pausedRunId: row.run_id,
+        ...decision,
+        at: now,
+        resume: {
+          runId,
+          accountId: row.account_id,
+          agentId: row.agent_id,
+          userId: row.user_id,
+          roomId: row.room_id,
+          // This instance produces it: should it stop before the run begins, the sweep ends the run.
+          instanceId: runtime.instanceId,
+        },
       },
       transaction,
     );
-    order = { runId, pausedRunId: row.run_id, accountId: row.account_id, agentId: row.agent_id };
-    return true;
+    if (result.resumed) {
+      order = { runId, pausedRunId: row.run_id, accountId: row.account_id, agentId: row.agent_id };
+    }
+    return result.decided;
   });
   if (order !== null) deps.approvals.start(order);
   return decided;

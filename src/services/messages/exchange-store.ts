@@ -141,10 +141,11 @@ export async function storeExchange(
   const event = outbox.enabled && outcome.finishReason !== 'error' ? messageCompletedEvent(ctx, reply) : null;
   const ending = endRun ? await endRun(reply) : null;
   const rows = exchange.conversation === null ? [] : turnRows(exchange, exchange.conversation, outcome, reply);
-  if (ending?.rows && sent.length === 0 && ctx.deps.repositories.completedReplies) {
+  // A completed reply without images: the run store writes it (one statement on PostgreSQL, see runs-postgres.ts).
+  if (ending?.rows && sent.length === 0) {
     let result;
     try {
-      result = await ctx.deps.repositories.completedReplies.write({
+      result = await ctx.deps.repositories.runs.completeReply({
         agentId: exchange.agentId,
         turns: rows,
         run: ending.rows,

@@ -3,7 +3,6 @@ import { newId } from '../../ids.js';
 import { readMessageAttachments } from '../messages/message-attachments.js';
 import type { SendMessageRequest } from '../messages/send-message.js';
 import type { RunView } from '../../schemas/runs.js';
-import type { RunRow } from '../../storage/repositories/runs.js';
 import { findOwnAgent } from '../agents/get-agent.js';
 import { requireScope, type ServiceContext } from '../context.js';
 import { ensureAnswering } from '../messages/agent-availability.js';
@@ -36,34 +35,22 @@ export async function startBackgroundRun({
   const { repositories } = ctx.deps;
   const id = newId('run');
   const now = isoTime(ctx.deps.clock.now());
-  const row: RunRow = {
+  const row = await repositories.runs.createQueued({
     id,
-    account_id: ctx.actor.accountId,
-    agent_id: agent.id,
+    accountId: ctx.actor.accountId,
+    agentId: agent.id,
     trigger: 'message',
-    task_id: null,
-    due_at: null,
-    status: 'queued',
-    background: 1,
-    user_id: input.userId ?? null,
-    room_id: input.roomId ?? null,
+    taskId: null,
+    userId: input.userId ?? null,
+    roomId: input.roomId ?? null,
     input: input.text,
-    message_id: null,
-    finish_reason: null,
-    usage: null,
-    result: null,
-    error: null,
-    event_count: 0,
+    // A takeover before the first step begins the run again from its text and this.
+    request: input.context !== undefined ? JSON.stringify({ context: input.context }) : null,
     // This instance produces it: should it stop before the run begins, the sweep ends the run.
-    instance_id: ctx.deps.runs.instanceId,
-    cancel_requested_at: null,
-    created_at: now,
-    started_at: null,
-    finished_at: null,
-    approval_id: null,
-    call_key: null,
-  };
-  await repositories.runs.insert(row);
+    instanceId: ctx.deps.runs.instanceId,
+    createdAt: now,
+    approvalId: null,
+  });
   void produceRun(ctx.deps, {
     id,
     accountId: ctx.actor.accountId,

@@ -6,7 +6,6 @@ import { findOwnAgent } from '../agents/get-agent.js';
 import { requireScope, type ServiceContext } from '../context.js';
 import { ensureAnswering } from '../messages/agent-availability.js';
 import { runView } from '../runs/runs.js';
-import type { RunRow } from '../../storage/repositories/runs.js';
 import type { TaskScheduler } from './scheduler.js';
 import { findOwnTask } from './task-records.js';
 
@@ -33,34 +32,20 @@ export async function runTaskNow({
   await ensureAnswering(ctx, agent);
   const now = isoTime(ctx.deps.clock.now());
   const runId = newId('run');
-  const row: RunRow = {
+  const row = await ctx.deps.repositories.runs.createQueued({
     id: runId,
-    account_id: agent.accountId,
-    agent_id: agent.id,
+    accountId: agent.accountId,
+    agentId: agent.id,
     trigger: 'task',
-    task_id: task.id,
-    due_at: null,
-    status: 'queued',
-    background: 1,
-    user_id: null,
-    room_id: `task:${task.id}`,
+    taskId: task.id,
+    userId: null,
+    roomId: `task:${task.id}`,
     input: task.instructions,
-    message_id: null,
-    finish_reason: null,
-    usage: null,
-    result: null,
-    error: null,
-    event_count: 0,
     // This instance produces it: should it stop before the run begins, the sweep ends the run.
-    instance_id: ctx.deps.runs.instanceId,
-    cancel_requested_at: null,
-    created_at: now,
-    started_at: null,
-    finished_at: null,
-    approval_id: null,
-    call_key: null,
-  };
-  await ctx.deps.repositories.runs.insert(row);
+    instanceId: ctx.deps.runs.instanceId,
+    createdAt: now,
+    approvalId: null,
+  });
   scheduler.launch({
     runId,
     accountId: agent.accountId,

@@ -2,7 +2,8 @@ import { isoTime } from '../../clock.js';
 import type { TaskSettings } from '../../config.js';
 import { newId } from '../../ids.js';
 import type { TaskOutputValue } from '../../schemas/tasks.js';
-import type { DueRunRow, DueTaskRow } from '../../storage/repositories/tasks.js';
+import type { DueRunRow } from '../../storage/repositories/runs.js';
+import type { DueTaskRow } from '../../storage/repositories/tasks.js';
 import type { ServiceDeps } from '../context.js';
 import type { PlatformRuntime } from '../platforms/platform-runtime.js';
 import { dueTimesThrough, storedSchedule } from './schedule.js';
@@ -98,7 +99,7 @@ export class TaskScheduler {
         planned.push(...plan.orders);
         return { taskId: task.id, claimedDueAt: task.next_due_at as string, nextDueAt: plan.next };
       });
-      const inserted = new Set(await repositories.tasks.insertDueRuns(runs, transaction));
+      const inserted = new Set(await repositories.runs.insertDueRuns(runs, transaction));
       await repositories.tasks.advance(moves, transaction);
       skipped = runs.filter((run) => run.status === 'skipped' && inserted.has(run.id)).length;
       const claimed = planned.filter((order) => inserted.has(order.runId));

@@ -5,7 +5,6 @@ import { AccountRepository } from './accounts.js';
 import { AgentEventRepository } from './agent-events.js';
 import { AgentMetricsRepository } from './agent-metrics.js';
 import { AgentRepository } from './agents.js';
-import { CompletedReplyRepository } from './completed-replies.js';
 import { ApiKeyRepository } from './api-keys.js';
 import { FileRepository } from './files.js';
 import { IdempotencyRepository } from './idempotency.js';
@@ -22,7 +21,6 @@ import { TransferTotalRepository } from './transfer-totals.js';
 import { SpendTotalRepository } from './spend-totals.js';
 import { AccountSpendLimitRepository } from './account-spend-limits.js';
 import { ApprovalRepository } from './approvals.js';
-import { ApprovalDecisionRepository } from './approval-decisions.js';
 import { PlatformStateRepository } from './platform-states.js';
 import { ServiceStateRepository } from './service-state.js';
 import { WebhookDeliveryRepository } from './webhook-deliveries.js';
@@ -50,6 +48,7 @@ export interface Repositories {
   platformStates: PlatformStateRepository;
   webhooks: WebhookRepository;
   webhookDeliveries: WebhookDeliveryRepository;
+  /** The run store: the one writer of runs, the same methods on both dialects (runs.ts). */
   runs: RunRepository;
   tasks: TaskRepository;
   /** Per-day totals of the `evm` plugin's transfers, for its daily limits. */
@@ -59,10 +58,6 @@ export interface Repositories {
   accountSpendLimits: AccountSpendLimitRepository;
   approvals: ApprovalRepository;
   files: FileRepository;
-  /** PostgreSQL only: a completed reply's writes in one statement (completed-replies.ts). */
-  completedReplies: CompletedReplyRepository | null;
-  /** PostgreSQL only: a decision on an approval in one statement (approval-decisions.ts). */
-  approvalDecisions: ApprovalDecisionRepository | null;
 }
 
 /**
@@ -74,6 +69,9 @@ export function createRepositories(
   vectorDimensions: number | null = null,
   knowledgeGraph: VectorGraphOptions | null = null,
 ): Repositories {
+  const messages = new MessageRepository(db, dialect, committedReader);
+  const webhooks = new WebhookRepository(db, committedReader);
+  const approvals = new ApprovalRepository(db);
   return {
     db,
     readsAtOnce: dialect === 'postgres',
@@ -84,7 +82,7 @@ export function createRepositories(
     agentEvents: new AgentEventRepository(db),
     agentMetrics: new AgentMetricsRepository(db),
     idempotency: new IdempotencyRepository(db),
-    messages: new MessageRepository(db, dialect, committedReader),
+    messages,
     knowledge: new KnowledgeRepository(db, dialect, committedReader),
     knowledgeBases: new KnowledgeBaseRepository(
       db,
@@ -97,16 +95,14 @@ export function createRepositories(
     memoryVectors: vectorDimensions === null ? null : new MemoryVectorRepository(db, dialect, vectorDimensions),
     serviceState: new ServiceStateRepository(db),
     platformStates: new PlatformStateRepository(db),
-    webhooks: new WebhookRepository(db, committedReader),
+    webhooks,
     webhookDeliveries: new WebhookDeliveryRepository(db, dialect),
-    runs: new RunRepository(db, dialect, relaxedDb),
+    runs: new RunRepository(db, dialect, relaxedDb, { messages, webhooks, approvals }),
     tasks: new TaskRepository(db, dialect),
     transferTotals: new TransferTotalRepository(db, dialect),
     spendTotals: new SpendTotalRepository(db, dialect),
     accountSpendLimits: new AccountSpendLimitRepository(db),
-    approvals: new ApprovalRepository(db),
+    approvals,
     files: new FileRepository(db),
-    completedReplies: dialect === 'postgres' ? new CompletedReplyRepository(db) : null,
-    approvalDecisions: dialect === 'postgres' ? new ApprovalDecisionRepository() : null,
   };
 }

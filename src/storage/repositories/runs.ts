@@ -1,6 +1,11 @@
 import { sql, type InsertResult, type Insertable, type Selectable, type UpdateResult } from 'kysely';
 import { PreparedQuery } from '../prepared-query.js';
-import type { Database, Dialect, Executor } from '../schema.js';
+import { inTransaction, type Database, type Dialect, type Executor } from '../schema.js';
+import type { ApprovalRepository } from './approvals.js';
+import type { MessageRepository, MessageRow } from './messages.js';
+import { PostgresRunWrites } from './runs-postgres.js';
+import { SqliteRunWrites } from './runs-sqlite.js';
+import type { WebhookRepository } from './webhooks.js';
 
 export type RunRow = Selectable<Database['runs']>;
 export type NewRunRow = Insertable<Database['runs']>;
@@ -68,19 +73,126 @@ export type RunFinish = {
   finishedAt: string;
 };
 
+/** A run written queued, produced later by the instance it names (a background message, a task, a resumed reply). */
+export interface QueuedRun {
+  id: string;
+  accountId: string;
+  agentId: string;
+  trigger: string;
+  taskId: string | null;
+  userId: string | null;
+  roomId: string | null;
+  input: string;
+  /** The instance that will produce it: should it stop before the run begins, the sweep ends the run. */
+  instanceId: string;
+  createdAt: string;
+  /** For `approval` runs: the decision that resumed the reply. */
+  approvalId: string | null;
+  /** JSON: what the run was asked beyond its text ({ context }); none when nothing was. */
+  request?: string | null;
+}
+
+/** A run row a task's claim writes: the due time's run, or a missed due time recorded as skipped. */
+export interface DueRunRow {
+  id: string;
+  accountId: string;
+  agentId: string;
+  taskId: string;
+  dueAt: string;
+  status: 'queued' | 'skipped';
+  input: string;
+  roomId: string;
+  /** The instance that claimed it and will produce it (the sweep of a stopped instance's runs reads it). */
+  instanceId: string;
+  createdAt: string;
+}
+
+/** What a completed reply writes when it ends: its turns, its run's end with its last events. */
+export interface CompletedReplyWrite {
+  agentId: string;
+  /** The exchange's turns, stored only if the agent still exists; none when the reply belongs to no conversation. */
+  turns: MessageRow[];
+  run: { runId: string; finish: RunFinish; events: RunEventBatch | null };
+  /**
+   * The webhook event the reply records: when the account has a webhook
+   * subscribed to it, nothing is written (its deliveries take the outbox's
+   * transaction) and the answer says so. Null when no event is recorded.
+   */
+  event: { accountId: string; type: string } | null;
+}
+
+export type CompletedReplyResult =
+  /** `stored`: the turns were (their agent exists); `ended`: the run had not ended before. */
+  | { written: true; stored: boolean; ended: boolean }
+  /** The account has subscribers to the event: nothing was written. */
+  | { written: false };
+
+/** A decision on one pending approval, and the run that goes on with the paused reply if it is the last. */
+export interface ApprovalDecision {
+  approvalId: string;
+  pausedRunId: string;
+  status: 'approved' | 'denied' | 'expired';
+  reason: string | null;
+  decidedBy: string | null;
+  at: string;
+  /** Written queued when the decision leaves none of the paused run's approvals pending (its input is the paused run's). */
+  resume: {
+    runId: string;
+    accountId: string;
+    agentId: string;
+    userId: string | null;
+    roomId: string | null;
+    instanceId: string;
+  };
+}
+
+/** `decided`: false when the approval was no longer pending; `resumed`: the resumed run was written. */
+export interface ApprovalDecisionResult {
+  decided: boolean;
+  resumed: boolean;
+}
+
+/**
+ * The run store's writes that span other tables, one implementation per
+ * dialect behind the same methods (runs-postgres.ts: one statement each;
+ * runs-sqlite.ts: a transaction of ordinary statements).
+ */
+export interface RunDialectWrites {
+  completeReply(write: CompletedReplyWrite): Promise<CompletedReplyResult>;
+  decideApproval(decision: ApprovalDecision, transaction: Executor): Promise<ApprovalDecisionResult>;
+}
+
+/** The repositories whose rows a run's writes touch besides its own (a reply's turns, a decided approval). */
+export interface RunStoreNeighbours {
+  messages: MessageRepository;
+  webhooks: WebhookRepository;
+  approvals: ApprovalRepository;
+}
+
+/**
+ * The run store: the one writer of `runs`. A run is created (`insert`,
+ * `insertRunning`, `createQueued`, `insertDueRuns`, or with the decision that
+ * resumes a paused reply, `decideApproval`), started (`start`), given its
+ * events (`appendEvents`) and ended (`finish`, `completeReply`,
+ * `failUnstarted`, `settleWaiting`, `requestCancel`) here and nowhere else.
+ */
 export class RunRepository {
   // The writes every reply makes (its run's start and end), compiled once: the query builder stays off the reply's path.
   readonly #insert: PreparedQuery<Record<(typeof insertedColumns)[number], unknown>, InsertResult>;
   readonly #finish: PreparedQuery<RunFinish & { runId: string }, UpdateResult>;
   readonly #appendOne: PreparedQuery<AppendFields, InsertResult>;
   readonly #appendMany: PreparedQuery<{ batches: string; createdAt: string }, InsertResult>;
+  readonly #dialectWrites: RunDialectWrites;
 
   constructor(
     private readonly db: Executor,
     dialect: Dialect,
     /** See `DatabaseHandle.relaxedDb`. */
-    private readonly relaxedDb: Executor = db,
+    private readonly relaxedDb: Executor,
+    neighbours: RunStoreNeighbours,
   ) {
+    this.#dialectWrites =
+      dialect === 'postgres' ? new PostgresRunWrites(db) : new SqliteRunWrites(db, this, neighbours);
     this.#insert = new PreparedQuery((parameter) =>
       db
         .insertInto('runs')
@@ -144,6 +256,140 @@ export class RunRepository {
     ) as Record<(typeof insertedColumns)[number], unknown>;
     values.event_count = row.event_count ?? 0;
     await this.#insert.run(executor, values);
+  }
+
+  /** Writes a queued run (see `QueuedRun`) and returns its row as stored. */
+  async createQueued(run: QueuedRun, executor: Executor = this.db): Promise<RunRow> {
+    const row: RunRow = {
+      id: run.id,
+      account_id: run.accountId,
+      agent_id: run.agentId,
+      trigger: run.trigger,
+      task_id: run.taskId,
+      due_at: null,
+      status: 'queued',
+      background: 1,
+      user_id: run.userId,
+      room_id: run.roomId,
+      input: run.input,
+      message_id: null,
+      finish_reason: null,
+      usage: null,
+      result: null,
+      error: null,
+      event_count: 0,
+      instance_id: run.instanceId,
+      cancel_requested_at: null,
+      created_at: run.createdAt,
+      started_at: null,
+      finished_at: null,
+      approval_id: run.approvalId,
+      call_key: null,
+      request: run.request ?? null,
+      takeovers: 0,
+      agent_version: null,
+    };
+    await this.insert(row, executor);
+    return row;
+  }
+
+  /**
+   * Writes the runs of a task claim, in one statement (per 500). A due time
+   * already claimed (the unique `(task_id, due_at)` of runs) is left as it
+   * is: the ids returned are of the runs this call inserted, so only they
+   * are produced.
+   */
+  async insertDueRuns(runs: DueRunRow[], transaction: Executor): Promise<string[]> {
+    const inserted: string[] = [];
+    // Rows per statement: 15 parameters each stays far below both databases' limits on one statement's.
+    for (let offset = 0; offset < runs.length; offset += 500) {
+      inserted.push(...(await this.#insertDueRuns(runs.slice(offset, offset + 500), transaction)));
+    }
+    return inserted;
+  }
+
+  async #insertDueRuns(runs: DueRunRow[], transaction: Executor): Promise<string[]> {
+    const inserted = await transaction
+      .insertInto('runs')
+      .values(
+        runs.map((run) => ({
+          id: run.id,
+          account_id: run.accountId,
+          agent_id: run.agentId,
+          trigger: 'task',
+          task_id: run.taskId,
+          due_at: run.dueAt,
+          status: run.status,
+          background: 1,
+          user_id: null,
+          room_id: run.roomId,
+          input: run.input,
+          event_count: 0,
+          instance_id: run.instanceId,
+          created_at: run.createdAt,
+          finished_at: run.status === 'skipped' ? run.createdAt : null,
+        })),
+      )
+      .onConflict((conflict) => conflict.columns(['task_id', 'due_at']).doNothing())
+      .returning('id')
+      .execute();
+    return inserted.map((row) => row.id);
+  }
+
+  /**
+   * The end of a completed reply: its turns (if its agent still exists), its
+   * run's end and its last events, in one commit; declined, writing nothing,
+   * when the account has a webhook for the reply's event (the caller then
+   * writes the deliveries with the rest in the outbox's transaction).
+   * PostgreSQL: one statement, one round trip; SQLite: one transaction.
+   */
+  async completeReply(write: CompletedReplyWrite): Promise<CompletedReplyResult> {
+    return this.#dialectWrites.completeReply(write);
+  }
+
+  /**
+   * A decision on a pending approval, in the caller's transaction after
+   * `ApprovalRepository.lockPausedRun` (which serialises the decisions of one
+   * paused run): the decision and, when it leaves none of the run's
+   * approvals pending, the claim of the resume, the waiting run settled
+   * (`completed`) and the run that goes on with the reply written queued.
+   * PostgreSQL: one statement; SQLite: the same writes one after the other.
+   */
+  async decideApproval(decision: ApprovalDecision, transaction: Executor): Promise<ApprovalDecisionResult> {
+    return this.#dialectWrites.decideApproval(decision, transaction);
+  }
+
+  /**
+   * Ends a run refused before it began (still queued): `failed`, with the
+   * problem as its one event (`message.failed`) so that its event stream
+   * ends like any other's, or `skipped` (a task's due time not run), with no
+   * events. False when the run had already ended.
+   */
+  async failUnstarted(
+    runId: string,
+    ending: { status: 'failed' | 'skipped'; problem: unknown; at: string },
+    executor: Executor = this.db,
+  ): Promise<boolean> {
+    const skipped = ending.status === 'skipped';
+    return inTransaction(executor, async (transaction) => {
+      const ended = await this.finish(
+        runId,
+        {
+          status: ending.status,
+          finishReason: null,
+          usage: null,
+          result: null,
+          error: JSON.stringify(ending.problem),
+          eventCount: skipped ? 0 : 1,
+          finishedAt: ending.at,
+        },
+        transaction,
+      );
+      if (!ended || skipped) return ended;
+      const events = JSON.stringify([{ event: 'message.failed', data: { id: null, error: ending.problem } }]);
+      await this.appendEvents([{ runId, firstSeq: 1, lastSeq: 1, events }], ending.at, transaction);
+      return true;
+    });
   }
 
   async find(accountId: string, agentId: string, runId: string, executor: Executor = this.db) {

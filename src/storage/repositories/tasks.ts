@@ -6,21 +6,6 @@ export type TaskRow = Selectable<TasksTable>;
 /** A due task as a claim sees it: the row, locked, and its agent's status now. */
 export type DueTaskRow = TaskRow & { agent_status: string };
 
-/** A run row a claim writes: the due time's run, or a missed due time recorded as skipped. */
-export interface DueRunRow {
-  id: string;
-  accountId: string;
-  agentId: string;
-  taskId: string;
-  dueAt: string;
-  status: 'queued' | 'skipped';
-  input: string;
-  roomId: string;
-  /** The instance that claimed it and will produce it (the sweep of a stopped instance's runs reads it). */
-  instanceId: string;
-  createdAt: string;
-}
-
 /** What the end of a task's run changes on the task. */
 export interface TaskRunOutcome {
   runId: string;
@@ -173,48 +158,6 @@ export class TaskRepository {
         moves.map((move) => move.taskId),
       )
       .execute();
-  }
-
-  /**
-   * Writes the runs of a claim, in one statement (per 500). A due time already claimed
-   * (the unique `(task_id, due_at)` of runs) is left as it is: the ids
-   * returned are of the runs this call inserted, so only they are produced.
-   */
-  async insertDueRuns(runs: DueRunRow[], transaction: Executor): Promise<string[]> {
-    const inserted: string[] = [];
-    // Rows per statement: 15 parameters each stays far below both databases' limits on one statement's.
-    for (let offset = 0; offset < runs.length; offset += 500) {
-      inserted.push(...(await this.#insertRuns(runs.slice(offset, offset + 500), transaction)));
-    }
-    return inserted;
-  }
-
-  async #insertRuns(runs: DueRunRow[], transaction: Executor): Promise<string[]> {
-    const inserted = await transaction
-      .insertInto('runs')
-      .values(
-        runs.map((run) => ({
-          id: run.id,
-          account_id: run.accountId,
-          agent_id: run.agentId,
-          trigger: 'task',
-          task_id: run.taskId,
-          due_at: run.dueAt,
-          status: run.status,
-          background: 1,
-          user_id: null,
-          room_id: run.roomId,
-          input: run.input,
-          event_count: 0,
-          instance_id: run.instanceId,
-          created_at: run.createdAt,
-          finished_at: run.status === 'skipped' ? run.createdAt : null,
-        })),
-      )
-      .onConflict((conflict) => conflict.columns(['task_id', 'due_at']).doNothing())
-      .returning('id')
-      .execute();
-    return inserted.map((row) => row.id);
   }
 
   /**
