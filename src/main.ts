@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+import fs from 'node:fs';
+import path from 'node:path';
 import type { Logger } from 'pino';
 import { isRemoteCommand, parseCommand, usage, UsageError, type Command, type RemoteCommand } from './cli.js';
 import { describeRemoteError, runRemoteCommand } from './commands/remote.js';
@@ -14,12 +16,29 @@ function boxed(lines: string[]): string {
   return [border, ...lines.map((line) => `| ${line.padEnd(width)} |`), border].join('\n');
 }
 
+/** The address to open in a browser: a wildcard listening address is reached on this machine as loopback. */
+function browsableBaseUrl(host: string, port: number): string {
+  const reachable = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
+  return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
+}
+
 /** Bootstraps the first account when the database is new, then listens. */
 async function start(config: Config, deps: AppDeps, logger: Logger): Promise<App> {
-  const [{ bootstrap }, { buildApp }] = await Promise.all([import('./services/api-keys.js'), import('./app.js')]);
+  const [{ bootstrap }, { buildApp }, { dashboardDirectory }] = await Promise.all([
+    import('./services/api-keys.js'),
+    import('./app.js'),
+    import('./http/dashboard.js'),
+  ]);
   const first = await bootstrap({ deps: deps.services, bootstrapKey: config.bootstrapKey });
-  if (first?.printableKey) {
-    // Shown once, on purpose, outside the structured log: it is never stored in plaintext.
+  if (first) logger.info({ accountId: first.accountId }, 'first account and API key created');
+
+  // Shown once, on purpose, outside the structured log: it is never stored in plaintext.
+  const printFirstKey = (port: number) => {
+    if (!first?.printableKey) return;
+    const baseUrl = browsableBaseUrl(config.host, port);
+    const dashboard = fs.existsSync(path.join(dashboardDirectory, 'index.html'))
+      ? [`Dashboard: ${baseUrl}/ (sign in with this key)`]
+      : [];
     process.stdout.write(
       `\n${boxed([
         'agentd created its first account and an API key with every scope.',
@@ -27,19 +46,25 @@ async function start(config: Config, deps: AppDeps, logger: Logger): Promise<App
         '',
         `  ${first.printableKey}`,
         '',
-        `Try: curl -H "Authorization: Bearer <key>" http://${config.host}:${config.port}/v1/agents`,
+        ...dashboard,
+        `Try: curl -H "Authorization: Bearer <key>" ${baseUrl}/v1/agents`,
       ])}\n\n`,
     );
-  }
-  if (first) logger.info({ accountId: first.accountId }, 'first account and API key created');
+  };
 
-  const app = await buildApp({ config, deps });
+  let app: App | null = null;
   try {
+    app = await buildApp({ config, deps });
     await app.listen({ port: config.port, host: config.host, backlog: config.http.listenBacklog });
   } catch (error) {
-    await app.close();
+    // The key exists from now on whether or not this start listens: it must not be lost with it.
+    printFirstKey(config.port);
+    await app?.close();
     throw error;
   }
+  // Printed once it listens, so the addresses carry the port it got (PORT=0 takes a free one).
+  const address = app.server.address();
+  printFirstKey(typeof address === 'object' && address !== null ? address.port : config.port);
   return app;
 }
 

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { scopes } from '../../src/schemas/api-keys.js';
 import { runAgentd, startServer, type ServerProcess } from '../helpers/server-process.js';
+import { waitFor } from '../helpers/wait.js';
 
 describe('the agentd process, as npm start runs it', () => {
   let dataDir: string;
@@ -33,6 +34,8 @@ describe('the agentd process, as npm start runs it', () => {
   }
 
   it('prints the first key once, boxed, and the key works', async () => {
+    // The box comes once the server listens, so it may follow the "Server listening" line by a moment.
+    await waitFor(() => /\|\s+agd_[0-9A-Za-z]{40}\s+\|[\s\S]*Try: curl/.test(server.output()), 5_000);
     const boxed = /\|\s+(agd_[0-9A-Za-z]{40})\s+\|/.exec(server.output());
     assert.ok(boxed, server.output());
     firstKey = boxed[1] as string;
@@ -41,6 +44,14 @@ describe('the agentd process, as npm start runs it', () => {
     assert.equal(listed.status, 200);
     assert.ok(fs.existsSync(path.join(dataDir, 'agentd.sqlite')));
     assert.ok(fs.existsSync(path.join(dataDir, 'secret.key')));
+  });
+
+  it('names the dashboard and the API at the port it listens on (PORT=0 took a free one)', async () => {
+    assert.match(server.output(), new RegExp(`\\| Dashboard: ${server.url}/ \\(sign in with this key\\)\\s+\\|`));
+    assert.ok(server.output().includes(`Try: curl -H "Authorization: Bearer <key>" ${server.url}/v1/agents`));
+    const dashboard = await fetch(`${server.url}/`);
+    assert.equal(dashboard.status, 200);
+    assert.match(dashboard.headers.get('content-type') ?? '', /^text\/html/);
   });
 
   it('creates a second account and key with the CLI while serving, and keeps accounts apart', async () => {
