@@ -12,6 +12,19 @@ export const scopes = [
 ] as const;
 export type Scope = (typeof scopes)[number];
 
+/** What each scope lets a key do, in a line (docs/scopes.md lists each one's operations beside it). */
+export const scopeDescriptions: Record<Scope, string> = {
+  'agents:read':
+    'Read agents and everything about them: conversations, memory, runs, tasks, events, metrics, usage, knowledge bases, webhooks and files.',
+  'agents:write':
+    'Create and change agents and what belongs to them: conversations, memory, tasks, knowledge bases, webhooks, platforms.',
+  'agents:delete': 'Delete agents.',
+  'messages:send':
+    'Talk to agents: send messages, stream and cancel replies, through the REST API and the OpenAI, MCP and A2A doors.',
+  'keys:manage': "Create, list and revoke the account's API keys; read and replace the account's spend limits.",
+  'approvals:write': 'Approve or deny tool calls that wait for a person.',
+};
+
 const Scope = StringEnum(scopes);
 
 export const CreateApiKeyBody = Type.Object(
