@@ -8,6 +8,7 @@ import type { EvmPluginConfig } from './config.js';
 import { ChainInput, checkedInput } from './inputs.js';
 import type { EvmToolContext } from './read-tools.js';
 import { describeRpcFailure, nodeAnswered } from './rpc-failure.js';
+import { recoverTransferOutcome, transferResult, type TransferIntent } from './transfer-outcome.js';
 import { amountOf, parseAddress, parseAmount, type Address } from './values.js';
 
 const TransferInput = Type.Object(
@@ -58,8 +59,11 @@ function limitOf(limits: Record<string, string>, key: string): string | undefine
  * the day's amount, fee and count are reserved in the shared database before
  * anything is signed; a transfer that fails before it reaches the node gives
  * its reservation back; one the node accepted is recorded in the agent's
- * trail at once, then its receipt is awaited for a bounded time. Whether a
- * person approves each call first is decided outside (evm-tools.ts).
+ * trail at once, then its receipt is awaited for a bounded time. Between
+ * signing and broadcasting, the transaction's hash and nonce are recorded
+ * (`recordIntent`), so that a run taken over after the call began learns its
+ * outcome from the chain (`recoverOutcome`) instead of sending it again.
+ * Whether a person approves each call first is decided outside (evm-tools.ts).
  */
 export function transferTool(context: EvmToolContext, options: TransferToolOptions): Tool {
   const { config, account, plugin } = options;
@@ -126,7 +130,11 @@ export function transferTool(context: EvmToolContext, options: TransferToolOptio
       'within its per-transfer and daily limits. Waits for the receipt and returns the transaction hash and status. ' +
       'A transfer cannot be undone: send only what the user clearly asked for.',
     inputSchema: TransferInput,
-    async execute(input, { abortSignal }) {
+    // Moves funds, and cannot be undone.
+    sideEffects: true,
+    recoverOutcome: (_input, detail, { abortSignal }) =>
+      recoverTransferOutcome(context.chains, detail, abortSignal, plugin.logger),
+    async execute(input, { abortSignal, recordIntent }) {
       const { chain: named, to: givenTo, amount: givenAmount, token } = checkedInput(TransferInput, input);
       if (account === null) {
         throw new ToolError(
@@ -230,6 +238,7 @@ export function transferTool(context: EvmToolContext, options: TransferToolOptio
         }
         // The fee is reserved as the transaction is signed: it can cost no more than its gas limit at its max fee.
         const fee = maxFeeOf(request);
+        const nonce = nonceOf(request);
         const reservation = await reserve(fee);
         let signed: Hex;
         try {
@@ -239,6 +248,41 @@ export function transferTool(context: EvmToolContext, options: TransferToolOptio
           throw withNothingSent(describe(error));
         }
         const hash = keccak256(signed);
+        const intent: TransferIntent = {
+          chain: chain.name,
+          chainId: chain.chainId,
+          hash,
+          nonce,
+          from: account.address,
+          to,
+          asset: asset.tokenAddress === null ? 'native' : asset.symbol,
+          tokenAddress: asset.tokenAddress,
+          amount: value.toString(),
+          decimals: asset.decimals,
+          symbol: asset.symbol,
+          nativeSymbol: chain.nativeSymbol,
+          maxFee: fee.toString(),
+          spentToday: reservation.totals[0]!.toString(),
+          dailyLimit: perDayUnits.toString(),
+          transfersToday: Number(reservation.totals.at(-1)),
+          dailyTransferLimit: config.maxTransfersPerDay,
+        };
+        // Recorded before the node can have it: a transfer whose intent is not stored is not sent, so a run taken
+        // over later always finds the hash of anything this call may have broadcast.
+        if (recordIntent !== undefined) {
+          try {
+            await recordIntent(intent);
+          } catch (error) {
+            await reservation.release();
+            plugin.logger.error(
+              { agentId: plugin.agentId, chainId: chain.chainId, hash, reason: (error as Error).message },
+              'the intent of a transfer could not be recorded; it was not sent',
+            );
+            throw new ToolError(
+              'The transfer could not be recorded before it was sent, so it was not sent. Nothing was sent.',
+            );
+          }
+        }
         const event = {
           chain: chain.name,
           chainId: chain.chainId,
@@ -264,9 +308,10 @@ export function transferTool(context: EvmToolContext, options: TransferToolOptio
           );
         }
         await record({ ...event, status: 'sent' });
-        return { hash, event, fee, totals: reservation.totals };
+        return intent;
       });
-      const { hash, event, fee, totals } = await sent;
+      const intent = await sent;
+      const hash = intent.hash as Hex;
 
       let status: 'confirmed' | 'reverted' | 'pending' = 'pending';
       let blockNumber: string | null = null;
@@ -284,28 +329,14 @@ export function transferTool(context: EvmToolContext, options: TransferToolOptio
           'transfer sent; no receipt within the time-out',
         );
       }
-      return {
-        ...event,
-        amount: amountOf(value, asset.decimals, asset.symbol),
-        status,
-        blockNumber,
-        maxFee: amountOf(fee, 18, chain.nativeSymbol),
-        spentToday: amountOf(totals[0]!, asset.decimals, asset.symbol),
-        dailyLimit: amountOf(perDayUnits, asset.decimals, asset.symbol),
-        transfersToday: Number(totals.at(-1)),
-        dailyTransferLimit: config.maxTransfersPerDay,
-        ...(status === 'pending'
-          ? { note: 'Sent, but not mined within the wait; check it later with evm_get_transaction.' }
-          : status === 'reverted'
-            ? { note: 'The transaction was mined but reverted: nothing was transferred (gas was spent).' }
-            : {}),
-      };
+      return transferResult(intent, status, blockNumber);
     },
   };
 }
 
 /** What the transaction is signed with, of what the node filled in: its gas limit and fee per gas. */
 interface PreparedTransfer {
+  nonce?: number;
   gas?: bigint;
   /** EIP-1559 transactions. */
   maxFeePerGas?: bigint;
@@ -322,6 +353,14 @@ function maxFeeOf(request: PreparedTransfer): bigint {
     );
   }
   return request.gas * perGas;
+}
+
+/** The nonce the transaction is signed with, which makes a transfer that never reached the chain knowable as such. */
+function nonceOf(request: PreparedTransfer): number {
+  if (request.nonce === undefined) {
+    throw new ToolError('The node gave no nonce for the transfer. Nothing was sent.');
+  }
+  return request.nonce;
 }
 
 function withNothingSent(error: Error): Error {
