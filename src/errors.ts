@@ -1,3 +1,5 @@
+import type { FieldErrorCode } from './validation-wording.js';
+
 /**
  * The closed error catalog of the public contract (RFC 9457 problem details).
  * Services throw AppError; the HTTP error handler is the only place that turns
@@ -91,6 +93,9 @@ export const errorCodes = Object.keys(errorCatalog) as ErrorCode[];
 export interface FieldError {
   /** JSON pointer into the request, e.g. `/body/name` or `/query/limit`. */
   path: string;
+  /** What is wrong, for a program (src/validation-wording.ts); a problem a service finds may leave it out: `invalid`. */
+  code?: FieldErrorCode;
+  /** What is wrong, for a person: a sentence that follows the field's name. */
   message: string;
 }
 
@@ -137,8 +142,8 @@ export function describeFieldErrors(errors: FieldError[]): string {
 }
 
 /** A 400 for one field, with the JSON pointer of the offending value. */
-export function validationError(path: string, message: string): AppError {
-  const errors = [{ path, message }];
+export function validationError(path: string, message: string, code: FieldErrorCode = 'invalid'): AppError {
+  const errors = [{ path, code, message }];
   return new AppError('validation_failed', describeFieldErrors(errors), { errors });
 }
 
@@ -154,7 +159,9 @@ export function problemBody(appError: AppError, requestId: string) {
     status: appError.status,
     code: appError.code,
     detail: appError.detail,
-    ...(appError.errors ? { errors: appError.errors } : {}),
+    ...(appError.errors
+      ? { errors: appError.errors.map(({ path, code, message }) => ({ path, code: code ?? 'invalid', message })) }
+      : {}),
     ...appError.extensions,
     requestId,
   };

@@ -2299,6 +2299,28 @@ export interface components {
         | 'internal';
       detail: string;
       errors?: {
+        /**
+         * @description Stable machine-readable kind of problem: `required`, `unknown_property`, `read_only`, `type`, `enum`, `too_short` (a string, list or map below its minimum, or empty), `too_long`, `too_small` (a number below its minimum), `too_large`, `pattern` (not in the accepted form), `not_url`, `invalid_id` (not an id of the kind the field takes), `format` (e.g. not a date-time), `not_unique`, `invalid_key` (a key of a map), or `invalid` (any other problem).
+         * @enum {string}
+         */
+        code:
+          | 'required'
+          | 'unknown_property'
+          | 'read_only'
+          | 'type'
+          | 'enum'
+          | 'too_short'
+          | 'too_long'
+          | 'too_small'
+          | 'too_large'
+          | 'pattern'
+          | 'not_url'
+          | 'invalid_id'
+          | 'format'
+          | 'not_unique'
+          | 'invalid_key'
+          | 'invalid';
+        /** @description What is wrong, in words that follow the field name: "must not be empty", "must be an http(s) URL", "is not a knowledge base id". Never a raw pattern; may change between versions, unlike `code`. */
         message: string;
         /** @description JSON pointer into the request, e.g. /body/name or /query/limit. */
         path: string;

@@ -11,5 +11,7 @@ export function queryLimitError(url: string, maxBytes: number): AppError | null 
   const start = url.indexOf('?');
   if (start < 0 || Buffer.byteLength(url) - start - 1 <= maxBytes) return null;
   const message = `must be at most ${maxBytes} bytes`;
-  return new AppError('validation_failed', `The query string ${message}.`, { errors: [{ path: '/query', message }] });
+  return new AppError('validation_failed', `The query string ${message}.`, {
+    errors: [{ path: '/query', code: 'too_long', message }],
+  });
 }

@@ -1,5 +1,6 @@
 import type { ErrorObject } from 'ajv';
 import type { FieldError } from '../errors.js';
+import { keywordWording, typeWording, type Wording } from '../validation-wording.js';
 
 /**
  * Turns Ajv's errors (collected with allErrors) into the contract's `errors[]`:
@@ -18,7 +19,7 @@ const partPrefixes: Record<string, string> = {
 /** Fields of the agent a client can read but not write. */
 const readOnlyFields = new Set(['id', 'statusReason', 'createdAt', 'updatedAt']);
 
-function messageOf(error: ErrorObject): { pointer: string; message: string } {
+function wordingOf(error: ErrorObject): { pointer: string } & Wording {
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
     case 'additionalProperties': {
@@ -26,34 +27,55 @@ function messageOf(error: ErrorObject): { pointer: string; message: string } {
       const readOnly = error.instancePath === '' && readOnlyFields.has(name);
       return {
         pointer: `${error.instancePath}/${escapePointer(name)}`,
-        message: readOnly ? 'is read-only' : 'is not a known field',
+        ...(readOnly ? { code: 'read_only', message: 'is read-only' } : keywordWording('additionalProperties', name)),
       };
     }
     case 'required':
       return {
         pointer: `${error.instancePath}/${escapePointer(String(params.missingProperty))}`,
-        message: 'is required',
-      };
-    case 'enum':
-      return {
-        pointer: error.instancePath,
-        message: `must be one of: ${(params.allowedValues as unknown[]).map(String).join(', ')}`,
+        ...keywordWording('required', undefined),
       };
     case 'propertyNames':
-      return { pointer: error.instancePath, message: `has an invalid key "${String(params.propertyName)}"` };
+      return {
+        pointer: error.instancePath,
+        code: 'invalid_key',
+        message: `has an invalid key "${String(params.propertyName)}"`,
+      };
+    case 'type':
+      return { pointer: error.instancePath, ...typeWording([String(params.type)]) };
+    case 'enum':
+      return { pointer: error.instancePath, ...keywordWording('enum', params.allowedValues) };
+    case 'const':
+      return { pointer: error.instancePath, ...keywordWording('const', params.allowedValue) };
+    case 'pattern':
+      return { pointer: error.instancePath, ...keywordWording('pattern', params.pattern) };
+    case 'format':
+      return { pointer: error.instancePath, ...keywordWording('format', params.format) };
+    case 'minimum':
+    case 'maximum':
+    case 'exclusiveMinimum':
+    case 'exclusiveMaximum':
+    case 'minLength':
+    case 'maxLength':
+    case 'minItems':
+    case 'maxItems':
+    case 'minProperties':
+    case 'maxProperties':
+      return { pointer: error.instancePath, ...keywordWording(error.keyword, params.limit) };
+    case 'multipleOf':
+      return { pointer: error.instancePath, ...keywordWording('multipleOf', params.multipleOf) };
+    case 'uniqueItems':
+      return { pointer: error.instancePath, ...keywordWording('uniqueItems', undefined) };
     default:
-      return { pointer: error.instancePath, message: error.message ?? 'is invalid' };
+      // A keyword written by hand in a union (resolveUnions) carries its own words; anything else is only "invalid".
+      return error.keyword === 'union-type'
+        ? { pointer: error.instancePath, ...typeWording(params.types as string[]) }
+        : { pointer: error.instancePath, ...keywordWording(error.keyword, undefined) };
   }
 }
 
 function escapePointer(segment: string): string {
   return segment.replace(/~/g, '~0').replace(/\//g, '~1');
-}
-
-function joinTypes(types: string[]): string {
-  const unique = [...new Set(types)];
-  if (unique.length === 1) return unique[0] as string;
-  return `${unique.slice(0, -1).join(', ')} or ${unique.at(-1)}`;
 }
 
 /** Errors of one anyOf, reduced to what the client needs to read. */
@@ -87,7 +109,9 @@ function resolveUnions(errors: ErrorObject[]): ErrorObject[] {
           .map((error) => String((error.params as { type: string }).type)),
       );
       replacement = [
-        { ...union, keyword: 'type', message: types.length ? `must be ${joinTypes(types)}` : 'is invalid' },
+        types.length
+          ? { ...union, keyword: 'union-type', params: { types } }
+          : { ...union, keyword: 'invalid', params: {} },
       ];
     }
     remaining = remaining.filter((error) => error !== union && !error.schemaPath.startsWith(base));
@@ -101,12 +125,21 @@ export function fieldErrorsFrom(validation: ErrorObject[], part: string): FieldE
   const seen = new Set<string>();
   const fieldErrors: FieldError[] = [];
   for (const error of resolveUnions(validation)) {
-    const { pointer, message } = messageOf(error);
+    // A key that fails `propertyNames` is reported once, by that keyword, not also as the problem of the key's own schema.
+    if (error.propertyName !== undefined && error.keyword !== 'propertyNames') continue;
+    const { pointer, code, message } = wordingOf(error);
     const path = `${prefix}${pointer}`;
     const key = `${path} ${message}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    fieldErrors.push({ path, message });
+    fieldErrors.push({ path, code, message });
   }
-  return fieldErrors;
+  return withoutBlankBesideEmpty(fieldErrors);
+}
+
+/** An empty string fails both "not empty" and "not blank": saying it is empty is enough. */
+function withoutBlankBesideEmpty(errors: FieldError[]): FieldError[] {
+  const empty = new Set(errors.filter((error) => error.message === 'must not be empty').map((error) => error.path));
+  if (empty.size === 0) return errors;
+  return errors.filter((error) => !(error.message === 'must not be blank' && empty.has(error.path)));
 }

@@ -2,10 +2,13 @@ import type { TSchema } from '@sinclair/typebox';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { Value } from '@sinclair/typebox/value';
 import type { AnyPlatformDefinition } from './platform.js';
+import { valueProblems, type FieldErrorCode } from '../validation-wording.js';
 
 /** A problem with one platform entry, at a JSON pointer relative to the entry. */
 export interface PlatformEntryProblem {
   path: string;
+  /** Set where a schema check found the problem (src/validation-wording.ts). */
+  code?: FieldErrorCode;
   message: string;
 }
 
@@ -101,9 +104,8 @@ export class PlatformCatalog {
     if (platform === undefined) return [];
     const problems: PlatformEntryProblem[] = [];
     const collect = (check: TypeCheck<TSchema>, value: unknown, base: string) => {
-      for (const error of check.Errors(value)) {
-        if (problems.length >= maxProblemsPerEntry) break;
-        problems.push({ path: `${base}${error.path}`, message: error.message.toLowerCase() });
+      for (const problem of valueProblems(check.Errors(value), maxProblemsPerEntry - problems.length)) {
+        problems.push({ ...problem, path: `${base}${problem.path}` });
       }
     };
     collect(platform.settings, this.settingsWithDefaults(type, settings), '/settings');

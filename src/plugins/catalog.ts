@@ -2,6 +2,7 @@ import type { TSchema } from '@sinclair/typebox';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { Value } from '@sinclair/typebox/value';
 import type { AnyPluginDefinition, PluginCheckContext, PluginEntryProblem } from './plugin.js';
+import { valueProblems } from '../validation-wording.js';
 
 export type { PluginEntryProblem } from './plugin.js';
 
@@ -120,9 +121,8 @@ export class PluginCatalog {
     }
     const problems: PluginEntryProblem[] = [];
     const collect = (check: TypeCheck<TSchema>, value: unknown, base: string) => {
-      for (const error of check.Errors(value)) {
-        if (problems.length >= maxProblemsPerEntry) break;
-        problems.push({ path: `${base}${error.path}`, message: error.message.toLowerCase() });
+      for (const problem of valueProblems(check.Errors(value), maxProblemsPerEntry - problems.length)) {
+        problems.push({ ...problem, path: `${base}${problem.path}` });
       }
     };
     if (plugin.definition.configRequired === true && Object.keys(config).length === 0) {

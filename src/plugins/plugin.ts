@@ -4,6 +4,7 @@ import type { ImageModel } from 'ai';
 import type { Clock } from '../clock.js';
 import type { agentEventTypes } from '../schemas/events.js';
 import type { AttachmentView } from '../schemas/files.js';
+import type { FieldErrorCode } from '../validation-wording.js';
 
 /**
  * What a plugin is to agentd's core: a named factory that turns an agent's
@@ -150,6 +151,8 @@ export interface PluginInstance {
 /** A problem with one plugin entry, at a JSON pointer relative to the entry (`/config/…`, `/secrets/…`). */
 export interface PluginEntryProblem {
   path: string;
+  /** Set where a schema check found the problem (src/validation-wording.ts). */
+  code?: FieldErrorCode;
   message: string;
 }
 

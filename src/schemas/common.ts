@@ -1,6 +1,7 @@
 import { Type, type TSchema, type TUnsafe } from '@sinclair/typebox';
 import { errorCodes } from '../errors.js';
 import { idPattern, type IdKind } from '../ids.js';
+import { fieldErrorCodes } from '../validation-wording.js';
 
 /** A string enum as `{ type: string, enum: [...] }`, which validates with one clear error. */
 export function StringEnum<const Values extends readonly string[]>(
@@ -35,7 +36,19 @@ export const ProblemSchema = Type.Object(
       Type.Array(
         Type.Object({
           path: Type.String({ description: 'JSON pointer into the request, e.g. /body/name or /query/limit.' }),
-          message: Type.String(),
+          code: StringEnum(fieldErrorCodes, {
+            description:
+              'Stable machine-readable kind of problem: `required`, `unknown_property`, `read_only`, `type`, ' +
+              '`enum`, `too_short` (a string, list or map below its minimum, or empty), `too_long`, `too_small` ' +
+              '(a number below its minimum), `too_large`, `pattern` (not in the accepted form), `not_url`, ' +
+              '`invalid_id` (not an id of the kind the field takes), `format` (e.g. not a date-time), ' +
+              '`not_unique`, `invalid_key` (a key of a map), or `invalid` (any other problem).',
+          }),
+          message: Type.String({
+            description:
+              'What is wrong, in words that follow the field name: "must not be empty", "must be an http(s) URL", ' +
+              '"is not a knowledge base id". Never a raw pattern; may change between versions, unlike `code`.',
+          }),
         }),
       ),
     ),

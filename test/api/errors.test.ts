@@ -74,8 +74,8 @@ describe('errors are problem+json', () => {
       400,
       'validation_failed',
     );
-    assert.deepEqual(problem.errors, [{ path: '/query/limit', message: 'must be <= 100' }]);
-    assert.equal(problem.detail, 'limit must be <= 100');
+    assert.deepEqual(problem.errors, [{ path: '/query/limit', code: 'too_large', message: 'must be at most 100' }]);
+    assert.equal(problem.detail, 'limit must be at most 100');
   });
 
   it('413 payload_too_large over the body limit', async () => {

@@ -96,7 +96,9 @@ describe('bounds of one connection', () => {
     assert.equal(over.statusCode, 400);
     const problem = over.json();
     assert.equal(problem.code, 'validation_failed');
-    assert.deepEqual(problem.errors, [{ path: '/query', message: `must be at most ${maxQueryBytes} bytes` }]);
+    assert.deepEqual(problem.errors, [
+      { path: '/query', code: 'too_long', message: `must be at most ${maxQueryBytes} bytes` },
+    ]);
   });
 
   it('refuses an oversized query before looking at the key', async () => {

@@ -353,7 +353,9 @@ for (const backend of backends) {
       });
       assert.equal(bad.statusCode, 400);
       assert.equal(bad.headers['content-type'], 'application/problem+json; charset=utf-8');
-      assert.deepEqual(bad.json().errors, [{ path: '/body/facts/1/id', message: 'is not a fact of this user' }]);
+      assert.deepEqual(bad.json().errors, [
+        { path: '/body/facts/1/id', code: 'invalid', message: 'is not a fact of this user' },
+      ]);
       const unchanged = await memoryOf(agent.id, 'userId=ana');
       assert.equal(unchanged.summary, 'Ana likes tea.');
       assert.equal(unchanged.facts.length, 1);

@@ -73,7 +73,7 @@ describe('the agent form', { skip: chromiumMissing ?? false }, () => {
     assert.equal(await host.getAttribute('aria-invalid'), 'true');
     assert.match(
       await page.locator('#field-plugins-0-config-allowedHosts-0-error').innerText(),
-      /expected string to match/,
+      /^must be a host name, or \*\. and a domain$/,
     );
     assert.match((await host.getAttribute('aria-describedby')) ?? '', /allowedHosts-0-error/);
     await focusLandsOn(page, 'field-plugins-0-config-allowedHosts-0');

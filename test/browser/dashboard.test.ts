@@ -140,9 +140,9 @@ describe('the web dashboard', { skip: chromiumMissing ?? false }, () => {
     const nameField = page.getByLabel('Name', { exact: true });
     await page.locator('#field-name-error').waitFor();
     assert.equal(await nameField.getAttribute('aria-invalid'), 'true');
-    assert.match(await page.locator('#field-name-error').innerText(), /must match pattern/);
+    assert.match(await page.locator('#field-name-error').innerText(), /must not be blank/);
     assert.equal(await page.getByLabel('Temperature').getAttribute('aria-invalid'), 'true');
-    assert.match(await page.locator('#field-model-temperature-error').innerText(), /must be <= 2/);
+    assert.match(await page.locator('#field-model-temperature-error').innerText(), /must be at most 2/);
     // The error is announced with the field: the input is described by it.
     assert.match((await nameField.getAttribute('aria-describedby')) ?? '', /field-name-error/);
     // Focus goes to the first field in error.

@@ -150,7 +150,7 @@ describe('the agentd command over HTTP', () => {
 
     const refused = await cli(['tasks', 'create', agent.id, '--name', 'Fast', '--instructions', 'Go.', '--every', '5']);
     assert.equal(refused.code, 1);
-    assert.match(refused.stderr, /^agentd: validation_failed: schedule\.everySeconds must be >= 60/);
+    assert.match(refused.stderr, /^agentd: validation_failed: schedule\.everySeconds must be at least 60/);
     assert.equal((await cli(['tasks', 'delete', agent.id, task.id])).stdout, `Deleted task ${task.id}.\n`);
     const usage = await cli(['tasks', 'get', agent.id]);
     assert.equal(usage.code, 2);

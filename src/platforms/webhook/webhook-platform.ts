@@ -3,6 +3,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import type { InboundReply, PlatformContext, PlatformDefinition, PlatformInboundResponse } from '../platform.js';
+import { valueProblems } from '../../validation-wording.js';
 
 const settingsSchema = Type.Object(
   {
@@ -174,9 +175,9 @@ export const webhookPlatform: PlatformDefinition<typeof settingsSchema, typeof s
       return { status: 400, body: { problems: [{ path: '', message: 'is not valid JSON' }] } };
     }
     if (!inboundBody.Check(body)) {
-      const problems = [...inboundBody.Errors(body)].slice(0, 20).map((error) => ({
-        path: `/body${error.path}`,
-        message: error.message.toLowerCase(),
+      const problems = valueProblems(inboundBody.Errors(body), 20).map((problem) => ({
+        ...problem,
+        path: `/body${problem.path}`,
       }));
       return { status: 400, body: { problems } };
     }

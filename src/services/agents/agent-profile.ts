@@ -1,4 +1,4 @@
-import { AppError, describeFieldErrors, validationError } from '../../errors.js';
+import { AppError, describeFieldErrors, validationError, type FieldError } from '../../errors.js';
 import type { Agent, CreateAgentInput, UpdateAgentInput } from '../../schemas/agents.js';
 import { limits } from '../../schemas/agents.js';
 import { maskSecret } from '../../security/secret-box.js';
@@ -132,7 +132,7 @@ function checkPlugins(
   stored: AgentProfile['plugins'],
   secretProblems: SecretProblem[] = [],
 ): void {
-  const problems: Array<{ path: string; message: string }> = [...secretProblems];
+  const problems: FieldError[] = [...secretProblems];
   const refused = new Set(secretProblems.map((problem) => problem.path));
   const seen = new Set<string>();
   for (const [index, entry] of input.entries()) {
@@ -142,7 +142,7 @@ function checkPlugins(
     for (const problem of deps.plugins.catalog.check(entry.name, config, secrets)) {
       const path = `/body/plugins/${index}${problem.path}`;
       // A refused secret is left out of the entry: that it is missing is already said, and why.
-      if (!refused.has(path)) problems.push({ path, message: problem.message });
+      if (!refused.has(path)) problems.push({ path, code: problem.code, message: problem.message });
     }
     const identity =
       entry.name === 'mcp' || entry.name === 'openapi'
@@ -178,7 +178,7 @@ export async function checkPluginsFurther(deps: ServiceDeps, input: PluginInput[
     input.map((entry) => catalog.checkFurther(entry.name, entry.config ?? {}, entry.secrets ?? {}, { fetch })),
   );
   const problems = found.flatMap((entryProblems, index) =>
-    entryProblems.map((problem) => ({ path: `/body/plugins/${index}${problem.path}`, message: problem.message })),
+    entryProblems.map((problem) => ({ ...problem, path: `/body/plugins/${index}${problem.path}` })),
   );
   if (problems.length > 0) {
     throw new AppError('validation_failed', describeFieldErrors(problems), { errors: problems });
@@ -197,7 +197,7 @@ function checkPlatforms(
   stored: AgentProfile['platforms'],
   secretProblems: SecretProblem[] = [],
 ): void {
-  const problems: Array<{ path: string; message: string }> = [...secretProblems];
+  const problems: FieldError[] = [...secretProblems];
   const refused = new Set(secretProblems.map((problem) => problem.path));
   const seen = new Set<string>();
   for (const [index, entry] of input.entries()) {
@@ -206,7 +206,7 @@ function checkPlatforms(
     for (const problem of deps.platforms.catalog.check(entry.type, entry.settings ?? {}, secrets)) {
       const path = `/body/platforms/${index}${problem.path}`;
       // A refused secret is left out of the entry: that it is missing is already said, and why.
-      if (!refused.has(path)) problems.push({ path, message: problem.message });
+      if (!refused.has(path)) problems.push({ path, code: problem.code, message: problem.message });
     }
     if (seen.has(entry.type) && deps.platforms.catalog.definitionOf(entry.type) !== undefined) {
       problems.push({

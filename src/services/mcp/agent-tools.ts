@@ -18,6 +18,7 @@ import { listAgents } from '../agents/list-agents.js';
 import { requireScope, type Scope, type ServiceContext } from '../context.js';
 import { sendMessage } from '../messages/send-message.js';
 import { askToolNames } from './tool-names.js';
+import { valueProblems } from '../../validation-wording.js';
 
 /**
  * The agents of an account as MCP tools: `list_agents`, `get_agent`,
@@ -67,9 +68,9 @@ function argumentsOf<T>(schema: TSchema, value: unknown): T {
   const input = value ?? {};
   const check = checkOf(schema);
   if (check.Check(input)) return input as T;
-  const errors = [...check.Errors(input)].slice(0, 20).map((error) => ({
-    path: `/arguments${error.path}`,
-    message: error.message,
+  const errors = valueProblems(check.Errors(input), 20).map((problem) => ({
+    ...problem,
+    path: `/arguments${problem.path}`,
   }));
   throw new AppError('validation_failed', describeFieldErrors(errors), { errors });
 }

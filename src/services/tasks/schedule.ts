@@ -97,7 +97,7 @@ export function parseSchedule(value: TaskScheduleValue, minIntervalSeconds: numb
   }
   if ('everySeconds' in value) {
     if (value.everySeconds < minIntervalSeconds) {
-      throw validationError(`${pointer}/everySeconds`, `must be >= ${minIntervalSeconds}`);
+      throw validationError(`${pointer}/everySeconds`, `must be at least ${minIntervalSeconds}`, 'too_small');
     }
     return { kind: 'interval', everySeconds: value.everySeconds };
   }
