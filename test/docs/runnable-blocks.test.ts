@@ -6,9 +6,10 @@
  * - The runnable blocks of one page run in order in one bash session (`set -eo pipefail`), so a variable set by
  *   one block (`AGENT=$(curl … | node -pe …)`) is seen by the next. Each page gets its own fresh agentd (the
  *   builtin model, an empty data directory, no provider), started from the build (`npm run build`).
- * - The session has `AGENTD_URL` and `AGENTD_API_KEY` (a key with every scope), `PATH`, `curl`, `node` and
- *   `agentd` (also as `npx agentd`: the repository's own command), and runs in an empty temporary directory.
- *   Nothing else: no `jq` (parse JSON with `node -pe`), no network beyond loopback.
+ * - The session has `AGENTD_URL` and `AGENTD_API_KEY` (a key with every scope), `AGENTD_DATA_DIR` (the server's,
+ *   for `agentd accounts create` and `keys create`), `PATH`, `curl`, `node` and `agentd` (also as `npx agentd`:
+ *   the repository's own command), and runs in an empty temporary directory. Nothing else: no `jq` (parse JSON
+ *   with `node -pe`), no network beyond loopback.
  * - Every command must end with exit status 0 (use `curl -sf` so an HTTP error fails the block).
  * - A line `# → {json}` checks what the commands above it printed, back to the previous `# →` line or the
  *   block's start: their standard output (all of it, or else its last line) must be JSON holding every key of
@@ -54,6 +55,8 @@ async function runPage(file: string, segments: Segment[]): Promise<string[]> {
         HOME: work,
         AGENTD_URL: server.url,
         AGENTD_API_KEY: bootstrapKey,
+        // The administration commands (`agentd accounts create`, `keys create`) open the server's database.
+        AGENTD_DATA_DIR: dataDir,
       },
       cwd: work,
       timeoutMs: 120_000,
