@@ -9,8 +9,9 @@ import { z } from 'zod';
 /**
  * An MCP server for tests, speaking Streamable HTTP with sessions on loopback
  * only, written with the MCP SDK so it answers as real servers do. Its tools:
- * `add` {a, b} → the sum (also as structured content), and `lookup_word`
- * {word} → a definition, or an `isError` result for a word it does not know.
+ * `add` {a, b} → the sum (also as structured content; annotated read-only),
+ * and `lookup_word` {word} → a definition, or an `isError` result for a word
+ * it does not know (with no annotations).
  * It records every HTTP request (with its headers) and every tool call, can
  * hold calls until released (for time-outs), and can be stopped and started
  * again on the same port (a server that goes away and comes back).
@@ -72,6 +73,7 @@ function createToolServer(recordCall: (call: RecordedToolCall) => Promise<void>)
       description: 'Adds two numbers.',
       inputSchema: { a: z.number(), b: z.number() },
       outputSchema: { sum: z.number() },
+      annotations: { readOnlyHint: true },
     },
     async (args, extra) => {
       await record('add', args, extra);

@@ -173,6 +173,8 @@ export const a2aPlugin: PluginDefinition<typeof a2aConfigSchema, typeof a2aSecre
           name: config.toolName ?? defaultToolName(card),
           description,
           inputSchema: toolInputSchema,
+          // A message to another agent, which may act on it: never sent twice.
+          sideEffects: true,
           execute: ask,
         },
       ],

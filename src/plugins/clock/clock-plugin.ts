@@ -51,6 +51,7 @@ export const clockPlugin: PluginDefinition<typeof ConfigSchema> = {
             properties: { timeZone: { type: 'string', description: 'IANA time zone name, e.g. Asia/Tokyo.' } },
             additionalProperties: false,
           },
+          sideEffects: false,
           async execute(input) {
             const timeZone = (input as { timeZone?: string }).timeZone ?? config.defaultTimeZone;
             if (!isTimeZone(timeZone)) throw new ToolError(`${timeZone} is not a known IANA time zone.`);

@@ -102,6 +102,8 @@ export function readContractTool(context: EvmToolContext): Tool {
       'Calls a view or pure function of a contract (no transaction, no gas) and returns what it returns. Give the ' +
       'function as a Solidity signature or JSON ABI entry, and its arguments.',
     inputSchema: ReadContractInput,
+    // An eth_call: no transaction, nothing changes on the chain.
+    sideEffects: false,
     async execute(input) {
       const { chain: named, address: given, function: fragment, args = [] } = checkedInput(ReadContractInput, input);
       const address = parseAddress(given, 'contract address');

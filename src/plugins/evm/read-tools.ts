@@ -52,6 +52,8 @@ function balanceTool(context: EvmToolContext): Tool {
       'The balance of an address on an EVM chain: its native currency (e.g. ETH), or an ERC-20 token when ' +
       '`token` is given. Amounts come in base units (exact) and formatted with the decimals.',
     inputSchema: BalanceInput,
+    // Reads the chain only.
+    sideEffects: false,
     async execute(input) {
       const { chain: named, address: given, token } = checkedInput(BalanceInput, input);
       const address = parseAddress(given);
@@ -93,6 +95,8 @@ function tokenTool(context: EvmToolContext): Tool {
     name: 'evm_get_token',
     description: 'An ERC-20 token’s name, symbol, decimals and total supply.',
     inputSchema: TokenMetadataInput,
+    // Reads the chain only.
+    sideEffects: false,
     async execute(input) {
       const { chain: named, token } = checkedInput(TokenMetadataInput, input);
       return onChain(context, named, async (chain, describe) => {
@@ -127,6 +131,8 @@ function transactionTool(context: EvmToolContext): Tool {
       'A transaction by hash and, once it is mined, its receipt (status, gas used, fee, logs count). A pending ' +
       'transaction has a null receipt.',
     inputSchema: TransactionInput,
+    // Reads the chain only.
+    sideEffects: false,
     async execute(input) {
       const { chain: named, hash: given } = checkedInput(TransactionInput, input);
       const hash = parseHash(given);
@@ -215,6 +221,8 @@ function blockTool(context: EvmToolContext): Tool {
     name: 'evm_get_block',
     description: `A block by number or hash (default: the latest): its time, gas, base fee and up to ${listedTransactions} transaction hashes.`,
     inputSchema: BlockInput,
+    // Reads the chain only.
+    sideEffects: false,
     async execute(input) {
       const { chain: named, block } = checkedInput(BlockInput, input);
       return onChain(context, named, async (chain) => {
@@ -247,6 +255,8 @@ function feesTool(context: EvmToolContext): Tool {
       'Current gas price and EIP-1559 fee estimate (max fee, priority fee, base fee) in gwei, and what a plain ' +
       'native transfer would cost at most.',
     inputSchema: FeesInput,
+    // Reads the chain only.
+    sideEffects: false,
     async execute(input) {
       const { chain: named } = checkedInput(FeesInput, input);
       return onChain(context, named, async (chain) => {
@@ -285,6 +295,8 @@ function ensTool(context: EvmToolContext): Tool {
       'ENS: the address of a name (give `name`), or the primary name of an address (give `address`). ENS lives ' +
       'on Ethereum mainnet (and Sepolia); other chains have none.',
     inputSchema: EnsInput,
+    // Reads the chain only.
+    sideEffects: false,
     async execute(input) {
       const { chain: named, name, address: given } = checkedInput(EnsInput, input);
       if ((name === undefined) === (given === undefined))

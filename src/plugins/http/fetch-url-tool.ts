@@ -3,6 +3,7 @@ import { Value } from '@sinclair/typebox/value';
 import { ToolError, type FetchFunction, type Tool } from '../plugin.js';
 import type { SecretMask } from '../redact-secrets.js';
 import type { HttpPluginConfig } from './config.js';
+import { isSafeMethod } from './safe-methods.js';
 import { sendRequest, type HttpToolResult } from './send-request.js';
 
 export const fetchUrlInputSchema = Type.Object(
@@ -71,6 +72,12 @@ export function fetchUrlTool(
       'as text (HTML reduced to readable text with links, JSON as compact JSON). Long content is cut off and ' +
       'marked truncated.',
     inputSchema: fetchUrlInputSchema,
+    // A GET only reads; a POST may change something at the server. An input that is not what the schema says is
+    // taken to have side effects (it is refused before anything is sent anyway).
+    sideEffects: (input) => {
+      const method = (input as { method?: unknown } | null)?.method ?? 'GET';
+      return typeof method !== 'string' || !isSafeMethod(method);
+    },
     async execute(input, { abortSignal }): Promise<FetchUrlResult> {
       const { target, method = 'GET', body, headers = {} } = parsedInput(input);
       let requestHeaders: Headers;

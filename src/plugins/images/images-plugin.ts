@@ -83,6 +83,10 @@ export const imagesPlugin: PluginDefinition<typeof imagesPluginConfigSchema, typ
             required: ['prompt'],
             additionalProperties: false,
           },
+          // What a call leaves is a stored file of the account and a bill from the image provider: nothing
+          // anyone outside sees or acts on. A call that began on an instance that stopped is made again (one
+          // more picture billed) rather than leaving the reply without the picture asked for.
+          sideEffects: false,
           async execute(input, call) {
             const { prompt, size, count } = input as { prompt: string; size?: string; count?: number };
             let result;

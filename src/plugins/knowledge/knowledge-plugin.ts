@@ -39,6 +39,8 @@ export const knowledgePlugin: PluginDefinition<typeof ConfigSchema> = {
             required: ['query'],
             additionalProperties: false,
           },
+          // Reads the agent's own knowledge.
+          sideEffects: false,
           async execute(input) {
             const { query, limit } = input as { query: string; limit?: number };
             const results = await context.searchKnowledge(

@@ -25,6 +25,7 @@ export const mathPlugin: PluginDefinition = {
             required: ['expression'],
             additionalProperties: false,
           },
+          sideEffects: false,
           async execute(input) {
             const { expression } = input as { expression: string };
             return { expression, result: evaluateExpression(expression) };

@@ -22,6 +22,8 @@ interface ServerTool {
   name: string;
   description?: string;
   inputSchema: Record<string, unknown>;
+  /** What the server says of the tool (MCP tool annotations); hints, not guarantees. */
+  annotations?: { readOnlyHint?: boolean };
 }
 
 async function listServerTools(client: Client, timeoutMs: number): Promise<ServerTool[]> {
@@ -107,6 +109,8 @@ export const mcpPlugin: PluginDefinition<typeof mcpConfigSchema, typeof mcpSecre
         name,
         description: serverTool.description ?? `The ${serverTool.name} tool of the MCP server at ${address}.`,
         inputSchema: serverTool.inputSchema,
+        // Only a tool the server marks read-only is taken to change nothing; MCP's default is that a tool may.
+        sideEffects: serverTool.annotations?.readOnlyHint !== true,
         execute: (input, callContext) => call(serverTool.name, input, callContext),
       });
     }

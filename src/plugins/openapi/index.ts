@@ -1,3 +1,4 @@
+import { isSafeMethod } from '../http/safe-methods.js';
 import { sendRequest } from '../http/send-request.js';
 import { ToolError, type PluginDefinition, type PluginEntryProblem, type Tool } from '../plugin.js';
 import { redactText, SecretMask } from '../redact-secrets.js';
@@ -90,6 +91,8 @@ export const openApiPlugin: PluginDefinition<typeof openApiConfigSchema, typeof 
         name: names[index]!,
         description: operation.description,
         inputSchema: operation.inputSchema,
+        // By the operation's method: GET, HEAD and OPTIONS only read, whatever the API does with the others.
+        sideEffects: !isSafeMethod(operation.method),
         async execute(input, { abortSignal }) {
           const request = requestFor(operation, base, input);
           for (const [name, value] of credentials?.query ?? []) request.url.searchParams.append(name, value);
