@@ -9,8 +9,8 @@ COPY package.json package-lock.json .prebuild-installrc tsconfig.json tsconfig.b
 COPY src ./src
 # The dashboard is built with the rest (npm run build: Vite into dist/web, then its .br/.gz copies).
 COPY web ./web
-COPY scripts/compress-web.mjs ./scripts/
-# `npm ci` builds dist/ (the prepare script); the development tools are dropped after.
+COPY scripts/compress-web.mjs scripts/prepare.mjs ./scripts/
+# `npm ci` builds dist/ (the prepare script, scripts/prepare.mjs); the development tools are dropped after.
 RUN npm ci --no-audit --no-fund && npm prune --omit=dev --no-audit --no-fund
 
 FROM node:20-bookworm-slim
