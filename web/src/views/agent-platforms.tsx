@@ -116,12 +116,12 @@ export function AgentPlatforms({ agent, onChanged }: { agent: Agent; onChanged?:
                     {entry.type}
                     <div class="hint">{entry.enabled ? 'enabled' : 'disabled'}</div>
                   </th>
-                  <td>
+                  <td data-label="State">
                     <span class={`status platform-${entry.status}`}>{entry.status}</span>
                     {entry.statusReason && <div class="platform-reason">{entry.statusReason}</div>}
                     {entry.instance && <div class="hint">on instance {entry.instance}</div>}
                   </td>
-                  <td>
+                  <td data-label="Last event">
                     <Time value={entry.lastEventAt} />
                   </td>
                   <td>

@@ -88,14 +88,14 @@ export function AgentTasks({ agent }: { agent: Agent; onChanged?: (agent: Agent)
               {page.data.map((task) => (
                 <tr key={task.id} aria-current={selected?.taskId === task.id ? 'true' : undefined}>
                   <th scope="row">{task.name}</th>
-                  <td>{describeSchedule(task.schedule)}</td>
-                  <td>{task.nextDueAt ? timeOf(task.nextDueAt) : '—'}</td>
-                  <td>
+                  <td data-label="Schedule">{describeSchedule(task.schedule)}</td>
+                  <td data-label="Next due">{task.nextDueAt ? timeOf(task.nextDueAt) : '—'}</td>
+                  <td data-label="Last run">
                     {task.lastRunStatus ? `${task.lastRunStatus}, ${timeOf(task.lastRunAt)}` : 'never'}
                     {task.pausedReason && <p class="hint">{task.pausedReason}</p>}
                     {!task.pausedReason && task.lastError && <p class="hint">{task.lastError}</p>}
                   </td>
-                  <td>
+                  <td data-label="Enabled">
                     <label class="check">
                       <input
                         type="checkbox"

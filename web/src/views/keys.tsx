@@ -84,19 +84,19 @@ export function KeysView(_props: object) {
                       {key.name ?? <span class="hint">unnamed</span>}
                       {isOwn && <div class="hint">this dashboard is signed in with it</div>}
                     </th>
-                    <td>
+                    <td data-label="Key starts with">
                       <code>{key.prefix}…</code>
                     </td>
-                    <td>
+                    <td data-label="Scopes">
                       {key.scopes.map((scope) => (
                         <code class="scope">{scope}</code>
                       ))}
                     </td>
-                    <td>
+                    <td data-label="Created">
                       <Time value={key.createdAt} />
                     </td>
-                    <td>{key.lastUsedAt ? <Time value={key.lastUsedAt} /> : 'never'}</td>
-                    <td>
+                    <td data-label="Last used">{key.lastUsedAt ? <Time value={key.lastUsedAt} /> : 'never'}</td>
+                    <td data-label="Revoked">
                       {key.revokedAt ? (
                         <span class="status status-inactive">
                           revoked <Time value={key.revokedAt} />

@@ -79,14 +79,14 @@ export function Documents({
                 {list.data.map((document) => (
                   <tr key={document.id}>
                     <th scope="row">{document.title}</th>
-                    <td>
+                    <td data-label="Status">
                       <span class={`status document-${document.status}`}>{document.status}</span>
                       {document.status === 'failed' && document.statusReason && (
                         <span class="document-reason"> {document.statusReason}</span>
                       )}
                     </td>
-                    <td>{document.chunkCount}</td>
-                    <td>{sizeOf(document.sizeBytes)}</td>
+                    <td data-label="Chunks">{document.chunkCount}</td>
+                    <td data-label="Size">{sizeOf(document.sizeBytes)}</td>
                     <td class="row-actions">
                       {document.status === 'failed' && (
                         <button type="button" class="secondary" onClick={() => retry(document)}>

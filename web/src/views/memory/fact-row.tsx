@@ -48,7 +48,7 @@ export function FactRow({
   return (
     <tr>
       <th scope="row">{fact.subject}</th>
-      <td>
+      <td data-label="Statement">
         {draft === null ? (
           fact.statement
         ) : (
@@ -90,7 +90,7 @@ export function FactRow({
           </p>
         )}
       </td>
-      <td>{fact.sourceMessageId ? 'from a message' : 'written by hand'}</td>
+      <td data-label="Source">{fact.sourceMessageId ? 'from a message' : 'written by hand'}</td>
       <td class="row-actions">
         {draft === null && (
           <button type="button" class="secondary" ref={editButton} onClick={() => setDraft(fact.statement)}>

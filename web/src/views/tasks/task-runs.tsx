@@ -56,13 +56,15 @@ export function TaskRuns({
             <tbody>
               {page.data.map((run) => (
                 <tr key={run.id}>
-                  <td>
+                  <td data-label="Status">
                     <span class={`run-status run-${run.status}`}>{run.status}</span>
                   </td>
-                  <td>{run.dueAt ? `${run.trigger} (due ${timeOf(run.dueAt)})` : `${run.trigger} (run now)`}</td>
-                  <td>{timeOf(run.startedAt ?? run.createdAt)}</td>
-                  <td>{durationOf(run.startedAt, run.finishedAt)}</td>
-                  <td>
+                  <td data-label="Trigger">
+                    {run.dueAt ? `${run.trigger} (due ${timeOf(run.dueAt)})` : `${run.trigger} (run now)`}
+                  </td>
+                  <td data-label="Started">{timeOf(run.startedAt ?? run.createdAt)}</td>
+                  <td data-label="Duration">{durationOf(run.startedAt, run.finishedAt)}</td>
+                  <td data-label="Output">
                     <button
                       type="button"
                       class="secondary"

@@ -83,13 +83,13 @@ export function WebhookList() {
                       <a href={hrefOf({ name: 'webhooks', webhookId: webhook.id })}>{webhook.url}</a>
                       {webhook.description && <div class="hint">{webhook.description}</div>}
                     </th>
-                    <td>{webhook.events.join(', ')}</td>
-                    <td>
+                    <td data-label="Events">{webhook.events.join(', ')}</td>
+                    <td data-label="State">
                       <span class={`status status-${webhook.enabled ? 'active' : 'inactive'}`}>
                         {webhook.enabled ? 'enabled' : 'disabled'}
                       </span>
                     </td>
-                    <td>
+                    <td data-label="Created">
                       <Time value={webhook.createdAt} />
                     </td>
                   </tr>
