@@ -35,6 +35,24 @@ export interface MetadataRow {
   value: string;
 }
 
+/** Memory settings as typed: switches, and numbers as text (empty: the server's default). */
+export interface MemoryForm {
+  summary: boolean;
+  facts: boolean;
+  recall: boolean;
+  historyTokens: string;
+  summaryTokens: string;
+  factsTokens: string;
+  recallTokens: string;
+  everyUserTurns: string;
+  idleSeconds: string;
+}
+
+export const memoryBudgetNames = ['historyTokens', 'summaryTokens', 'factsTokens', 'recallTokens'] as const;
+export const memoryScheduleNames = ['everyUserTurns', 'idleSeconds'] as const;
+export const spendLimitNames = ['tokensPerDay', 'tokensPerMonth', 'costPerDay', 'costPerMonth'] as const;
+export type SpendLimitName = (typeof spendLimitNames)[number];
+
 export interface AgentFormState {
   name: string;
   status: string;
@@ -49,6 +67,13 @@ export interface AgentFormState {
   knowledge: KnowledgeRow[];
   metadata: MetadataRow[];
   deletionProtection: boolean;
+  /** Ids of the account's knowledge bases the agent retrieves from. */
+  knowledgeBases: string[];
+  memory: MemoryForm;
+  /** Offered as its own `ask_<name>` tool on the MCP server. */
+  mcpExposed: boolean;
+  /** The agent's own spend limits as typed (empty: none). */
+  spend: Record<SpendLimitName, string>;
   model: {
     provider: string;
     name: string;
@@ -106,6 +131,20 @@ export function emptyForm(): AgentFormState {
     knowledge: [],
     metadata: [],
     deletionProtection: false,
+    knowledgeBases: [],
+    memory: {
+      summary: true,
+      facts: true,
+      recall: true,
+      historyTokens: '',
+      summaryTokens: '',
+      factsTokens: '',
+      recallTokens: '',
+      everyUserTurns: '',
+      idleSeconds: '',
+    },
+    mcpExposed: false,
+    spend: { tokensPerDay: '', tokensPerMonth: '', costPerDay: '', costPerMonth: '' },
     model: {
       provider: '',
       name: '',
@@ -120,6 +159,9 @@ export function emptyForm(): AgentFormState {
     platforms: [],
   };
 }
+
+const nullableNumber = (value: number | null | undefined) =>
+  value === null || value === undefined ? '' : String(value);
 
 export function formOf(agent: Agent, catalog: ExtensionCatalog): AgentFormState {
   const number = (value: number | undefined) => (value === undefined ? '' : String(value));
@@ -139,6 +181,25 @@ export function formOf(agent: Agent, catalog: ExtensionCatalog): AgentFormState 
     ),
     metadata: Object.entries(agent.metadata).map(([key, value]) => ({ key, value: String(value) })),
     deletionProtection: agent.deletionProtection,
+    knowledgeBases: [...agent.knowledgeBases],
+    memory: {
+      summary: agent.memory.summary,
+      facts: agent.memory.facts,
+      recall: agent.memory.recall,
+      historyTokens: nullableNumber(agent.memory.budgets.historyTokens),
+      summaryTokens: String(agent.memory.budgets.summaryTokens),
+      factsTokens: String(agent.memory.budgets.factsTokens),
+      recallTokens: String(agent.memory.budgets.recallTokens),
+      everyUserTurns: String(agent.memory.schedule.everyUserTurns),
+      idleSeconds: String(agent.memory.schedule.idleSeconds),
+    },
+    mcpExposed: agent.mcp.exposed,
+    spend: {
+      tokensPerDay: nullableNumber(agent.limits.spend.tokensPerDay),
+      tokensPerMonth: nullableNumber(agent.limits.spend.tokensPerMonth),
+      costPerDay: nullableNumber(agent.limits.spend.costPerDay),
+      costPerMonth: nullableNumber(agent.limits.spend.costPerMonth),
+    },
     model: {
       provider: agent.model.provider,
       name: agent.model.name,
@@ -240,6 +301,39 @@ function modelOf(form: AgentFormState, errors: FieldError[], patch: boolean) {
   return body;
 }
 
+/**
+ * The memory settings: every switch, and each number typed. In a merge patch
+ * an emptied number is null (the server's default); in a create body it is
+ * left out, as is the whole object when it holds only the defaults.
+ */
+function memoryOf(memory: MemoryForm, errors: FieldError[], patch: boolean): Record<string, unknown> | null {
+  const numbers = (names: readonly (keyof MemoryForm)[], group: string) => {
+    const values: Record<string, unknown> = {};
+    for (const name of names) {
+      const value = numberOf(String(memory[name]), `/memory/${group}/${name}`, errors);
+      if (value !== null || patch) values[name] = value;
+    }
+    return values;
+  };
+  const budgets = numbers(memoryBudgetNames, 'budgets');
+  const schedule = numbers(memoryScheduleNames, 'schedule');
+  const body: Record<string, unknown> = { summary: memory.summary, facts: memory.facts, recall: memory.recall };
+  if (Object.keys(budgets).length) body.budgets = budgets;
+  if (Object.keys(schedule).length) body.schedule = schedule;
+  const defaults = memory.summary && memory.facts && memory.recall && !body.budgets && !body.schedule;
+  return !patch && defaults ? null : body;
+}
+
+/** The agent's spend limits: each typed number; in a merge patch an emptied one is null (no limit). */
+function spendOf(spend: AgentFormState['spend'], errors: FieldError[], patch: boolean) {
+  const limits: Record<string, unknown> = {};
+  for (const name of spendLimitNames) {
+    const value = numberOf(spend[name], `/limits/spend/${name}`, errors);
+    if (value !== null || patch) limits[name] = value;
+  }
+  return Object.keys(limits).length ? limits : null;
+}
+
 export function createBody(form: AgentFormState, catalog: ExtensionCatalog): Record<string, unknown> {
   const errors: FieldError[] = [];
   const body: Record<string, unknown> = { name: form.name, status: form.status };
@@ -264,6 +358,12 @@ export function createBody(form: AgentFormState, catalog: ExtensionCatalog): Rec
   const metadata = metadataOf(form.metadata);
   if (Object.keys(metadata).length) body.metadata = metadata;
   if (form.deletionProtection) body.deletionProtection = true;
+  if (form.knowledgeBases.length) body.knowledgeBases = form.knowledgeBases;
+  const memory = memoryOf(form.memory, errors, false);
+  if (memory) body.memory = memory;
+  if (form.mcpExposed) body.mcp = { exposed: true };
+  const spend = spendOf(form.spend, errors, false);
+  if (spend) body.limits = { spend };
   if (form.model.provider.trim() || form.model.name.trim()) body.model = modelOf(form, errors, false);
   if (form.plugins.length) body.plugins = extensionsOf(form.plugins, 'plugins', catalog, errors);
   if (form.platforms.length) body.platforms = extensionsOf(form.platforms, 'platforms', catalog, errors);
@@ -292,6 +392,10 @@ export function patchBody(form: AgentFormState, agent: Agent, catalog: Extension
     knowledge: knowledgeOf(form.knowledge),
     metadata: metadataPatch,
     deletionProtection: form.deletionProtection,
+    knowledgeBases: form.knowledgeBases,
+    memory: memoryOf(form.memory, errors, true),
+    mcp: { exposed: form.mcpExposed },
+    limits: { spend: spendOf(form.spend, errors, true) },
     model: form.model.provider.trim() || form.model.name.trim() ? modelOf(form, errors, true) : null,
     plugins: extensionsOf(form.plugins, 'plugins', catalog, errors),
     platforms: extensionsOf(form.platforms, 'platforms', catalog, errors),

@@ -14,6 +14,8 @@ import { assignErrors, Field, fieldId } from './fields.js';
 import { extensionPointers, ExtensionRows } from './extension-rows.js';
 import { KnowledgeEditor, knowledgePointers, MetadataEditor, metadataPointers } from './knowledge-metadata.js';
 import { Loaded, useResource } from './ui/resource.js';
+import { knowledgeApi, type KnowledgeBase } from './views/knowledge/requests.js';
+import { AgentSettings, settingsPointers } from './agent-settings.js';
 
 const statusOptions = ['active', 'inactive'];
 
@@ -33,6 +35,7 @@ function pointersOf(form: AgentFormState, catalog: ExtensionCatalog): string[] {
     ...knowledgePointers(form.knowledge),
     ...metadataPointers(form.metadata),
     '/deletionProtection',
+    ...settingsPointers,
     '/model',
     '/model/provider',
     '/model/name',
@@ -53,21 +56,32 @@ interface Props {
   onSaved: (agent: Agent) => void;
 }
 
+interface FormData {
+  catalog: ExtensionCatalog;
+  /** The account's knowledge bases, to pick the agent's from. */
+  knowledgeBases: KnowledgeBase[];
+}
+
+async function loadFormData(signal: AbortSignal): Promise<FormData> {
+  const [catalog, bases] = await Promise.all([loadCatalog(signal), knowledgeApi.list(signal)]);
+  return { catalog, knowledgeBases: bases.data };
+}
+
 /**
  * Create (agent null) or edit an agent: every field of the contract, plugins
  * and platforms through the forms of the schemas the server publishes,
  * secrets write-only. The form waits for those schemas.
  */
 export function AgentForm(props: Props) {
-  const [catalog, reload] = useResource(loadCatalog, []);
+  const [data, reload] = useResource(loadFormData, []);
   return (
-    <Loaded resource={catalog} what="plugins and platforms" onRetry={reload}>
-      {(data) => <AgentFormFields {...props} catalog={data} />}
+    <Loaded resource={data} what="plugins, platforms and knowledge bases" onRetry={reload}>
+      {(loaded) => <AgentFormFields {...props} catalog={loaded.catalog} knowledgeBases={loaded.knowledgeBases} />}
     </Loaded>
   );
 }
 
-function AgentFormFields({ agent, onSaved, catalog }: Props & { catalog: ExtensionCatalog }) {
+function AgentFormFields({ agent, onSaved, catalog, knowledgeBases }: Props & FormData) {
   const [form, setForm] = useState<AgentFormState>(() => (agent ? formOf(agent, catalog) : emptyForm()));
   const [errors, setErrors] = useState<FieldError[]>([]);
   const [problem, setProblem] = useState<string | null>(null);
@@ -255,6 +269,8 @@ function AgentFormFields({ agent, onSaved, catalog }: Props & { catalog: Extensi
           )}
         </Field>
       </fieldset>
+
+      <AgentSettings form={form} knowledgeBases={knowledgeBases} errors={byField} onChange={set} />
 
       <ExtensionRows
         kind="plugins"

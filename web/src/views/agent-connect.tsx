@@ -1,5 +1,6 @@
 import { request, type Agent } from '../api.js';
 import { Loaded, useResource } from '../ui/resource.js';
+import { hrefOf } from '../route.js';
 
 /**
  * How programs reach this agent besides the dashboard: the REST route, the
@@ -81,8 +82,8 @@ export function AgentConnect({ agent }: { agent: Agent }) {
         ) : (
           <p>
             Not offered as a tool of its own: MCP clients reach it through <code>send_message</code> with its id. Give
-            it an <code>ask_…</code> tool with <code>{'"mcp": { "exposed": true }'}</code> on the agent (
-            <code>PATCH /v1/agents/{agent.id}</code>).
+            it an <code>ask_…</code> tool in its{' '}
+            <a href={hrefOf({ name: 'agent', agentId: agent.id, tab: 'edit' })}>Edit tab</a>, under MCP.
           </p>
         )}
         <label for="mcp-config">Client configuration</label>

@@ -14,7 +14,7 @@ export function KnowledgeBaseList() {
         Knowledge
       </h1>
       <p class="hint">
-        Documents an agent's replies draw on and cite. Give a base to an agent in its Edit tab (knowledge bases).
+        Documents an agent's replies draw on and cite. Give a base to an agent in its Edit tab, under “Knowledge bases”.
       </p>
       <Loaded
         resource={bases}
@@ -39,8 +39,8 @@ export function KnowledgeBaseList() {
                   <th scope="row">
                     <a href={hrefOf({ name: 'knowledge', knowledgeBaseId: base.id })}>{base.name}</a>
                   </th>
-                  <td>{base.description ?? ''}</td>
-                  <td>{new Date(base.createdAt).toLocaleString()}</td>
+                  <td data-label="Description">{base.description ?? ''}</td>
+                  <td data-label="Created">{new Date(base.createdAt).toLocaleString()}</td>
                 </tr>
               ))}
             </tbody>
