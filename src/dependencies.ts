@@ -1,3 +1,4 @@
+import { takeOverRun } from './services/runs/take-over-run.js';
 import { RunRuntime } from './services/runs/run-runtime.js';
 import { ApprovalRuntime } from './services/approvals/approval-runtime.js';
 import { expireApprovals } from './services/approvals/approvals.js';
@@ -270,6 +271,7 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
   const runs = new RunRuntime({
     db: repositories.db,
     runs: repositories.runs,
+    runSteps: repositories.runSteps,
     approvals: repositories.approvals,
     clock,
     logger: options.logger,
@@ -311,7 +313,6 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
   };
   // Approvals past their expiry are settled at every heartbeat, on every instance (one wins each).
   runs.onBeat(() => expireApprovals(services));
-  if (options.backgroundWork !== false) runs.start();
   ingestion?.start();
   const platforms = createPlatformRuntime({
     deps: services,
@@ -323,6 +324,9 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
   });
   const tasks = new TaskScheduler({ deps: services, platforms, settings: config.tasks });
   approvals.attach(services, platforms);
+  // A run whose instance stopped is continued here once this instance's sweep claims it.
+  runs.onTakeOver((row) => takeOverRun({ deps: services, tasks, approvals }, row));
+  if (options.backgroundWork !== false) runs.start();
 
   return {
     database,

@@ -61,6 +61,8 @@ export async function runToolCall(
   limits: ToolLimits,
   clientSignal: AbortSignal,
   logger: Logger,
+  /** Records a call's intent in its run's journal (ToolCallContext.recordIntent). */
+  recordIntent?: (detail: Record<string, unknown>) => Promise<void>,
 ): Promise<StoredToolCall> {
   const started = performance.now();
   const parsed = parseInput(call.input);
@@ -109,6 +111,7 @@ export async function runToolCall(
         attach: (produced) => {
           attachments.push(...produced);
         },
+        ...(recordIntent !== undefined ? { recordIntent } : {}),
       }),
       stopped,
     ]);

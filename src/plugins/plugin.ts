@@ -115,6 +115,11 @@ export interface ToolCallContext {
    * reply (and of its `message.completed` event), sent on by platforms.
    */
   attach?(attachments: AttachmentView[]): void;
+  /**
+   * Records, durably, what makes this call's outcome knowable later (a transaction's hash and nonce, signed but not
+   * yet sent), before the call acts: a run taken over after the call began asks `recoverOutcome` with it.
+   */
+  recordIntent?(detail: Record<string, unknown>): Promise<void>;
 }
 
 /**
@@ -134,6 +139,22 @@ export interface Tool {
   inputSchema: Record<string, unknown>;
   /** Runs the tool. The result is JSON (or a string); it is capped before the model sees it. */
   execute(input: unknown, context: ToolCallContext): Promise<unknown>;
+  /**
+   * Whether a call changes something outside the reply (a transfer, a POST, a post on a platform), for this input.
+   * Absent means it may (src/plugins/side-effects.ts): its intent is recorded before it runs, and a run taken over
+   * after the call began does not run it again but tells the model its outcome is unknown.
+   */
+  sideEffects?: boolean | ((input: unknown) => boolean);
+  /**
+   * The outcome of a call that began on an instance that stopped, from what it recorded with `recordIntent`
+   * (e.g. the receipt of a transaction by its hash): its result, or undefined when it cannot be known (the model is
+   * then told the outcome is unknown). Never acts again.
+   */
+  recoverOutcome?(
+    input: unknown,
+    detail: Record<string, unknown>,
+    context: { abortSignal: AbortSignal },
+  ): Promise<unknown>;
 }
 
 /** The tools of one plugin entry of one agent; `close` lets go of what it holds (connections). */

@@ -27,6 +27,7 @@ import { runCancelRequestsMigration } from './migrations/0024-run-cancel-request
 import { spendLimitsMigration } from './migrations/0025-spend-limits.js';
 import { modelCostsMigration } from './migrations/0026-model-costs.js';
 import { cachedInputTokensMigration } from './migrations/0027-cached-input-tokens.js';
+import { runStepsMigration } from './migrations/0028-run-steps.js';
 import type { Dialect } from './schema.js';
 
 /** Every migration, by name, in the order they apply. */
@@ -59,6 +60,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0025-spend-limits': spendLimitsMigration(),
     '0026-model-costs': modelCostsMigration(),
     '0027-cached-input-tokens': cachedInputTokensMigration(),
+    '0028-run-steps': runStepsMigration(),
   };
 }
 

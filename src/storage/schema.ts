@@ -326,6 +326,24 @@ export interface RunsTable {
    * names it, so a cancellation on any instance finds its run (migration 0022).
    */
   call_key: string | null;
+  /** JSON: what the run was asked beyond its text ({ context }), for a takeover before its first step (0028). */
+  request: string | null;
+  /** How many times another instance took the run over (migration 0028). */
+  takeovers: Generated<number>;
+  /** The agent's configuration version that produced the run, when known (migration 0028). */
+  agent_version: number | null;
+}
+
+/**
+ * A run's journal (migration 0028): one row per step as it completes, in
+ * order; `data` is JSON (src/services/runs/run-journal.ts says what each kind holds).
+ */
+export interface RunStepsTable {
+  run_id: string;
+  seq: number;
+  kind: string;
+  data: string;
+  created_at: string;
 }
 
 /** Consecutive events of a run, `first_seq`..`last_seq`, as a JSON array of { event, data }. */
@@ -483,6 +501,7 @@ export interface Database {
   memory_facts: MemoryFactsTable;
   runs: RunsTable;
   run_events: RunEventsTable;
+  run_steps: RunStepsTable;
   run_instances: RunInstancesTable;
   tasks: TasksTable;
   evm_transfer_totals: EvmTransferTotalsTable;

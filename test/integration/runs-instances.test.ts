@@ -14,12 +14,14 @@ import { randomRedisPrefix, removeRedisKeys } from '../helpers/redis.js';
 import { startServer, type ServerProcess } from '../helpers/server-process.js';
 import { deltaText, readEvents, type ReceivedEvent } from '../helpers/sse-client.js';
 import { eventually } from '../helpers/wait.js';
+import { startLoopbackHttpServer } from '../helpers/loopback-http-server.js';
 
 /**
  * Runs across two real `agentd serve` processes on one PostgreSQL and one
  * Redis: a run produced by one instance is read, resumed and cancelled on the
- * other, and a run whose instance is killed ends as failed within the
- * documented bound (AGENTD_RUN_STALE_MS plus one heartbeat).
+ * other, and a run whose instance is killed is taken over by the other
+ * within the documented bound (AGENTD_RUN_STALE_MS plus one heartbeat) and
+ * continued from its last completed step.
  */
 const skip = postgresSkip || redisSkip;
 const heartbeatMs = 200;
@@ -80,6 +82,7 @@ describe('runs on two instances', { skip }, () => {
       AGENTD_RUN_FLUSH_MS: '50',
       AGENTD_RUN_POLL_MS: '50',
       AGENTD_SHUTDOWN_TIMEOUT_MS: '2000',
+      AGENTD_OUTBOUND_ALLOW_PRIVATE: 'true',
     };
     first = await startServer(instanceEnvironment());
     second = await startServer(instanceEnvironment());
@@ -151,34 +154,129 @@ describe('runs on two instances', { skip }, () => {
     assert.ok(!ended.reply.text.includes('w39'));
   });
 
-  it('ends as failed, within the stale bound, a run whose instance was killed mid-stream', async () => {
+  /** Kills `doomed` and waits for the other instance to end the run; how long until the takeover asked the model. */
+  async function killAndAwait(doomed: ServerProcess, agentId: string, runId: string, asked: number) {
+    await doomed.stop('SIGKILL');
+    const killedAt = Date.now();
+    await fake.waitForRequests(asked);
+    const tookMs = Date.now() - killedAt;
+    const ended = await eventually(
+      async () => {
+        const run = await runOn(second, agentId, runId);
+        return run.status === 'queued' || run.status === 'running' ? null : run;
+      },
+      'the run taken over to end',
+      30_000,
+    );
+    return { ended, tookMs };
+  }
+
+  function inOrder(events: ReceivedEvent[]) {
+    assert.deepEqual(
+      events.map((event) => Number(event.id)),
+      events.map((_, index) => index + 1),
+      'every event once, in order',
+    );
+  }
+
+  it('takes over, within the stale bound, a run whose instance was killed mid-stream, and completes it', async () => {
     const doomed = await startServer(instanceEnvironment());
     const agentId = await newAgent();
-    fake.enqueue({ reply: Array.from({ length: 60 }, (_, index) => `x${index}`).join(' '), tokenDelayMs: 100 });
+    const text = Array.from({ length: 60 }, (_, index) => `x${index}`).join(' ');
+    fake.enqueue({ reply: text, tokenDelayMs: 100 }, { reply: text, tokenDelayMs: 5 });
     const started = await call(doomed, 'POST', `/v1/agents/${agentId}/messages`, { text: 'talk', background: true });
     const runId = started.body.id as string;
     await eventually(async () => ((await runOn(second, agentId, runId)).status === 'running' ? true : null), 'running');
     await fake.waitForRequests(1);
-    await doomed.stop('SIGKILL');
-    const killedAt = Date.now();
-    const ended = await eventually(
-      async () => {
-        const run = await runOn(second, agentId, runId);
-        return run.status === 'running' ? null : run;
-      },
-      'the orphaned run to end',
-      staleMs + heartbeatMs * 10,
-    );
-    const tookMs = Date.now() - killedAt;
-    assert.equal(ended.status, 'failed');
-    assert.equal(ended.error.code, 'service_unavailable');
-    assert.match(ended.error.detail, /stopped before it ended/);
+    // Its first step never completed: the run begins again on the other instance.
+    const { ended, tookMs } = await killAndAwait(doomed, agentId, runId, 2);
+    assert.equal(ended.status, 'completed', JSON.stringify(ended));
+    assert.equal(ended.reply.text, text);
     assert.ok(tookMs <= staleMs + heartbeatMs * 10, `${tookMs} ms`);
     const events = await eventsOn(first, agentId, runId);
-    assert.equal(events.at(-1)?.event, 'message.failed');
-    assert.deepEqual(
-      events.map((event) => Number(event.id)),
-      events.map((_, index) => index + 1),
+    inOrder(events);
+    const resumed = events.find((event) => event.event === 'run.resumed');
+    assert.ok(resumed, 'readers are told the run was taken over');
+    assert.equal(resumed.data.text, '');
+    assert.equal(events.at(-1)?.event, 'message.completed');
+    assert.equal(events.at(-1)?.data.text, text);
+    const messages = await call(second, 'GET', `/v1/agents/${agentId}/messages?limit=10`);
+    assert.equal(messages.status, 200);
+    assert.equal(
+      messages.body.data.filter((message: { text: string }) => message.text === text).length,
+      1,
+      'the reply is stored once',
     );
+  });
+
+  it('goes on from the last completed step: the tool that ran is not run again, the step done not asked again', async () => {
+    const posts = await startLoopbackHttpServer((_request, response) => response.end('{"ok":true}'));
+    try {
+      const doomed = await startServer(instanceEnvironment());
+      const created = await call(doomed, 'POST', '/v1/agents', {
+        name: 'Poster',
+        model: { provider: 'openai-compatible', name: 'test-model' },
+        plugins: [{ name: 'http' }],
+      });
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      const agentId = created.body.id as string;
+      const answer = Array.from({ length: 60 }, (_, index) => `y${index}`).join(' ');
+      fake.enqueue(
+        { toolCalls: [{ name: 'fetch_url', input: { url: `${posts.origin}/orders`, method: 'POST', body: 'one' } }] },
+        { reply: answer, tokenDelayMs: 100 },
+        { reply: answer, tokenDelayMs: 5 },
+      );
+      const started = await call(doomed, 'POST', `/v1/agents/${agentId}/messages`, {
+        text: 'order one',
+        background: true,
+      });
+      const runId = started.body.id as string;
+      await fake.waitForRequests(2);
+      const { ended } = await killAndAwait(doomed, agentId, runId, 3);
+      assert.equal(ended.status, 'completed', JSON.stringify(ended));
+      assert.equal(ended.reply.text, answer);
+      assert.equal(posts.received.length, 1, 'the POST ran once');
+      assert.equal(fake.requests.length, 3, 'the step that asked for the tool was not asked again');
+      assert.equal(ended.reply.toolCalls.length, 1);
+      assert.deepEqual(ended.reply.toolCalls[0].output.status, 200);
+      const events = await eventsOn(second, agentId, runId);
+      inOrder(events);
+      assert.equal(events.find((event) => event.event === 'run.resumed')?.data.completedSteps, 1);
+    } finally {
+      await posts.close();
+    }
+  });
+
+  it('never repeats a call with side effects whose end was lost: the model is told its outcome is unknown', async () => {
+    let release: (() => void) | null = null;
+    const posts = await startLoopbackHttpServer((_request, response) => {
+      // Held until the instance running the call is killed.
+      release = () => response.end('{"ok":true}');
+    });
+    try {
+      const doomed = await startServer(instanceEnvironment());
+      const created = await call(doomed, 'POST', '/v1/agents', {
+        name: 'Payer',
+        model: { provider: 'openai-compatible', name: 'test-model' },
+        plugins: [{ name: 'http' }],
+      });
+      const agentId = created.body.id as string;
+      fake.enqueue(
+        { toolCalls: [{ name: 'fetch_url', input: { url: `${posts.origin}/pay`, method: 'POST', body: 'ten' } }] },
+        { reply: 'I could not tell whether it was paid.' },
+      );
+      const started = await call(doomed, 'POST', `/v1/agents/${agentId}/messages`, { text: 'pay', background: true });
+      const runId = started.body.id as string;
+      await eventually(async () => (posts.received.length === 1 ? true : null), 'the POST to begin', 10_000);
+      const { ended } = await killAndAwait(doomed, agentId, runId, 2);
+      (release as (() => void) | null)?.();
+      assert.equal(ended.status, 'completed', JSON.stringify(ended));
+      assert.equal(posts.received.length, 1, 'the POST was not sent again');
+      assert.match(ended.reply.toolCalls[0].error, /outcome of this call is unknown/);
+      const second = fake.requests[1];
+      assert.ok(JSON.stringify(second?.body).includes('outcome of this call is unknown'), 'the model read it');
+    } finally {
+      await posts.close();
+    }
   });
 });

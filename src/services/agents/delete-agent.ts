@@ -28,6 +28,7 @@ export async function deleteAgent({
     await repositories.knowledge.deleteForAgent(record.id, transaction);
     await repositories.knowledgeBases.attach(record.accountId, record.id, [], transaction);
     await repositories.memory.deleteForAgent(record.id, transaction);
+    await repositories.runSteps.deleteForAgent(record.id, transaction);
     await repositories.runs.deleteForAgent(record.id, transaction);
     await repositories.approvals.deleteForAgent(record.id, transaction);
     await repositories.tasks.deleteForAgent(record.id, transaction);

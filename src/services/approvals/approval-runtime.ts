@@ -38,6 +38,15 @@ export class ApprovalRuntime implements ResumeStarter {
     this.#running.add(done);
   }
 
+  /** As `start`, resolving when the run has ended (a run taken over from a stopped instance). */
+  run(order: ResumeOrder): Promise<void> {
+    const deps = this.#deps;
+    if (deps === null) return Promise.resolve(this.start(order));
+    const done = this.#resume(deps, order).finally(() => this.#running.delete(done));
+    this.#running.add(done);
+    return done;
+  }
+
   async #resume(deps: ServiceDeps, order: ResumeOrder): Promise<void> {
     const produced = await produceRun(deps, {
       id: order.runId,
@@ -46,6 +55,7 @@ export class ApprovalRuntime implements ResumeStarter {
       trigger: 'approval',
       input: { text: '' },
       resume: { pausedRunId: order.pausedRunId },
+      ...(order.takeover === true ? { takeover: true } : {}),
     });
     try {
       await this.#postBack(deps, order, produced);

@@ -42,6 +42,8 @@ export interface ResumeOrder {
   pausedRunId: string;
   accountId: string;
   agentId: string;
+  /** A run taken over from a stopped instance: it goes on from its journal. */
+  takeover?: boolean;
 }
 
 /** Goes on with paused replies once their decisions are in (see approval-runtime.ts). */

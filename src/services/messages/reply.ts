@@ -22,6 +22,8 @@ import { deniedResult, type PausedCall, type ToolDecision } from '../approvals/p
 import { discardKeptImages, storeExchange, type Exchange } from './exchange-store.js';
 import { failureTypeOf, recordMessageMetrics, type MessageEnding } from './message-metrics.js';
 import { appErrorForFailure } from './provider-failure.js';
+import { RunJournal, type BeginEntry, type JournalExchange } from '../runs/run-journal.js';
+import { hasSideEffects } from '../../plugins/side-effects.js';
 
 export type ReplyEvent =
   | { type: 'delta'; text: string }
@@ -39,9 +41,30 @@ export type ReplyEvent =
 export interface ResumeStart {
   steps: PromptMessage[];
   stepText: string;
-  calls: Array<PausedCall & { decision?: ToolDecision }>;
+  /**
+   * `unknown`: a call with side effects that began on an instance that stopped before its end was recorded: it is
+   * not run again, and the model is told its outcome is unknown. A call with no result, decision or `unknown` runs.
+   */
+  calls: Array<PausedCall & { decision?: ToolDecision; unknown?: boolean }>;
   step: number;
+  /**
+   * A run taken over from a stopped instance (src/services/runs/take-over-run.ts): what its completed steps said
+   * and did, and where its journal goes on. `final`: its last model step asked for no tools, so the reply is
+   * complete and is stored without asking the model again.
+   */
+  prior?: {
+    text: string;
+    toolCalls: StoredToolCall[];
+    usage: TokenUsage;
+    final: FinishReason | null;
+    journalSeq: number;
+  };
 }
+
+/** What the model reads as the result of a call whose outcome was lost with its instance. */
+export const unknownOutcome =
+  'The outcome of this call is unknown: the instance running it stopped before its end was recorded. It was not ' +
+  'run again. Check whether it took effect before doing it again.';
 
 /** A reply's event as recorded in its run: its sequence number (the SSE `id`) and how streams send it. */
 export type RecordedReplyEvent = ReplyEvent & { seq: number; wire: WireEvent };
@@ -122,6 +145,10 @@ export class Reply {
   #broken = false;
   /** The run's end (stored once, however the reading ended). */
   #finishing: Promise<Read> | null = null;
+  /** The run's record of its steps (src/services/runs/run-journal.ts). */
+  readonly #journal: RunJournal;
+  /** When the model step being read began (performance.now()). */
+  #stepTick = 0;
 
   constructor(
     private readonly ctx: ServiceContext,
@@ -145,6 +172,25 @@ export class Reply {
       createdAt: new Date(exchange.startedAt).toISOString(),
     };
     run.record(startedEvent(this.started));
+    // The round a resumed reply goes on with, as it was before this reply runs its calls.
+    const base =
+      resume !== null && resume.prior === undefined
+        ? {
+            steps: [...resume.steps],
+            stepText: resume.stepText,
+            calls: resume.calls.map((call) => ({ ...call })),
+            step: resume.step,
+          }
+        : null;
+    this.#journal = new RunJournal(
+      exchange.runId,
+      ctx.deps.repositories.runSteps,
+      ctx.deps.runs,
+      ctx.deps.clock,
+      (): BeginEntry => ({ version: 1, exchange: journalExchangeOf(exchange), prompt, base }),
+      resume?.prior?.journalSeq ?? 0,
+    );
+    this.#stepTick = performance.now();
   }
 
   #estimatedUsage(text: string, steps: PromptMessage[]): TokenUsage {
@@ -403,13 +449,24 @@ export class Reply {
       call: { toolCallId: call.toolCallId, name: call.toolName, input: parsedToolInput(call.input) },
     };
     let result: StoredToolCall;
+    // A call with side effects is recorded before it runs: a takeover never repeats it blindly.
+    const tool = tools.toolbox.tools.get(call.toolName);
+    if (tool !== undefined && hasSideEffects(tool, parsedToolInput(call.input))) {
+      await this.#journal.now({
+        kind: 'tool-started',
+        data: { toolCallId: call.toolCallId, name: call.toolName, input: call.input },
+      });
+    }
     try {
-      result = await runToolCall(tools.toolbox, call, tools.limits, tools.signal, this.ctx.deps.logger);
+      result = await runToolCall(tools.toolbox, call, tools.limits, tools.signal, this.ctx.deps.logger, (detail) =>
+        this.#journal.now({ kind: 'tool-intent', data: { toolCallId: call.toolCallId, detail } }),
+      );
     } catch (error) {
       if (error instanceof ToolCallAborted) toolCalls.push(error.call);
       throw new ProviderError('aborted', 'The reply was aborted while a tool ran.', { cause: error });
     }
     if (decision !== undefined) result = { ...result, approval: decision };
+    await this.#journal.now({ kind: 'tool', data: { call: result } });
     toolCalls.push(result);
     this.#imagesOut += result.attachments?.length ?? 0;
     yield { type: 'tool-completed', call: result };
@@ -424,18 +481,39 @@ export class Reply {
    */
   async *#resumeRound(start: ResumeStart, toolCalls: StoredToolCall[]): AsyncGenerator<ReplyEvent, void, unknown> {
     const results: StoredToolCall[] = [];
+    if (start.calls.length === 0) return;
     for (const call of start.calls) {
       if (call.result !== undefined) {
         results.push(call.result);
         continue;
       }
-      const decision = call.decision as ToolDecision;
       const part: ToolCallPart = {
         type: 'tool-call',
         toolCallId: call.toolCallId,
         toolName: call.toolName,
         input: call.input,
       };
+      if (call.unknown === true) {
+        const unknown: StoredToolCall = {
+          toolCallId: call.toolCallId,
+          name: call.toolName,
+          input: parsedToolInput(call.input),
+          error: unknownOutcome,
+          durationMs: 0,
+          ...(call.decision !== undefined ? { approval: call.decision } : {}),
+        };
+        await this.#journal.now({ kind: 'tool', data: { call: unknown } });
+        toolCalls.push(unknown);
+        yield { type: 'tool-completed', call: unknown };
+        results.push(unknown);
+        continue;
+      }
+      const decision = call.decision;
+      if (decision === undefined) {
+        // A takeover: the call had not begun (or has no side effects), so it runs now.
+        results.push(yield* this.#runCall(part, toolCalls));
+        continue;
+      }
       if (decision.status === 'approved') {
         results.push(yield* this.#runCall(part, toolCalls, decision));
         continue;
@@ -448,6 +526,7 @@ export class Reply {
         durationMs: 0,
         approval: decision,
       };
+      await this.#journal.now({ kind: 'tool', data: { call: denied } });
       toolCalls.push(denied);
       yield { type: 'tool-completed', call: denied };
       results.push(denied);
@@ -511,10 +590,25 @@ export class Reply {
     let settled = false;
     let firstStep = 1;
     try {
+      const prior = this.resume?.prior;
+      if (prior !== undefined) {
+        this.#text = prior.text;
+        usage = prior.usage;
+        toolCalls.push(...prior.toolCalls);
+        if (prior.final !== null) {
+          // Its last model step had answered: the reply is stored as it was, the model not asked again.
+          settled = true;
+          const reply = await this.#storeCompleted(this.#text, prior.final, usage, toolCalls);
+          this.#count({ failure: null, completed: true, toolCalls: toolCalls.length, usage });
+          yield { type: 'completed', reply };
+          return;
+        }
+      }
       if (this.resume !== null && tools !== null) {
         yield* this.#resumeRound(this.resume, toolCalls);
         steps.push(...this.resume.steps);
         firstStep = this.resume.step + 1;
+        this.#stepTick = performance.now();
         model = await tools.nextStep(steps, this.resume.step < tools.maxSteps);
         open = model;
       }
@@ -524,7 +618,25 @@ export class Reply {
         model.close();
         open = null;
         usage = addUsage(usage, finish.usage);
-        if (requested.length === 0 || tools === null) {
+        const final = requested.length === 0 || tools === null;
+        const recorded = {
+          kind: 'model' as const,
+          data: {
+            step,
+            text: stepText,
+            finishReason: final && requested.length > 0 ? ('tool-calls' as const) : finish.finishReason,
+            usage: finish.usage,
+            calls: final
+              ? []
+              : requested.map((call) => ({ toolCallId: call.toolCallId, toolName: call.toolName, input: call.input })),
+            model: this.exchange.model,
+            durationMs: Math.round(performance.now() - this.#stepTick),
+          },
+        };
+        // The last step is made durable by the stored reply; one that asked for tools, before they run.
+        if (final) this.#journal.later(recorded);
+        else await this.#journal.now(recorded);
+        if (final) {
           settled = true;
           const finishReason = requested.length > 0 ? 'tool-calls' : finish.finishReason;
           const reply = await this.#storeCompleted(this.#text, finishReason, usage, toolCalls);
@@ -548,6 +660,7 @@ export class Reply {
               error: `This reply has made the most tool calls one reply may make (${this.exchange.toolTurnIds.length}).`,
               durationMs: 0,
             };
+            await this.#journal.now({ kind: 'tool', data: { call: result } });
           } else if (approval !== undefined) {
             // Not run: it waits for a person's decision, taken after this reply has ended.
             calls.push({ toolCallId: call.toolCallId, toolName: call.toolName, input: call.input });
@@ -572,6 +685,7 @@ export class Reply {
           return;
         }
         steps.push(...toolStepMessages(results, stepText));
+        this.#stepTick = performance.now();
         model = await tools.nextStep(steps, step < tools.maxSteps);
         open = model;
       }
@@ -619,6 +733,19 @@ export class Reply {
       await this.lease?.release();
     }
   }
+}
+
+/** The exchange as a run's journal keeps it: what a takeover needs to store the same reply. */
+function journalExchangeOf(exchange: Exchange): JournalExchange {
+  const {
+    spend: _spend,
+    keptImages: _kept,
+    attachments: _attachments,
+    startedTick: _tick,
+    streamed: _streamed,
+    ...kept
+  } = exchange;
+  return kept;
 }
 
 function shutDown(): AppError {

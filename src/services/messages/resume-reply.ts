@@ -1,4 +1,5 @@
-import type { PromptMessage } from '../../conversation/prompt.js';
+import type { AssembledPrompt, PromptMessage } from '../../conversation/prompt.js';
+import type { AgentRecord } from '../../storage/repositories/agents.js';
 import { AppError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { ProviderName } from '../../providers/catalog.js';
@@ -6,9 +7,10 @@ import { promptCacheKeyOf } from '../../providers/prompt-cache.js';
 import { findOwnAgent } from '../agents/get-agent.js';
 import type { PausedState, ToolDecision } from '../approvals/paused-state.js';
 import { requireScope, type ServiceContext } from '../context.js';
-import type { RunLog } from '../runs/run-log.js';
 import { ensureAnswering } from './agent-availability.js';
 import type { Exchange } from './exchange-store.js';
+import type { JournalExchange } from '../runs/run-journal.js';
+import type { RunLog, WireEvent } from '../runs/run-log.js';
 import { countResumedSpend, type SpendReservation } from '../spend/admit-spend.js';
 import { recordMessageMetrics } from './message-metrics.js';
 import { Reply, type ResumeStart, type ToolLoop } from './reply.js';
@@ -32,12 +34,15 @@ export async function resumeReply({
   runId,
   pausedRunId,
   signal,
+  takenOver,
 }: {
   ctx: ServiceContext;
   agentId: string;
   runId: string;
   pausedRunId: string;
   signal: AbortSignal;
+  /** A run taken over before anything of it was recorded: the events it stored, and what its readers are told. */
+  takenOver?: { afterSeq: number; resumed: WireEvent };
 }): Promise<Reply> {
   requireScope(ctx, 'messages:send');
   const startedTick = performance.now();
@@ -61,6 +66,59 @@ export async function resumeReply({
       reason: row.reason,
     });
   }
+  const { provider, name } = agent.profile.model;
+  return continueReply(ctx, agent, runId, signal, {
+    exchange: {
+      agentId: agent.id,
+      userId: state.userId,
+      roomId: state.roomId,
+      conversation: state.conversation,
+      userTurnId: newId('message'),
+      toolTurnIds: Array.from({ length: maxToolCallsPerReply }, () => newId('message')),
+      replyId: newId('message'),
+      text: state.text,
+      model: { provider, name },
+      startedAt,
+      runId,
+      trigger: 'approval',
+      citations: state.prompt.citations ?? [],
+      origin: state.origin,
+      continuation: true,
+    },
+    startedTick,
+    prompt: state.prompt,
+    ...(takenOver !== undefined ? { takenOver } : {}),
+    start: () => ({
+      steps: [...state.steps],
+      stepText: state.stepText,
+      calls: decidedCalls(state.calls, decisions),
+      step: state.step,
+    }),
+  });
+}
+
+/**
+ * A reply that goes on from a recorded point as the queued run `runId` on this
+ * instance: it waits for one of the agent's slots, counts against the spend
+ * limits as it goes (never refused half-way), opens its run (after the events
+ * a run taken over had stored) and builds the reply from `start`.
+ */
+export async function continueReply(
+  ctx: ServiceContext,
+  agent: AgentRecord,
+  runId: string,
+  signal: AbortSignal,
+  from: {
+    exchange: JournalExchange;
+    startedTick: number;
+    prompt: AssembledPrompt;
+    start: () => ResumeStart;
+    /** A run taken over: the last event it stored, and the event its readers are told first. */
+    takenOver?: { afterSeq: number; resumed: WireEvent };
+    /** Before the reply starts, with the agent's tools: recovers what the start needs (a call's outcome). */
+    recover?: (tools: ToolLoop) => Promise<void>;
+  },
+): Promise<Reply> {
   const slots = await waitForAgentSlot(ctx, agent, runId);
   let spend: SpendReservation | null;
   try {
@@ -74,78 +132,20 @@ export async function resumeReply({
     counted === null
       ? slots
       : { release: () => Promise.all([slots.release(), counted.settle()]).then(() => undefined) };
-  const { provider, name, topP, maxSteps, temperature, maxOutputTokens } = agent.profile.model;
   const exchange: Exchange = {
-    agentId: agent.id,
-    userId: state.userId,
-    roomId: state.roomId,
-    conversation: state.conversation,
-    userTurnId: newId('message'),
-    toolTurnIds: Array.from({ length: maxToolCallsPerReply }, () => newId('message')),
-    replyId: newId('message'),
-    text: state.text,
-    model: { provider, name },
-    startedAt,
-    startedTick,
+    ...from.exchange,
+    startedTick: from.startedTick,
     streamed: false,
-    runId,
-    trigger: 'approval',
-    citations: state.prompt.citations ?? [],
-    origin: state.origin,
-    continuation: true,
     ...(counted !== null ? { spend: counted } : {}),
   };
   let run: RunLog | null = null;
   try {
-    run = await openRun(ctx, exchange, 'approval', true);
+    run = await openRun(ctx, exchange, exchange.trigger, true, null, undefined, from.takenOver?.afterSeq);
+    if (from.takenOver !== undefined) run.record(from.takenOver.resumed);
     const runSignal = AbortSignal.any([signal, run.signal]);
-    // The agent's tools as they are now: a tool removed meanwhile is reported to the model as missing.
-    const toolbox = (await ctx.deps.plugins.toolsets.toolboxFor(agent)) ?? {
-      tools: new Map(),
-      unavailable: [],
-      approvals: new Map(),
-    };
-    const specs = [...toolbox.tools.values()].map(({ name, description, inputSchema }) => ({
-      name,
-      description,
-      inputSchema,
-    }));
-    const apiKey = modelKeyOf(ctx, agent);
-    const call = {
-      modelName: name,
-      settings: {
-        ...(temperature !== undefined ? { temperature } : {}),
-        ...(maxOutputTokens !== undefined ? { maxOutputTokens } : {}),
-        ...(topP !== undefined ? { topP } : {}),
-      },
-      ...(apiKey !== undefined ? { apiKey } : {}),
-      cacheKey: promptCacheKeyOf(agent.id, state.conversation),
-      watched: false,
-    };
-    const { prompt } = state;
-    const tools: ToolLoop = {
-      toolbox,
-      limits: ctx.deps.plugins.limits,
-      maxSteps: maxSteps ?? defaultMaxSteps,
-      signal: runSignal,
-      nextStep: (steps: PromptMessage[], offerTools: boolean) =>
-        ctx.deps.models.open(
-          provider as ProviderName,
-          {
-            ...call,
-            prompt: { ...prompt, messages: [...prompt.messages, ...steps] },
-            ...(offerTools && specs.length > 0 ? { tools: specs } : {}),
-          },
-          runSignal,
-        ),
-    };
-    const start: ResumeStart = {
-      steps: [...state.steps],
-      stepText: state.stepText,
-      calls: decidedCalls(state.calls, decisions),
-      step: state.step,
-    };
-    return new Reply(ctx, agent, exchange, prompt, null, lease, tools, run, start);
+    const tools = await continuationTools(ctx, agent, from.prompt, exchange.conversation, runSignal);
+    await from.recover?.(tools);
+    return new Reply(ctx, agent, exchange, from.prompt, null, lease, tools, run, from.start());
   } catch (error) {
     if (run !== null) await endUnstartedRun(ctx, run, exchange.replyId, error, false);
     recordMessageMetrics(ctx, exchange, {
@@ -158,6 +158,60 @@ export async function resumeReply({
     await lease.release();
     throw error;
   }
+}
+
+/**
+ * The model's next steps of a reply that goes on from a recorded point (after
+ * approvals, or taken over from a stopped instance): the agent's tools as they
+ * are now (a tool removed meanwhile is reported to the model as missing), the
+ * prompt as the model was first given it.
+ */
+export async function continuationTools(
+  ctx: ServiceContext,
+  agent: AgentRecord,
+  prompt: AssembledPrompt,
+  conversation: string | null,
+  runSignal: AbortSignal,
+): Promise<ToolLoop> {
+  const toolbox = (await ctx.deps.plugins.toolsets.toolboxFor(agent)) ?? {
+    tools: new Map(),
+    unavailable: [],
+    approvals: new Map(),
+  };
+  const specs = [...toolbox.tools.values()].map(({ name, description, inputSchema }) => ({
+    name,
+    description,
+    inputSchema,
+  }));
+  const { provider, name, topP, maxSteps, temperature, maxOutputTokens } = agent.profile.model;
+  const apiKey = modelKeyOf(ctx, agent);
+  const call = {
+    modelName: name,
+    settings: {
+      ...(temperature !== undefined ? { temperature } : {}),
+      ...(maxOutputTokens !== undefined ? { maxOutputTokens } : {}),
+      ...(topP !== undefined ? { topP } : {}),
+    },
+    ...(apiKey !== undefined ? { apiKey } : {}),
+    cacheKey: promptCacheKeyOf(agent.id, conversation),
+    watched: false,
+  };
+  return {
+    toolbox,
+    limits: ctx.deps.plugins.limits,
+    maxSteps: maxSteps ?? defaultMaxSteps,
+    signal: runSignal,
+    nextStep: (steps: PromptMessage[], offerTools: boolean) =>
+      ctx.deps.models.open(
+        provider as ProviderName,
+        {
+          ...call,
+          prompt: { ...prompt, messages: [...prompt.messages, ...steps] },
+          ...(offerTools && specs.length > 0 ? { tools: specs } : {}),
+        },
+        runSignal,
+      ),
+  };
 }
 
 /**

@@ -21,7 +21,7 @@ import { discardKeptImages, keepImages, storeExchange, type Exchange, type Messa
 import { appErrorForFailure } from './provider-failure.js';
 import { Reply, type ToolLoop } from './reply.js';
 import { promptImageOf, readMessageAttachments, type MessageAttachmentInput } from './message-attachments.js';
-import type { RunLog } from '../runs/run-log.js';
+import type { RunLog, WireEvent } from '../runs/run-log.js';
 import { admitSpend, type SpendReservation } from '../spend/admit-spend.js';
 import { estimateTokens } from '../../conversation/tokens.js';
 import { defaultOutputReserve } from '../../providers/model-limits.js';
@@ -189,6 +189,8 @@ export async function openRun(
   queued: boolean,
   callKey: string | null = null,
   rowGate?: Promise<void>,
+  /** A run taken over from a stopped instance: the last event it stored. */
+  afterSeq = 0,
 ): Promise<RunLog> {
   const { repositories, runs } = ctx.deps;
   const run = { id: exchange.runId, accountId: ctx.actor.accountId, agentId: exchange.agentId };
@@ -200,7 +202,7 @@ export async function openRun(
       startedAt: isoTime(ctx.deps.clock.now()),
     };
     if (!(await repositories.runs.start(run.id, fields))) throw cancelledBeforeStart(run.id);
-    return runs.begin(run, Promise.resolve());
+    return runs.begin(run, Promise.resolve(), afterSeq);
   }
   // On SQLite the write holds the event loop (the driver is synchronous), and before the model call it was time
   // every first word waited for, often its slowest share (p99 4-5 ms with 10 streams open, bench/README.md): the
@@ -265,6 +267,7 @@ export async function sendMessage({
   queuedRunId,
   origin,
   callKey,
+  takenOver,
 }: {
   ctx: ServiceContext;
   agentId: string;
@@ -284,6 +287,8 @@ export async function sendMessage({
   origin?: MessageOrigin;
   /** The MCP call this reply answers (src/services/mcp/mcp-calls.ts): a cancellation on any instance finds its run. */
   callKey?: string | null;
+  /** A queued run taken over from a stopped instance, beginning again: the events it stored, and what its readers are told. */
+  takenOver?: { afterSeq: number; resumed: WireEvent };
 }): Promise<Reply> {
   requireScope(ctx, 'messages:send');
   const startedTick = performance.now();
@@ -343,7 +348,16 @@ export async function sendMessage({
   /** The client left before the first word: the run is cancelled, not failed. */
   let leftEarly = false;
   try {
-    run = await openRun(ctx, exchange, trigger, queuedRunId !== undefined, callKey ?? null, rowGate?.opened);
+    run = await openRun(
+      ctx,
+      exchange,
+      trigger,
+      queuedRunId !== undefined,
+      callKey ?? null,
+      rowGate?.opened,
+      takenOver?.afterSeq,
+    );
+    if (takenOver !== undefined) run.record(takenOver.resumed);
     // The run's own stop (a cancel, a shutdown) ends the model call and any tool just as the client's leaving does.
     signal = AbortSignal.any([signal, run.signal]);
     const [built, toolbox] = await Promise.all([

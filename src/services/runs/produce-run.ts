@@ -11,6 +11,11 @@ import { AgentNotActiveError } from '../messages/agent-availability.js';
 import { sendMessage } from '../messages/send-message.js';
 import { BudgetExceededError } from '../spend/admit-spend.js';
 import { resumeReply } from '../messages/resume-reply.js';
+import type { Reply } from '../messages/reply.js';
+import { findOwnAgent } from '../agents/get-agent.js';
+import { ensureAnswering } from '../messages/agent-availability.js';
+import { continueFromJournal, resumedEvent } from './continue-run.js';
+import type { WireEvent } from './run-log.js';
 
 export interface ProducedRun {
   /** `skipped`: a task's due time whose agent was no longer `active`, or over a spend limit, when its run began. */
@@ -31,6 +36,11 @@ export interface QueuedRun {
   input: Pick<SendMessageRequest, 'text' | 'userId' | 'roomId' | 'context' | 'attachments'>;
   /** The run goes on with the reply of this paused run (trigger `approval`), instead of answering `input`. */
   resume?: { pausedRunId: string };
+  /**
+   * A run this instance took over from a stopped one (RunRuntime's sweep): it
+   * goes on from its journal, or begins again when the journal is empty.
+   */
+  takeover?: boolean;
 }
 
 /**
@@ -81,26 +91,53 @@ function serviceContext(deps: ServiceDeps, run: QueuedRun): ServiceContext {
   };
 }
 
+/**
+ * Where a run taken over starts: its journal's continuation, or (nothing
+ * durable happened) the events it stored, after which it begins again.
+ */
+async function takeOverStart(
+  ctx: ServiceContext,
+  run: QueuedRun,
+  signal?: AbortSignal,
+): Promise<{ reply: Reply | null; again: { afterSeq: number; resumed: WireEvent } }> {
+  const { repositories } = ctx.deps;
+  const row = await repositories.runs.findById(run.id);
+  if (row === undefined) throw new AppError('not_found', `Run ${run.id} no longer exists.`);
+  const agent = await findOwnAgent(ctx, run.agentId);
+  await ensureAnswering(ctx, agent);
+  const reply = await continueFromJournal(ctx, agent, row, signal ?? new AbortController().signal);
+  if (reply !== null) return { reply, again: { afterSeq: 0, resumed: resumedEvent(row, null) } };
+  return {
+    reply: null,
+    again: { afterSeq: await repositories.runs.lastSeq(run.id), resumed: resumedEvent(row, null) },
+  };
+}
+
 async function produce(deps: ServiceDeps, run: QueuedRun, signal?: AbortSignal): Promise<ProducedRun> {
   const ctx = serviceContext(deps, run);
   try {
+    const takenOver = run.takeover === true ? await takeOverStart(ctx, run, signal) : null;
     const answer =
-      run.resume !== undefined
-        ? await resumeReply({
-            ctx,
-            agentId: run.agentId,
-            runId: run.id,
-            pausedRunId: run.resume.pausedRunId,
-            signal: signal ?? new AbortController().signal,
-          })
-        : await sendMessage({
-            ctx,
-            agentId: run.agentId,
-            input: { ...run.input, stream: false },
-            signal: signal ?? new AbortController().signal,
-            trigger: run.trigger,
-            queuedRunId: run.id,
-          });
+      takenOver?.reply != null
+        ? takenOver.reply
+        : run.resume !== undefined
+          ? await resumeReply({
+              ctx,
+              agentId: run.agentId,
+              runId: run.id,
+              pausedRunId: run.resume.pausedRunId,
+              signal: signal ?? new AbortController().signal,
+              ...(takenOver !== null ? { takenOver: takenOver.again } : {}),
+            })
+          : await sendMessage({
+              ctx,
+              agentId: run.agentId,
+              input: { ...run.input, stream: false },
+              signal: signal ?? new AbortController().signal,
+              trigger: run.trigger,
+              queuedRunId: run.id,
+              ...(takenOver !== null ? { takenOver: takenOver.again } : {}),
+            });
     for await (const event of answer.events()) {
       if (event.type === 'completed') {
         const { finishReason } = event.reply;
@@ -128,27 +165,8 @@ async function produce(deps: ServiceDeps, run: QueuedRun, signal?: AbortSignal):
       (error instanceof AgentNotActiveError || error instanceof BudgetExceededError);
     const problem = problemBody(appError, ctx.requestId);
     const now = isoTime(deps.clock.now());
-    const { runs, db } = deps.repositories;
-    await db
-      .transaction()
-      .execute(async (transaction) => {
-        const ended = await runs.finish(
-          run.id,
-          {
-            status: skipped ? 'skipped' : 'failed',
-            finishReason: null,
-            usage: null,
-            result: null,
-            error: JSON.stringify(problem),
-            eventCount: skipped ? 0 : 1,
-            finishedAt: now,
-          },
-          transaction,
-        );
-        if (!ended || skipped) return;
-        const events = JSON.stringify([{ event: 'message.failed', data: { id: null, error: problem } }]);
-        await runs.appendEvents([{ runId: run.id, firstSeq: 1, lastSeq: 1, events }], now, transaction);
-      })
+    await deps.repositories.runs
+      .failUnstarted(run.id, { status: skipped ? 'skipped' : 'failed', problem, at: now })
       .catch((failure: unknown) => deps.logger.error({ err: failure, runId: run.id }, 'could not end a run'));
     if (skipped) return { status: 'skipped', reply: null, error: appError };
     const cancelled = appError.code === 'conflict';

@@ -46,7 +46,11 @@ export class RunLog {
     readonly stored: Promise<void>,
     /** Told whenever the log has events to write: the runtime's flush visits only those logs. */
     private readonly onUnwritten: (log: RunLog) => void = () => {},
+    /** A run taken over from a stopped instance goes on after the events it stored. */
+    after = 0,
   ) {
+    this.#base = after;
+    this.#handed = after;
     stored.then(
       () => (this.#isStored = true),
       () => undefined,

@@ -3,7 +3,8 @@ import type { RunSettings } from '../../config.js';
 import { isoTime, type Clock } from '../../clock.js';
 import type { MessageReplyView } from '../../schemas/messages.js';
 import type { RunStatus } from '../../schemas/runs.js';
-import type { RunEventBatch, RunFinish, RunRepository } from '../../storage/repositories/runs.js';
+import type { RunEventBatch, RunFinish, RunRepository, RunRow } from '../../storage/repositories/runs.js';
+import type { NewRunStep, RunStepRepository } from '../../storage/repositories/run-steps.js';
 import type { ApprovalRepository } from '../../storage/repositories/approvals.js';
 import type { Database } from '../../storage/schema.js';
 import type { Kysely, Transaction } from 'kysely';
@@ -13,7 +14,7 @@ import { RunLog, type SequencedEvent, type WireEvent } from './run-log.js';
 export interface RunEnding {
   /**
    * The same end as rows, for a caller that writes it in a statement of its
-   * own (completed-replies.ts); null when ending takes more than its row and
+   * own (RunRepository.completeReply); null when ending takes more than its row and
    * events (a run that paused for approvals).
    */
   readonly rows: { runId: string; finish: RunFinish; events: RunEventBatch | null } | null;
@@ -33,6 +34,19 @@ export interface RunOutcome {
 /** What the sweep writes for a run whose instance stopped. */
 export const orphanDetail =
   'The instance producing this run stopped before it ended; what it said so far is in its events. Send the message again.';
+/** How many times a run is taken over before it is ended as failed (a run whose work stops its instance). */
+export const maxTakeovers = 3;
+
+/**
+ * Whether a run whose instance stopped is continued elsewhere: not one that
+ * someone asked to cancel (it ends), not a platform message's (the platform's
+ * item is answered again by its connector, src/platforms/), not one taken over
+ * `maxTakeovers` times already.
+ */
+function takesOver(run: RunRow): boolean {
+  return run.cancel_requested_at === null && run.trigger !== 'platform' && run.takeovers < maxTakeovers;
+}
+
 /** Orphaned runs ended per sweep: the rest wait for the next beat. */
 const sweepBatch = 100;
 /** The retention's prune runs at most this often. */
@@ -83,11 +97,18 @@ export class RunRuntime {
   #lastPrune = 0;
   #closed = false;
   readonly #beatTasks: (() => Promise<unknown>)[] = [];
+  /** Journal entries to write with the next flush (src/services/runs/run-journal.ts, `later`). */
+  #pendingSteps: NewRunStep[] = [];
+  /** Continues a run taken over from a stopped instance; without one, such runs end failed. */
+  #takeOver: ((run: RunRow) => Promise<unknown>) | null = null;
+  /** The runs this instance took over, until they end: `close` waits for them. */
+  readonly #takenOver = new Set<Promise<unknown>>();
 
   constructor(
     private readonly options: {
       db: Kysely<Database>;
       runs: RunRepository;
+      runSteps: RunStepRepository;
       approvals: ApprovalRepository;
       clock: Clock;
       logger: Logger;
@@ -117,11 +138,34 @@ export class RunRuntime {
     this.#beatTasks.push(task);
   }
 
-  /** Registers a run this instance is about to produce; `stored` resolves once its row exists. */
-  begin(run: { id: string; accountId: string; agentId: string }, stored: Promise<void>): RunLog {
+  /**
+   * How this instance continues a run whose instance stopped, once it has
+   * claimed it (src/services/runs/take-over-run.ts).
+   */
+  onTakeOver(takeOver: (run: RunRow) => Promise<unknown>): void {
+    this.#takeOver = takeOver;
+  }
+
+  /** Journal entries written with the next flush. */
+  queueSteps(steps: NewRunStep[]): void {
+    for (const step of steps) this.#pendingSteps.push(step);
+  }
+
+  /**
+   * Registers a run this instance is about to produce; `stored` resolves once
+   * its row exists; `after`, the last event a run taken over had stored.
+   */
+  begin(run: { id: string; accountId: string; agentId: string }, stored: Promise<void>, after = 0): RunLog {
     // A failed insert is reported where the run ends (its final write fails too); never unhandled.
     stored.catch(() => {});
-    const log = new RunLog(run.id, run.accountId, run.agentId, stored, (unwritten) => this.#unwritten.add(unwritten));
+    const log = new RunLog(
+      run.id,
+      run.accountId,
+      run.agentId,
+      stored,
+      (unwritten) => this.#unwritten.add(unwritten),
+      after,
+    );
     this.live.set(run.id, log);
     if (this.#closed) log.stop('shutdown');
     return log;
@@ -141,6 +185,16 @@ export class RunRuntime {
     }
     // Events recorded from here on (and a batch given back by `untake`) mark their log again.
     this.#unwritten.clear();
+    if (this.#pendingSteps.length > 0) {
+      const steps = this.#pendingSteps;
+      this.#pendingSteps = [];
+      try {
+        await this.options.runSteps.append(steps, isoTime(this.options.clock.now()));
+      } catch (error) {
+        this.#pendingSteps.unshift(...steps);
+        this.options.logger.warn({ err: error }, 'could not write run steps; will retry');
+      }
+    }
     if (pending.length === 0) return;
     try {
       // Almost every run's row exists by its first flush: only the others are waited for (a flush every 100 ms
@@ -307,9 +361,26 @@ export class RunRuntime {
   }
 
   async #sweep(staleBefore: string): Promise<void> {
-    const { runs, db, clock, logger } = this.options;
+    const { runs, db, clock, logger, instanceId } = this.options;
     for (const run of await runs.orphaned(staleBefore, sweepBatch)) {
       if (this.live.has(run.id)) continue;
+      if (this.#takeOver !== null && !this.#closed && takesOver(run)) {
+        // One claim: the instance whose sweep takes it first goes on with it; the others see it taken.
+        const claimed = await runs.claimOrphan(run.id, run.instance_id, instanceId).catch((error: unknown) => {
+          logger.debug({ err: error, runId: run.id }, 'could not claim an orphaned run');
+          return null;
+        });
+        if (claimed === null) continue;
+        logger.warn(
+          { runId: run.id, agentId: run.agent_id, from: run.instance_id, takeovers: claimed.takeovers },
+          'took over a run whose instance stopped',
+        );
+        const going = this.#takeOver(claimed)
+          .catch((error: unknown) => logger.error({ err: error, runId: run.id }, 'a run taken over failed'))
+          .finally(() => this.#takenOver.delete(going));
+        this.#takenOver.add(going);
+        continue;
+      }
       const now = isoTime(clock.now());
       const error = {
         type: '/docs/errors#service_unavailable',
@@ -354,6 +425,15 @@ export class RunRuntime {
     await this.#beating;
     for (const log of this.live.values()) log.stop('shutdown');
     await Promise.all([...this.live.keys()].map((runId) => this.ended(runId, timeoutMs)));
+    // The runs taken over have stopped with the others: their producers store how they ended.
+    if (this.#takenOver.size > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.allSettled([...this.#takenOver]),
+        new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs))),
+      ]);
+      clearTimeout(timer);
+    }
     if (this.#flushTimer) clearInterval(this.#flushTimer);
     await this.#flushing;
     // A runtime that never started never beat: the heartbeat under its id, if any, is another process's (an

@@ -156,11 +156,17 @@ export class TaskScheduler {
 
   /** Produces a claimed (or started-now) run on this instance, in the background. */
   launch(order: TaskRunOrder): void {
+    void this.run(order);
+  }
+
+  /** As `launch`, resolving when the run and its outcome are recorded (a run taken over from a stopped instance). */
+  run(order: TaskRunOrder): Promise<void> {
     const { deps, platforms } = this.options;
     const running = executeTaskRun({ deps, platforms, metrics: this.metrics }, order, this.#stopping.signal).finally(
       () => this.#inFlight.delete(order.runId),
     );
     this.#inFlight.set(order.runId, running);
+    return running;
   }
 
   /** Resolves once every run in progress on this instance has ended (tests, the bench). */

@@ -19,6 +19,8 @@ export interface TaskRunOrder {
   output: TaskOutputValue;
   /** The due time it is for; null for a run started with POST …/run. */
   dueAt: string | null;
+  /** A run taken over from a stopped instance: it goes on from its journal. */
+  takeover?: boolean;
 }
 
 export interface TaskRunDeps {
@@ -58,6 +60,7 @@ export async function executeTaskRun(
         roomId: `task:${order.taskId}`,
         context: { task: { id: order.taskId, name: order.name, dueAt: order.dueAt } },
       },
+      ...(order.takeover === true ? { takeover: true } : {}),
     },
     signal,
   );

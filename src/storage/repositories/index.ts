@@ -16,6 +16,7 @@ import { MessageRepository } from './messages.js';
 import { VectorIndex } from './vector-index.js';
 import type { VectorGraphOptions } from './vector-graph.js';
 import { RunRepository } from './runs.js';
+import { RunStepRepository } from './run-steps.js';
 import { TaskRepository } from './tasks.js';
 import { TransferTotalRepository } from './transfer-totals.js';
 import { SpendTotalRepository } from './spend-totals.js';
@@ -50,6 +51,8 @@ export interface Repositories {
   webhookDeliveries: WebhookDeliveryRepository;
   /** The run store: the one writer of runs, the same methods on both dialects (runs.ts). */
   runs: RunRepository;
+  /** The runs' journals: each completed step (src/services/runs/run-journal.ts). */
+  runSteps: RunStepRepository;
   tasks: TaskRepository;
   /** Per-day totals of the `evm` plugin's transfers, for its daily limits. */
   transferTotals: TransferTotalRepository;
@@ -98,6 +101,7 @@ export function createRepositories(
     webhooks,
     webhookDeliveries: new WebhookDeliveryRepository(db, dialect),
     runs: new RunRepository(db, dialect, relaxedDb, { messages, webhooks, approvals }),
+    runSteps: new RunStepRepository(db),
     tasks: new TaskRepository(db, dialect),
     transferTotals: new TransferTotalRepository(db, dialect),
     spendTotals: new SpendTotalRepository(db, dialect),

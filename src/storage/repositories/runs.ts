@@ -58,6 +58,8 @@ const insertedColumns = [
   'started_at',
   'approval_id',
   'call_key',
+  'request',
+  'agent_version',
 ] as const;
 
 type AppendFields = { runId: string; firstSeq: number; lastSeq: number; events: string; createdAt: string };
@@ -602,6 +604,28 @@ export class RunRepository {
       }
     }
     return found;
+  }
+
+  /**
+   * Takes over an unfinished run whose instance stopped (`orphaned`): it is
+   * this instance's, queued again (its producer starts it, continuing from its
+   * journal), counted in `takeovers`. Null when another instance took it first
+   * or it ended meanwhile: one claim, whichever instance sweeps first.
+   */
+  async claimOrphan(
+    runId: string,
+    fromInstance: string | null,
+    toInstance: string,
+    executor: Executor = this.db,
+  ): Promise<RunRow | null> {
+    let update = executor
+      .updateTable('runs')
+      .set((set) => ({ instance_id: toInstance, status: 'queued', takeovers: set('takeovers', '+', 1) }))
+      .where('id', '=', runId)
+      .where('status', 'in', unfinishedRunStatuses);
+    update =
+      fromInstance === null ? update.where('instance_id', 'is', null) : update.where('instance_id', '=', fromInstance);
+    return (await update.returningAll().executeTakeFirst()) ?? null;
   }
 
   /** Removes every run of a deleted agent, with its events. */
