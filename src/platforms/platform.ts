@@ -63,55 +63,40 @@ export interface PlatformContext {
    */
   handleMessage(message: InboundMessage, options?: { signal?: AbortSignal }): Promise<InboundReply>;
   /**
-   * The connector's durable position, shared by every instance (Telegram: the
-   * last update id taken). `claim` moves it forward and is true for exactly
-   * one caller per position: take an event before answering it, and it is
-   * never answered twice, even across a takeover.
+   * The connector's durable read position, shared by every instance
+   * (Telegram: the last update id read; X: the newest mention id): where the
+   * next read starts. It says nothing of what was answered: `items` does.
    */
   positions: {
     last(): Promise<number | null>;
     /** The last position as decimal text: ids past 2^53 (X's post ids) keep every digit. */
     lastText(): Promise<string | null>;
-    /**
-     * A number, or a decimal integer of up to 20 digits as text. `pending`
-     * (the item itself, serialized) is kept as taken-but-unanswered until
-     * `settle`, so that a connector started after a crash answers it.
-     */
-    claim(position: number | string, pending?: string): Promise<boolean>;
-    /**
-     * The item an earlier holder took and never settled (its process died
-     * while answering), with the attempts made counting this one; for exactly
-     * one caller. Null when there is none.
-     */
-    retakePending(): Promise<{ pending: string; attempts: number } | null>;
-    /** The item taken at `position` is answered, or given up. */
-    settle(position: number | string): Promise<void>;
+    /** Moves the position forward (a number, or a decimal integer of up to 20 digits as text); true when it moved. */
+    claim(position: number | string): Promise<boolean>;
   };
   /**
-   * Items taken for answering, by the platform's id for them, shared by every
-   * instance: `claim` is true for exactly one caller per item. For connectors
-   * that answer several items at once (X's mentions, Bluesky's notifications),
-   * where one position cannot say which of them were answered.
+   * The one dedup of inbound items (docs/platform-input.md): each item the
+   * platform delivers (an update, an event, a message, a mention) is
+   * recorded by its platform id with this instance's claim before it is
+   * answered, whichever instance it reached and however many times.
    */
   items: {
     /**
-     * `pending` (the item itself, serialized) is kept with the take as
-     * taken-but-unanswered until `settle`, so that a connector started after
-     * a crash answers it.
+     * Records the item with a claim of this instance and resolves with it;
+     * null when it is recorded already (answered, or claimed by a live
+     * instance): a second delivery, acknowledged and not answered again. An
+     * unanswered item whose claim ran out is taken over here. `pending` is
+     * the item itself, serialized: whoever takes it over answers from it.
      */
-    claim(itemId: string, pending?: string): Promise<boolean>;
+    take(itemId: string, pending: string): Promise<TakenItem | null>;
     /**
-     * The items earlier holders took and never settled (their process died,
-     * or the connector stopped, while answering them), oldest take first,
-     * each with the attempts made counting this one and when it was first
-     * taken (epoch ms); each handed to exactly one caller. Call it at start,
-     * before taking anything: items this connector is answering are pending too.
+     * How this connector answers an item another instance (or a stopped run
+     * of this one) took and left unanswered when its claim ran out: the
+     * takeover sweep hands it such items while this connector runs.
+     * Resolves true once answered (or definitively not), false when the
+     * connector stopped first.
      */
-    retakePending(): Promise<Array<{ itemId: string; pending: string; attempts: number; takenAt: number }>>;
-    /** The item is answered, or given up: it stays taken, no longer pending. */
-    settle(itemId: string): Promise<void>;
-    /** Forgets claims (pending or not) older than `olderThanMs`. */
-    sweep(olderThanMs: number): Promise<void>;
+    answerTakenOver(answer: (item: TakenItem) => Promise<boolean>): void;
   };
   /**
    * Takes one of today's (UTC) posts under `cap`, shared by every instance:
@@ -136,6 +121,27 @@ export interface PlatformContext {
   reportFailure(error: unknown): void;
   /** The bytes of a file of the agent's account (an image a reply produced), or null when it is gone. */
   readFile(fileId: string): Promise<{ bytes: Uint8Array; mediaType: string } | null>;
+}
+
+/**
+ * An inbound item this instance holds the claim of. The claim is renewed
+ * while it is held; `signal` aborts when it is lost (another instance took
+ * the item over after a stall longer than the claim) or the connector stops:
+ * nothing more is sent for it then.
+ */
+export interface TakenItem {
+  itemId: string;
+  /** The item as the connector gave it to `take`. */
+  pending: string;
+  /** Claims it had, this one included: above 1 after a takeover. */
+  attempts: number;
+  /** When it was first taken (epoch ms). */
+  takenAt: number;
+  signal: AbortSignal;
+  /** It is answered (or definitively not): never answered again. */
+  answered(): Promise<void>;
+  /** Not answered (the connector stopped): gives the claim back for a live instance to take over. */
+  release(): Promise<void>;
 }
 
 /** A started connector. */

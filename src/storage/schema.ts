@@ -128,8 +128,6 @@ export interface PlatformStatesTable {
   /** The instance running it, for connectors that run on one instance under a lease. */
   holder: string | null;
   position: string | null;
-  /** The item taken at `position` and not answered yet, with its attempts (migration 0021). */
-  pending_item: string | null;
   updated_at: string;
 }
 
@@ -141,8 +139,16 @@ export interface PlatformItemsTable {
   claimed_at: string;
   /** The item itself (JSON) while it is taken and not answered yet (migration 0023). */
   pending: string | null;
-  /** How many pollers took it: 1 at the take, one more each time another picks it up after a crash. */
+  /** How many claims it had: 1 at the take, one more at each takeover (migration 0023). */
   attempts: number;
+  /** The instance whose claim it is (migration 0030). */
+  owner: string | null;
+  /** Known only to the claim's owner: renewing, releasing and marking it answered need it. */
+  claim_token: string | null;
+  /** When the claim runs out unless renewed; past it, an unanswered item is taken over. */
+  claim_expires_at: string | null;
+  /** When it was answered (or given up): never answered again. */
+  answered_at: string | null;
 }
 
 /** Posts a connector made on one UTC day, for its daily cap (migration 0016). */

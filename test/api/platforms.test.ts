@@ -368,7 +368,7 @@ describe('platforms: the generic webhook', () => {
     };
   }
 
-  it('answers a well-signed message in the response, and refuses wrong, old and replayed signatures', async () => {
+  it('answers a well-signed message in the response, acknowledges its repeat unanswered, and refuses wrong and old signatures', async () => {
     const agent = await t.newAgent({ platforms: [{ type: 'webhook', secrets: { signingSecret } }] });
     assert.deepEqual(agent.platforms[0].secrets, { signingSecret: '••••MDE=' });
     const url = `/v1/platforms/webhook/${agent.id}`;
@@ -379,8 +379,10 @@ describe('platforms: the generic webhook', () => {
     assert.equal(response.json().reply, response.json().text, 'the deprecated copy of text');
     assert.equal(response.json().limited, false);
 
+    // The same message again (the sender retried): acknowledged, not answered a second time.
     const replayed = await t.app.inject({ method: 'POST', url, ...good });
-    assert.equal(replayed.statusCode, 401, 'the same message again');
+    assert.equal(replayed.statusCode, 202, 'the same message again');
+    assert.deepEqual(replayed.json(), { accepted: true, requestId: 'msg_replayed_once', duplicate: true });
     const wrong = await t.app.inject({
       method: 'POST',
       url,

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { InboundMessage, InboundReply, PlatformContext } from '../../src/platforms/platform.js';
+import type { InboundMessage, InboundReply, PlatformContext, TakenItem } from '../../src/platforms/platform.js';
 import { captureLog, type CapturedLog } from './log-capture.js';
 
 /**
@@ -11,10 +11,17 @@ import { captureLog, type CapturedLog } from './log-capture.js';
  */
 export interface TestPlatformContext {
   context: PlatformContext;
-  /** The item taken and not settled now, if any. */
-  pending(): { pending: string; attempts: number } | null;
-  /** The items taken (`items.claim`) and not settled now, by id. */
+  /** The items taken (`items.take`) and not answered now, by id. */
   pendingItems(): Map<string, { pending: string; attempts: number }>;
+  /** The ids of the items marked answered, in order. */
+  answeredItems(): string[];
+  /**
+   * What the takeover sweep does: hands every unanswered item whose claim is
+   * free (given as `pendingItems`, or released) to the connector's
+   * `answerTakenOver`, one after the other in take order, each counted as one
+   * more attempt, and settles it as the answer says. Resolves once all are.
+   */
+  handOver(): Promise<void>;
   received: InboundMessage[];
   events(): number;
   /** What the connector reported through `reportFailure` after it started. */
@@ -29,9 +36,9 @@ export function createTestPlatformContext(options: {
   logger?: Logger;
   /** Files the connector may read (the images a reply produced), by id. */
   files?: Record<string, { bytes: Uint8Array; mediaType: string }>;
-  /** An item an earlier holder took at `position` and never settled (its process died while answering it). */
-  pending?: { position: number; pending: string; attempts: number };
-  /** Items earlier holders took (`items.claim`) and never settled; `takenAt` defaults to now. */
+  /** The read position to start from. */
+  position?: number;
+  /** Items earlier holders took (`items.take`) and left unanswered, their claims run out; `takenAt` defaults to now. */
   pendingItems?: Array<{ itemId: string; pending: string; attempts: number; takenAt?: number }>;
 }): TestPlatformContext {
   const received: InboundMessage[] = [];
@@ -40,15 +47,35 @@ export function createTestPlatformContext(options: {
   const log = captureLog();
   const answer = options.answer ?? ((message) => ({ text: `echo: ${message.content}`, limited: false }));
   const failures: unknown[] = [];
-  let position: number | null = options.pending?.position ?? null;
-  let pending: { pending: string; attempts: number } | null =
-    options.pending === undefined ? null : { pending: options.pending.pending, attempts: options.pending.attempts };
-  const items = new Set<string>();
-  const pendingItems = new Map<string, { pending: string; attempts: number; takenAt: number }>();
-  for (const item of options.pendingItems ?? []) {
-    items.add(item.itemId);
-    pendingItems.set(item.itemId, { takenAt: Date.now(), ...item });
+  let position: number | null = options.position ?? null;
+  interface Item {
+    pending: string;
+    attempts: number;
+    takenAt: number;
+    claimed: boolean;
+    answered: boolean;
   }
+  const items = new Map<string, Item>();
+  const answered: string[] = [];
+  for (const item of options.pendingItems ?? []) {
+    items.set(item.itemId, { takenAt: Date.now(), ...item, claimed: false, answered: false });
+  }
+  let answerTakenOver: ((item: TakenItem) => Promise<boolean>) | null = null;
+  const held = (itemId: string, item: Item): TakenItem => ({
+    itemId,
+    pending: item.pending,
+    attempts: item.attempts,
+    takenAt: item.takenAt,
+    signal: controller.signal,
+    async answered() {
+      item.answered = true;
+      item.claimed = false;
+      answered.push(itemId);
+    },
+    async release() {
+      item.claimed = false;
+    },
+  });
   // Built untyped and then assigned, so that members the core's PlatformContext gains
   // (a durable position, reportFailure) can be given here before and after they exist.
   const fields = {
@@ -69,39 +96,26 @@ export function createTestPlatformContext(options: {
     positions: {
       last: async () => position,
       lastText: async () => (position === null ? null : String(position)),
-      async claim(next: number | string, item?: string) {
+      async claim(next: number | string) {
         const value = Number(next);
         if (position !== null && value <= position) return false;
         position = value;
-        pending = item === undefined ? null : { pending: item, attempts: 1 };
         return true;
-      },
-      async retakePending() {
-        if (pending === null) return null;
-        pending = { ...pending, attempts: pending.attempts + 1 };
-        return pending;
-      },
-      async settle(at: number | string) {
-        if (Number(at) === position) pending = null;
       },
     },
     items: {
-      async claim(itemId: string, pending?: string) {
-        if (items.has(itemId)) return false;
-        items.add(itemId);
-        if (pending !== undefined) pendingItems.set(itemId, { pending, attempts: 1, takenAt: Date.now() });
-        return true;
+      async take(itemId: string, pending: string) {
+        const known = items.get(itemId);
+        if (known !== undefined && (known.answered || known.claimed)) return null;
+        const item = known ?? { pending, attempts: 0, takenAt: Date.now(), claimed: false, answered: false };
+        item.attempts += 1;
+        item.claimed = true;
+        items.set(itemId, item);
+        return held(itemId, item);
       },
-      async retakePending() {
-        return [...pendingItems.entries()].map(([itemId, item]) => {
-          item.attempts += 1;
-          return { itemId, ...item };
-        });
+      answerTakenOver(answer: (item: TakenItem) => Promise<boolean>) {
+        answerTakenOver = answer;
       },
-      async settle(itemId: string) {
-        pendingItems.delete(itemId);
-      },
-      sweep: async () => undefined,
     },
     dailyPosts: { take: async () => true },
     recordPost: () => undefined,
@@ -115,9 +129,23 @@ export function createTestPlatformContext(options: {
   const context: PlatformContext = fields;
   return {
     context,
-    pending: () => pending,
     pendingItems: () =>
-      new Map([...pendingItems].map(([itemId, item]) => [itemId, { pending: item.pending, attempts: item.attempts }])),
+      new Map(
+        [...items]
+          .filter(([, item]) => !item.answered)
+          .map(([itemId, item]) => [itemId, { pending: item.pending, attempts: item.attempts }]),
+      ),
+    answeredItems: () => [...answered],
+    async handOver() {
+      if (answerTakenOver === null) throw new Error('the connector did not register answerTakenOver');
+      const free = [...items].filter(([, item]) => !item.answered && !item.claimed);
+      for (const [itemId, item] of free.sort(([, first], [, second]) => first.takenAt - second.takenAt)) {
+        item.attempts += 1;
+        item.claimed = true;
+        const taken = held(itemId, item);
+        await ((await answerTakenOver(taken)) ? taken.answered() : taken.release());
+      }
+    },
     received,
     events: () => events,
     failures,

@@ -3,131 +3,136 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import type { TakenItem } from '../../src/platforms/platform.js';
+import { PlatformItemClaims } from '../../src/services/platforms/platform-items.js';
 import { openDatabase, type DatabaseHandle } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrate.js';
-import { PlatformStateRepository } from '../../src/storage/repositories/platform-states.js';
+import { PlatformItemRepository } from '../../src/storage/repositories/platform-items.js';
 import { databaseUrl, postgresSkip } from '../helpers/environment.js';
+import { captureLog } from '../helpers/log-capture.js';
 import { createFreshDatabase, type FreshDatabase } from '../helpers/postgres.js';
 
 /**
- * A connector's taken-but-unanswered item (a Telegram update whose holder
- * died while answering it): kept with the position it was taken at, each
- * attempt at it handed to exactly one of the instances that look for it after
- * a takeover, counted per attempt, and cleared when answered, never by a stale
- * holder after the position moved on. The same for the several items an X or
- * Bluesky poller answers at once, kept with their takes in platform_items.
+ * The one record of inbound platform items (docs/platform-input.md): an item
+ * is recorded with a claim (owner, token, expiry) before it is answered;
+ * a second take is refused while the claim lives or once answered; an
+ * unanswered item whose claim ran out is taken over by exactly one of the
+ * instances that look; a lost claim can neither be renewed nor mark the item
+ * answered; and the sweep hands what it takes over to the connector running
+ * on its instance, giving up an item tried too often or taken a day ago.
  */
-function pendingChecks(handles: () => DatabaseHandle[]) {
-  it('keeps the item taken until it is settled, and hands each attempt at it to one taker', async () => {
-    const [one, two] = handles().map((handle) => new PlatformStateRepository(handle.db));
-    const agentId = `agt_pending${Date.now()}`;
-    await one!.ensure(agentId, 'telegram', new Date().toISOString());
-    assert.equal(await one!.retakePending(agentId, 'telegram'), null, 'nothing pending before a take');
+const claimMs = 3_000;
+const at = (ms: number) => new Date(Date.parse('2026-11-27T10:00:00.000Z') + ms).toISOString();
+const claimOf = (owner: string, token: string, now: number) => ({ owner, token, expiresAt: at(now + claimMs) });
 
-    assert.equal(await one!.claimPosition(agentId, 'telegram', 41, '{"update_id":41}'), true);
-    assert.equal(await two!.claimPosition(agentId, 'telegram', 41, '{"update_id":41}'), false, 'taken once');
-    // The holder died before settling: two instances look for it at once. Each attempt goes to exactly one of
-    // them; a look that reads the item after the other's retake of it counts one more attempt and takes that one.
-    const retakes = await Promise.all([
-      one!.retakePending(agentId, 'telegram'),
-      two!.retakePending(agentId, 'telegram'),
-    ]);
-    const taken = retakes.filter((retake) => retake !== null);
-    assert.ok(taken.length >= 1, 'one of them takes it');
-    assert.deepEqual(
-      taken.map((retake) => retake.attempts).sort(),
-      [2, 3].slice(0, taken.length),
-      'no attempt handed out twice',
+function itemChecks(handles: () => DatabaseHandle[]) {
+  it('records an item once, refuses a second take while its claim lives, and once answered', async () => {
+    const [one, two] = handles().map((handle) => new PlatformItemRepository(handle.db));
+    const key = { agentId: `agt_take${Date.now()}`, type: 'slack', itemId: 'Ev1' };
+    const first = await one!.take(key, '{"event":1}', claimOf('first', 'token-1', 0), at(0));
+    assert.deepEqual(first, { pending: '{"event":1}', attempts: 1, takenAt: at(0) });
+    assert.equal(
+      await two!.take(key, '{"event":1}', claimOf('second', 'token-2', 1000), at(1000)),
+      null,
+      'claim lives',
     );
-    for (const retake of taken) assert.equal(retake.pending, '{"update_id":41}');
-    assert.deepEqual(await one!.retakePending(agentId, 'telegram'), {
-      pending: '{"update_id":41}',
-      attempts: 2 + taken.length,
-    });
-
-    await one!.settlePosition(agentId, 'telegram', 41);
-    assert.equal(await two!.retakePending(agentId, 'telegram'), null, 'nothing pending once answered');
-    assert.equal(await one!.position(agentId, 'telegram'), 41, 'the position stays');
+    assert.equal(await two!.renew(key, 'token-2', at(9000)), false, 'not the other instance’s to renew');
+    assert.equal(await one!.renew(key, 'token-1', at(5000)), true);
+    assert.equal(await two!.take(key, '{"event":1}', claimOf('second', 'token-2', 4000), at(4000)), null, 'renewed');
+    assert.equal(await two!.markAnswered(key, 'token-2', at(4000)), false, 'nor to mark answered');
+    assert.equal(await one!.markAnswered(key, 'token-1', at(4500)), true);
+    assert.equal(await two!.take(key, '{"event":1}', claimOf('second', 'token-3', 60_000), at(60_000)), null);
+    assert.deepEqual(await two!.expired(at(60_000), 100), []);
+    const row = await one!.find(key);
+    assert.equal(row?.answered_at, at(4500));
+    assert.equal(row?.pending, null, 'the item itself is not kept once answered');
   });
 
-  it('replaces the pending item at the next take, and a stale settle leaves the new one alone', async () => {
-    const [one, two] = handles().map((handle) => new PlatformStateRepository(handle.db));
-    const agentId = `agt_stale${Date.now()}`;
-    await one!.ensure(agentId, 'telegram', new Date().toISOString());
-    assert.equal(await one!.claimPosition(agentId, 'telegram', 7, 'seven'), true);
-    assert.equal(await two!.claimPosition(agentId, 'telegram', 8, 'eight'), true);
-    await one!.settlePosition(agentId, 'telegram', 7);
-    assert.deepEqual(await two!.retakePending(agentId, 'telegram'), { pending: 'eight', attempts: 2 });
-    // A take without an item (a connector that does not keep them) leaves nothing pending.
-    assert.equal(await one!.claimPosition(agentId, 'telegram', 9), true);
-    assert.equal(await one!.retakePending(agentId, 'telegram'), null);
+  it('hands an unanswered item whose claim ran out to exactly one taker, and the old owner loses it', async () => {
+    const [one, two] = handles().map((handle) => new PlatformItemRepository(handle.db));
+    const key = { agentId: `agt_over${Date.now()}`, type: 'telegram', itemId: '41' };
+    assert.ok(await one!.take(key, '{"update_id":41}', claimOf('dead', 'dead-token', 0), at(0)));
+    assert.equal(await two!.takeOver(key, claimOf('early', 'early', 1000), at(1000)), null, 'not before it runs out');
+    const expired = await one!.expired(at(claimMs + 1), 100);
+    assert.ok(expired.some((item) => item.agentId === key.agentId && item.attempts === 1));
+    // Two live instances look at once (a sweep, and a second delivery): exactly one wins.
+    const later = claimMs + 1;
+    const [a, b] = await Promise.all([
+      one!.takeOver(key, claimOf('first', 'token-a', later), at(later)),
+      two!.take(key, '{"update_id":41}', claimOf('second', 'token-b', later), at(later)),
+    ]);
+    assert.equal([a, b].filter((taken) => taken !== null).length, 1, 'one taker');
+    const winner = (a ?? b)!;
+    assert.deepEqual(winner, { pending: '{"update_id":41}', attempts: 2, takenAt: at(0) });
+    const token = a !== null ? 'token-a' : 'token-b';
+    assert.equal(await one!.renew(key, 'dead-token', at(later + claimMs)), false, 'the dead owner cannot renew');
+    assert.equal(await one!.markAnswered(key, 'dead-token', at(later)), false, 'nor mark it answered');
+    // Released (its connector stopped): taken over at once, one more attempt.
+    await two!.release(key, token, at(later + 10));
+    const again = await one!.takeOver(key, claimOf('first', 'token-c', later + 20), at(later + 20));
+    assert.equal(again?.attempts, 3);
+    assert.equal(await one!.markAnswered(key, 'token-c', at(later + 30)), true);
+    assert.equal(await two!.takeOver(key, claimOf('second', 'token-d', 99_000), at(99_000)), null, 'answered');
   });
 
-  it('keeps every item taken with its item until settled, each retaken by one taker, oldest first', async () => {
-    const [one, two] = handles().map((handle) => new PlatformStateRepository(handle.db));
-    const agentId = `agt_items${Date.now()}`;
-    const at = (minute: number) => `2026-11-27T10:0${minute}:00.000Z`;
-    assert.deepEqual(await one!.retakePendingItems(agentId, 'x'), [], 'nothing pending before a take');
-    // Four mentions in flight at once (a poller answers up to four), and one taken without an item.
-    for (const [minute, id] of ['1801', '1802', '1803', '1804'].entries()) {
-      assert.equal(await one!.claimItem(agentId, 'x', id, at(minute), `{"id":"${id}"}`), true);
+  it('sweeps: a connector running on the instance answers what it takes over, once across two instances', async () => {
+    const [one, two] = handles().map((handle) => new PlatformItemRepository(handle.db));
+    const agentId = `agt_sweep${Date.now()}`;
+    let now = Date.parse(at(0));
+    const clock = { now: () => now };
+    const log = captureLog();
+    const claims = [one!, two!].map(
+      (items, index) =>
+        new PlatformItemClaims({ items, instanceId: `instance-${index}`, clock, logger: log.logger, claimMs }),
+    );
+    const answered: string[] = [];
+    const stopped = new AbortController();
+    for (const instance of claims) {
+      instance.register(
+        agentId,
+        'slack',
+        async (taken: TakenItem) => {
+          answered.push(`${taken.itemId} #${taken.attempts}`);
+          return true;
+        },
+        stopped.signal,
+      );
     }
-    assert.equal(await two!.claimItem(agentId, 'x', '1802', at(5), '{"id":"1802"}'), false, 'taken once');
-    assert.equal(await one!.claimItem(agentId, 'x', '1805', at(5)), true);
-    await one!.settleItem(agentId, 'x', '1803');
-    // Another type of the same agent keeps its own.
-    assert.equal(await one!.claimItem(agentId, 'bluesky', 'at://one', at(0), 'sky'), true);
-
-    // The holder died: two instances look at once. Each attempt at an item goes to exactly one of them; a look
-    // that reads an item after the other's retake of it counts one more attempt and takes that one.
-    const [first, second] = await Promise.all([
-      one!.retakePendingItems(agentId, 'x'),
-      two!.retakePendingItems(agentId, 'x'),
-    ]);
-    const retaken = [...first!, ...second!];
-    const attempts = retaken.map((item) => `${item.itemId} #${item.attempts}`);
-    assert.equal(new Set(attempts).size, attempts.length, `no attempt handed out twice: ${attempts.join(', ')}`);
-    const takes = { '1801': at(0), '1802': at(1), '1804': at(3) };
-    assert.deepEqual(
-      retaken.filter((item) => item.attempts === 2).sort((a, b) => a.itemId.localeCompare(b.itemId)),
-      Object.entries(takes).map(([itemId, takenAt]) => ({
-        itemId,
-        pending: `{"id":"${itemId}"}`,
-        attempts: 2,
-        takenAt,
-      })),
-      'each pending item, with its take, handed out at its second attempt',
-    );
-    const lastAttempt = (itemId: string) =>
-      Math.max(...retaken.filter((item) => item.itemId === itemId).map((item) => item.attempts));
-    const again = await one!.retakePendingItems(agentId, 'x');
-    assert.deepEqual(
-      again.map((item) => [item.itemId, item.attempts]),
-      Object.keys(takes).map((itemId) => [itemId, lastAttempt(itemId) + 1]),
-      'oldest take first, one more attempt each',
+    const key = (itemId: string) => ({ agentId, type: 'slack', itemId });
+    // Three items of a dead instance: one fresh, one tried three times already, one taken over a day ago.
+    await one!.take(key('fresh'), '{}', claimOf('dead', 'd1', 0), at(0));
+    await one!.take(key('fatal'), '{}', claimOf('dead', 'd2', 0), at(0));
+    for (const attempt of [2, 3]) {
+      const takenAt = attempt * (claimMs + 1);
+      assert.ok(await one!.takeOver(key('fatal'), claimOf('dead', `d2-${attempt}`, takenAt), at(takenAt)));
+    }
+    await one!.take(key('stale'), '{}', claimOf('dead', 'd3', -25 * 3_600_000), at(-25 * 3_600_000));
+    // An item of an agent whose connector runs on neither instance stays as it is.
+    await one!.take(
+      { agentId: `${agentId}x`, type: 'slack', itemId: 'elsewhere' },
+      '{}',
+      claimOf('dead', 'd4', 0),
+      at(0),
     );
 
-    await one!.settleItem(agentId, 'x', '1801');
-    await two!.settleItem(agentId, 'x', '1804');
-    assert.deepEqual(
-      (await two!.retakePendingItems(agentId, 'x')).map((item) => item.itemId),
-      ['1802'],
-      'settled items are no longer pending',
-    );
-    assert.equal(await two!.claimItem(agentId, 'x', '1801', at(6), 'again'), false, 'a settled item stays taken');
-    assert.deepEqual(
-      (await one!.retakePendingItems(agentId, 'bluesky')).map((item) => [item.itemId, item.pending]),
-      [['at://one', 'sky']],
-    );
-
-    // The week's sweep forgets claims, pending or not.
-    await one!.sweepItems(agentId, 'x', at(9));
-    assert.deepEqual(await one!.retakePendingItems(agentId, 'x'), []);
-    assert.equal(await one!.claimItem(agentId, 'x', '1802', at(9)), true);
+    now = Date.parse(at(5 * claimMs));
+    await Promise.all(claims.map((instance) => instance.sweep()));
+    await Promise.all(claims.map((instance) => instance.idle()));
+    stopped.abort();
+    for (const instance of claims) instance.close();
+    assert.deepEqual(answered, ['fresh #2'], 'answered once, by one instance');
+    assert.equal((await one!.find(key('fresh')))?.answered_at !== null, true);
+    const warnings = log.entries().filter((entry) => entry.level === 40);
+    assert.ok(warnings.some((entry) => entry.msg === 'platform item given up after repeated takeovers'));
+    assert.ok(warnings.some((entry) => entry.msg === 'platform item given up: taken more than a day ago'));
+    for (const itemId of ['fatal', 'stale']) assert.notEqual((await one!.find(key(itemId)))?.answered_at, null);
+    const untouched = await one!.find({ agentId: `${agentId}x`, type: 'slack', itemId: 'elsewhere' });
+    assert.equal(untouched?.answered_at, null);
+    assert.equal(untouched?.attempts, 1);
   });
 }
 
-describe('pending platform items on SQLite', () => {
+describe('platform items on SQLite', () => {
   let dataDir: string;
   let handle: DatabaseHandle;
   before(async () => {
@@ -139,10 +144,10 @@ describe('pending platform items on SQLite', () => {
     await handle?.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
-  pendingChecks(() => [handle, handle]);
+  itemChecks(() => [handle, handle]);
 });
 
-describe('pending platform items on PostgreSQL from two instances', { skip: postgresSkip }, () => {
+describe('platform items on PostgreSQL from two instances', { skip: postgresSkip }, () => {
   let database: FreshDatabase;
   let handles: DatabaseHandle[];
   before(async () => {
@@ -154,5 +159,5 @@ describe('pending platform items on PostgreSQL from two instances', { skip: post
     for (const handle of handles ?? []) await handle.close();
     await database?.drop();
   });
-  pendingChecks(() => handles);
+  itemChecks(() => handles);
 });

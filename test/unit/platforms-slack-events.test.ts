@@ -6,7 +6,6 @@ import {
   unescapeSlackText,
   withoutBotMention,
 } from '../../src/platforms/slack/events.js';
-import { RecentEvents } from '../../src/platforms/slack/recent-events.js';
 
 const envelope = (event: Record<string, unknown>) => ({
   type: 'event_callback',
@@ -99,21 +98,5 @@ describe('deciding what a Slack event asks for', () => {
 
   it('strips the leading mention when the bot id is not known', () => {
     assert.equal(withoutBotMention('<@U9|bot> hello <@U2>', undefined), 'hello <@U2>');
-  });
-});
-
-describe('recent Slack event ids', () => {
-  it('takes an id once within the keeping time, again after it', () => {
-    const recent = new RecentEvents(1_000, 10);
-    assert.equal(recent.take('a', 0), true);
-    assert.equal(recent.take('a', 500), false);
-    assert.equal(recent.take('a', 1_000), true);
-  });
-
-  it('forgets the oldest ids past its bound', () => {
-    const recent = new RecentEvents(60_000, 3);
-    for (const id of ['a', 'b', 'c', 'd']) assert.equal(recent.take(id, 0), true);
-    assert.equal(recent.take('a', 1), true, 'the oldest was forgotten');
-    assert.equal(recent.take('d', 1), false);
   });
 });

@@ -1,7 +1,7 @@
 import type { AtpAgent } from '@atproto/api';
 import { takeInOrder } from '../in-order.js';
 import { pollUntilStopped } from '../poll-loop.js';
-import { answerLeftovers, ClaimSweeper } from '../taken-items.js';
+import { answerTaken } from '../taken-items.js';
 import {
   PlatformCredentialsRejected,
   PlatformPostFailed,
@@ -9,6 +9,7 @@ import {
   type PlatformConnection,
   type PlatformContext,
   type PlatformDefinition,
+  type TakenItem,
 } from '../platform.js';
 import {
   atproto,
@@ -111,32 +112,18 @@ function takenNotification(notification: Notification): string {
 const threadOf = (notification: Notification) => replyRefsFor(notification, notification.record as PostRecord).root.uri;
 
 class NotificationPoller {
-  readonly #sweeper: ClaimSweeper;
-
   constructor(
     private readonly agent: AtpAgent,
     private readonly did: string,
     private readonly settings: BlueskySettings,
     private readonly secrets: BlueskySecrets,
     private readonly context: PlatformContext,
-  ) {
-    this.#sweeper = new ClaimSweeper(context);
-  }
+  ) {}
 
   async run(): Promise<void> {
     const { context } = this;
-    // What a dead holder took and left unanswered is answered before anything new is taken.
-    await answerLeftovers({
-      platform: 'bluesky',
-      noun: 'Bluesky notification',
-      context,
-      concurrency: answerConcurrency,
-      parse: (pending) => JSON.parse(pending) as Notification,
-      compare: (first, second) => Date.parse(first.indexedAt) - Date.parse(second.indexedAt),
-      threadOf,
-      answer: (notification) => this.#answer(notification),
-      describe: (error) => describeBlueskyFault(error, this.secrets),
-    });
+    // What an instance took and left unanswered (it died, or stopped) is answered here once taken over.
+    context.items.answerTakenOver((taken) => this.#answer(JSON.parse(taken.pending) as Notification, taken.signal));
     await pollUntilStopped({
       platform: 'bluesky',
       notRead: 'Bluesky notifications not read',
@@ -192,28 +179,32 @@ class NotificationPoller {
       .filter((notification) => Date.parse(notification.indexedAt) >= since)
       .sort((first, second) => Date.parse(first.indexedAt) - Date.parse(second.indexedAt));
     let seenAt: string | null = null;
-    // Each is taken before it is answered, by its URI and with the notification itself (whichever instance takes
-    // it answers it, once; if that one dies first, the next poller to start answers it), in order; a thread's
-    // posts are answered one after the other. The position moves past a notification another poller took too.
+    // Each is recorded with this instance's claim before it is answered, by its URI and with the notification
+    // itself (whichever instance takes it answers it, once; if that one dies first, a live poller takes it over), in
+    // order; a thread's posts are answered one after the other. The position moves past a notification another
+    // poller took too.
+    const takes = new Map<string, TakenItem>();
     await takeInOrder(
       due,
       answerConcurrency,
       context.signal,
       async (notification) => {
-        const taken = await context.items.claim(notification.uri, takenNotification(notification));
+        const taken = await context.items.take(notification.uri, takenNotification(notification));
         await context.positions.claim(Date.parse(notification.indexedAt));
-        return taken;
+        if (taken !== null) takes.set(notification.uri, taken);
+        return taken !== null;
       },
       async (notification) => {
+        const taken = takes.get(notification.uri)!;
+        takes.delete(notification.uri);
         context.markEvent();
         context.recordPost('received', { postId: notification.uri, userId: `bluesky:${notification.author.did}` });
-        if (await this.#answer(notification)) await context.items.settle(notification.uri);
+        await answerTaken(taken, () => this.#answer(notification, taken.signal));
         if (seenAt === null || notification.indexedAt > seenAt) seenAt = notification.indexedAt;
       },
       threadOf,
     );
     if (seenAt !== null) await this.agent.updateSeenNotifications(seenAt as `${string}`).catch(() => undefined);
-    await this.#sweeper.sweepIfDue();
   }
 
   /**
@@ -221,7 +212,7 @@ class NotificationPoller {
    * answer, the agent's limits, the PDS refusing the reply): false only when
    * the connector stopped first.
    */
-  async #answer(notification: Notification): Promise<boolean> {
+  async #answer(notification: Notification, signal: AbortSignal): Promise<boolean> {
     const { context } = this;
     const record = notification.record as PostRecord;
     const content = typeof record.text === 'string' ? notificationContent(record.text) : '';
@@ -233,7 +224,8 @@ class NotificationPoller {
       content,
     };
     try {
-      const reply = await context.handleMessage(inbound, { signal: context.signal });
+      const reply = await context.handleMessage(inbound, { signal });
+      if (signal.aborted) return false;
       // The agent's limits refused it: a public "too many messages" reply would only add to the noise.
       if (reply.limited) {
         context.logger.warn(
@@ -245,7 +237,7 @@ class NotificationPoller {
       await postThread(this.agent, splitForBluesky(reply.text), refs, context, 'reply');
       return true;
     } catch (error) {
-      if (context.signal.aborted) return false;
+      if (signal.aborted) return false;
       if (isRejection(error)) throw error;
       context.logger.warn(
         {

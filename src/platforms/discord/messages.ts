@@ -1,8 +1,9 @@
 import type { Client, Message } from 'discord.js';
 import { messageLimits } from '../../schemas/messages.js';
 import { fetchImages, uncaptionedImageText, withImages, type PlatformFile } from '../inbound-images.js';
-import type { InboundMessage, InboundReply, PlatformContext } from '../platform.js';
-import { describeDiscordFailure } from './client.js';
+import type { InboundMessage, InboundReply, PlatformContext, TakenItem } from '../platform.js';
+import { answerTaken } from '../taken-items.js';
+import { describeDiscordFailure, loadDiscord } from './client.js';
 import type { DiscordSettings } from './settings.js';
 import { splitMessage } from './split-message.js';
 
@@ -59,6 +60,41 @@ function keepTyping(message: Message, context: PlatformContext): () => void {
   return () => clearInterval(timer);
 }
 
+/** What of a message is recorded with its take: enough to answer it from another instance's client. */
+interface TakenMessage {
+  channelId: string;
+  messageId: string;
+  inbound: InboundMessage;
+  files: PlatformFile[];
+}
+
+/**
+ * Answers a message another instance took and left unanswered: the same
+ * answer, posted over the REST API as a reply to the message (its Message
+ * object lived in the dead instance's gateway cache). False when `signal`
+ * aborted first.
+ */
+async function answerTakenOver(client: Client, taken: TakenItem, context: PlatformContext): Promise<boolean> {
+  const { channelId, messageId, inbound, files } = JSON.parse(taken.pending) as TakenMessage;
+  const { signal } = taken;
+  const fetched = files.length > 0 ? await fetchImages(files, { ...context, signal }) : null;
+  const reply = await context.handleMessage(fetched ? withImages(inbound, fetched) : inbound, { signal });
+  const { Routes } = await loadDiscord();
+  for (const piece of splitMessage(reply.text)) {
+    if (signal.aborted) return false;
+    if (piece.trim() === '') continue;
+    await client.rest.post(Routes.channelMessages(channelId), {
+      body: {
+        content: piece,
+        message_reference: { message_id: messageId, fail_if_not_exists: false },
+        allowed_mentions: { parse: [], replied_user: true },
+      },
+      signal,
+    });
+  }
+  return !signal.aborted;
+}
+
 async function answer(message: Message, inbound: InboundMessage, context: PlatformContext, signal: AbortSignal) {
   const stopTyping = keepTyping(message, context);
   let reply: InboundReply;
@@ -71,7 +107,7 @@ async function answer(message: Message, inbound: InboundMessage, context: Platfo
     stopTyping();
   }
   for (const piece of splitMessage(reply.text)) {
-    if (signal.aborted) return;
+    if (signal.aborted) return false;
     if (piece.trim() === '') continue;
     await message.reply({ content: piece, allowedMentions: { parse: [], repliedUser: true } });
   }
@@ -86,13 +122,21 @@ async function answer(message: Message, inbound: InboundMessage, context: Platfo
       });
     }
   }
-  if (files.length > 0 && !signal.aborted) {
+  if (signal.aborted) return false;
+  if (files.length > 0) {
     await message.reply({ files, allowedMentions: { parse: [], repliedUser: true } });
   }
   context.markEvent();
+  return true;
 }
 
-/** Answers the client's messages until `stop`; each message is handled on its own, as the core's limits allow. */
+/**
+ * Answers the client's messages until `stop`; each message is handled on its
+ * own, as the core's limits allow, once recorded by its id with this
+ * instance's claim (docs/platform-input.md): a message the gateway
+ * dispatches again (a resumed session) is answered once, and one whose
+ * instance died while answering it is taken over by the next holder.
+ */
 export function answerMessages(
   client: Client,
   settings: DiscordSettings,
@@ -105,14 +149,48 @@ export function answerMessages(
     const inbound = inboundFrom(message, botUserId, settings);
     if (inbound === null) return;
     context.markEvent();
-    answer(message, inbound, context, signal).catch((error: unknown) => {
+    const pending: TakenMessage = {
+      channelId: message.channelId,
+      messageId: message.id,
+      inbound,
+      files: filesOf(message),
+    };
+    void (async () => {
+      const taken = await context.items.take(message.id, JSON.stringify(pending));
+      if (taken === null) return;
+      const answering = AbortSignal.any([signal, taken.signal]);
+      await answerTaken(taken, async () => {
+        try {
+          return await answer(message, inbound, context, answering);
+        } catch (error) {
+          if (answering.aborted) return false;
+          context.logger.warn(
+            { messageId: message.id, reason: describeDiscordFailure(error) },
+            'discord message not answered',
+          );
+          return true;
+        }
+      });
+    })().catch((error: unknown) => {
       if (signal.aborted) return;
       context.logger.warn(
         { messageId: message.id, reason: describeDiscordFailure(error) },
-        'discord message not answered',
+        'discord message not taken',
       );
     });
   };
+  context.items.answerTakenOver(async (taken) => {
+    try {
+      return await answerTakenOver(client, taken, context);
+    } catch (error) {
+      if (taken.signal.aborted) return false;
+      context.logger.warn(
+        { messageId: taken.itemId, reason: describeDiscordFailure(error) },
+        'discord message not answered',
+      );
+      return true;
+    }
+  });
   client.on('messageCreate', onMessage);
   return { stop: () => client.off('messageCreate', onMessage) };
 }

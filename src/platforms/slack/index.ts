@@ -1,22 +1,26 @@
 import {
   PlatformCredentialsRejected,
+  type InboundMessage,
+  type TakenItem,
   type PlatformContext,
   type PlatformDefinition,
   type PlatformInboundRequest,
   type PlatformInboundResponse,
 } from '../platform.js';
 import { fetchImages, withImages, type PlatformFile } from '../inbound-images.js';
+import { answerTaken } from '../taken-items.js';
 import { decideSlackEvent, escapeSlackText, parseSlackTarget, type SlackReplyTarget } from './events.js';
-import { RecentEvents } from './recent-events.js';
 import { slackSecretsSchema, slackSettingsSchema, type SlackSecrets, type SlackSettings } from './settings.js';
 import { verifySlackSignature } from './signature.js';
 import { createSlackWebClient, defaultSlackApiUrl, describeSlackFailure, isRejectedToken } from './web-client.js';
 
 /**
  * Slack over the Events API: Slack posts each event to
- * /v1/platforms/slack/{agentId}/events, any instance serves it. The request is
- * acknowledged at once (Slack retries what is not acknowledged within three
- * seconds) and answered in the background with chat.postMessage.
+ * /v1/platforms/slack/{agentId}/events, any instance serves it. The event is
+ * recorded by its event_id with this instance's claim, then acknowledged
+ * (Slack retries what is not acknowledged within three seconds; a retry that
+ * reaches any instance finds the record and is not answered again) and
+ * answered in the background with chat.postMessage.
  *
  * Bolt's App is not used for dispatch: it is built around one process serving
  * one app through its own receiver, while here the core routes each request to
@@ -43,13 +47,20 @@ function isSlackFileHost(url: URL, apiBaseUrl: string | undefined): boolean {
   return url.origin === new URL(apiBaseUrl ?? defaultSlackApiUrl).origin;
 }
 
+/** What of an event is recorded with its take: enough to answer it on another instance. */
+interface TakenEvent {
+  message: InboundMessage;
+  reply: SlackReplyTarget;
+  files: PlatformFile[];
+}
+
+/** Answers an event; false when `signal` aborted first (the connector stopped, or the claim was lost). */
 async function answer(
-  message: Parameters<PlatformContext['handleMessage']>[0],
-  target: SlackReplyTarget,
-  shared: PlatformFile[],
+  { message, reply: target, files: shared }: TakenEvent,
   botToken: string,
   context: PlatformContext,
-): Promise<void> {
+  signal: AbortSignal,
+): Promise<boolean> {
   // Shared files are private to the workspace: fetched with the bot token (the files:read scope).
   const fetched =
     shared.length > 0
@@ -59,9 +70,10 @@ async function answer(
         })
       : { images: [], unreadable: false };
   // A limited message resolves too, with the short polite text: it is posted like any answer.
-  const reply = await context.handleMessage(withImages(message, fetched), { signal: context.signal });
+  const reply = await context.handleMessage(withImages(message, fetched), { signal });
   const attachments = reply.attachments ?? [];
-  if (context.signal.aborted || (reply.text.trim() === '' && attachments.length === 0)) return;
+  if (signal.aborted) return false;
+  if (reply.text.trim() === '' && attachments.length === 0) return true;
   const client = await createSlackWebClient(botToken, context.apiBaseUrl, context.logger);
   if (reply.text.trim() !== '') {
     await client.chat.postMessage({
@@ -82,7 +94,8 @@ async function answer(
       });
     }
   }
-  if (files.length > 0 && !context.signal.aborted) {
+  if (signal.aborted) return false;
+  if (files.length > 0) {
     await client.filesUploadV2({
       channel_id: target.channel,
       file_uploads: files,
@@ -90,6 +103,22 @@ async function answer(
     } as Parameters<typeof client.filesUploadV2>[0]);
   }
   context.markEvent();
+  return true;
+}
+
+/** Answers a taken event and settles it; a failure is logged (the event is not tried again). */
+function answerInBackground(taken: TakenItem, event: TakenEvent, botToken: string, context: PlatformContext): void {
+  answerTaken(taken, async () => {
+    try {
+      return await answer(event, botToken, context, taken.signal);
+    } catch (error) {
+      if (taken.signal.aborted) return false;
+      context.logger.warn({ eventId: taken.itemId, reason: describeSlackFailure(error) }, 'slack event not answered');
+      return true;
+    }
+  }).catch((error: unknown) => {
+    context.logger.warn({ eventId: taken.itemId, reason: describeSlackFailure(error) }, 'slack event not settled');
+  });
 }
 
 function missingSecrets(secrets: SlackSecrets): string[] {
@@ -97,8 +126,6 @@ function missingSecrets(secrets: SlackSecrets): string[] {
 }
 
 export function createSlackPlatform(): PlatformDefinition<typeof slackSettingsSchema, typeof slackSecretsSchema> {
-  const recentEvents = new RecentEvents();
-
   return {
     type: 'slack',
     description:
@@ -124,7 +151,20 @@ export function createSlackPlatform(): PlatformDefinition<typeof slackSettingsSc
         }
         throw new Error(`Slack auth.test failed: ${describeSlackFailure(error)}`);
       }
-      // Nothing is held open: events arrive as requests, served by handleInbound.
+      // Nothing is held open: events arrive as requests, served by handleInbound. An event another instance took
+      // and left unanswered (it died) is answered here when this instance takes it over.
+      context.items.answerTakenOver(async (taken) => {
+        try {
+          return await answer(JSON.parse(taken.pending) as TakenEvent, secrets.botToken!, context, taken.signal);
+        } catch (error) {
+          if (taken.signal.aborted) return false;
+          context.logger.warn(
+            { eventId: taken.itemId, reason: describeSlackFailure(error) },
+            'slack event not answered',
+          );
+          return true;
+        }
+      });
       return { stop: async () => undefined };
     },
 
@@ -195,17 +235,15 @@ export function createSlackPlatform(): PlatformDefinition<typeof slackSettingsSc
       }
 
       const retry = request.headers['x-slack-retry-num'];
-      if (!recentEvents.take(`${context.agentId}:${decision.eventId}`, context.clock.now())) {
+      const event: TakenEvent = { message: decision.message, reply: decision.reply, files: decision.files };
+      // Recorded (committed) before the acknowledgement: a retry that reaches any instance finds it.
+      const taken = await context.items.take(decision.eventId, JSON.stringify(event));
+      if (taken === null) {
         context.logger.info({ eventId: decision.eventId, retry }, 'slack event already taken');
         return { status: 200 };
       }
       context.markEvent();
-      answer(decision.message, decision.reply, decision.files, secrets.botToken!, context).catch((error: unknown) => {
-        context.logger.warn(
-          { eventId: decision.eventId, reason: describeSlackFailure(error) },
-          'slack event not answered',
-        );
-      });
+      answerInBackground(taken, event, secrets.botToken!, context);
       return { status: 200 };
     },
   };

@@ -10,7 +10,7 @@ import {
   type InboundReply,
   type PlatformInboundResponse,
 } from '../platform.js';
-import { maxItemAttempts, maxPendingAgeMs } from '../taken-items.js';
+import { answerTaken } from '../taken-items.js';
 import { inboundFromUpdate, photoToFetch, splitForTelegram, type TelegramUpdate } from './telegram-messages.js';
 
 const settingsSchema = Type.Object(
@@ -160,14 +160,16 @@ async function sendPhotos(
  * Answers one update through the agent: the typing indicator while the model
  * works, then the reply, split at Telegram's limit. Failures to send are
  * logged (a user who blocked the bot is no reason to stop), and a rejected
- * token is reported. False when the connector stopped before the update was
- * settled: it stays pending for the next start, here or on another instance.
+ * token is reported. False when `signal` aborted first (the connector
+ * stopped, or the item's claim was lost): nothing more is sent, and a live
+ * instance takes the update over unless it is answered already.
  */
 async function answerUpdate(
   api: Api,
   update: TelegramUpdate,
   token: string,
   context: PlatformContext,
+  signal: AbortSignal,
 ): Promise<boolean> {
   const inbound = inboundFromUpdate(update);
   if (inbound === null) return true;
@@ -175,29 +177,29 @@ async function answerUpdate(
   const { chatId, message } = inbound;
   const working = new AbortController();
   const stopTyping = () => working.abort();
-  context.signal.addEventListener('abort', stopTyping, { once: true });
+  signal.addEventListener('abort', stopTyping, { once: true });
   const typing = (async () => {
     while (!working.signal.aborted) {
       // Not cut short when the reply is ready: it completes before the reply is sent, so typing never shows after it.
-      await api.sendChatAction(chatId, 'typing', undefined, forGrammy(context.signal)).catch(() => undefined);
+      await api.sendChatAction(chatId, 'typing', undefined, forGrammy(signal)).catch(() => undefined);
       await abortableDelay(typingEveryMs, working.signal);
     }
   })();
   try {
     const photo = await downloadPhoto(api, update, token, context);
     const reply = await context.handleMessage(photo === null ? message : { ...message, images: [photo] }, {
-      signal: context.signal,
+      signal: signal,
     });
     working.abort();
     await typing;
     if (reply.text !== '' || !reply.attachments?.length) {
       for (const part of splitForTelegram(reply.text))
-        await api.sendMessage(chatId, part, undefined, forGrammy(context.signal));
+        await api.sendMessage(chatId, part, undefined, forGrammy(signal));
     }
     await sendPhotos(api, chatId, reply.attachments, context);
     return true;
   } catch (error) {
-    if (context.signal.aborted) return false;
+    if (signal.aborted) return false;
     if (rejected(error)) {
       context.reportFailure(credentialsRejected(error as GrammyError));
       return false;
@@ -214,20 +216,18 @@ async function answerUpdate(
     return true;
   } finally {
     working.abort();
-    context.signal.removeEventListener('abort', stopTyping);
+    signal.removeEventListener('abort', stopTyping);
   }
 }
 
 /**
- * Long polling: getUpdates with the offset after the last update taken. Each
- * update is taken (its id stored durably, once, by whichever instance gets
- * there first) with the update itself, and settled once answered, so a
- * takeover never answers an update twice; one the previous holder took and
- * never answered (its process died, or it stopped) is answered first, up to
- * `maxItemAttempts` tries over takeovers.
+ * Long polling: getUpdates with the offset after the last update read. Each
+ * update is recorded with this instance's claim (docs/platform-input.md)
+ * before it is answered, then the position moves past it: an update read
+ * twice (a lease lost while a poll was in flight) is answered once, and one
+ * whose instance died while answering it is taken over once its claim runs out.
  */
 async function poll(api: Api, token: string, timeoutSeconds: number, context: PlatformContext): Promise<void> {
-  await answerPending(api, token, context);
   let failures = 0;
   while (!context.signal.aborted) {
     try {
@@ -239,8 +239,9 @@ async function poll(api: Api, token: string, timeoutSeconds: number, context: Pl
       failures = 0;
       for (const update of updates) {
         if (context.signal.aborted) return;
-        if (!(await context.positions.claim(update.update_id, JSON.stringify(update)))) continue;
-        if (await answerUpdate(api, update, token, context)) await context.positions.settle(update.update_id);
+        const taken = await context.items.take(String(update.update_id), JSON.stringify(update));
+        await context.positions.claim(update.update_id);
+        if (taken !== null) await answerTaken(taken, () => answerUpdate(api, update, token, context, taken.signal));
       }
     } catch (error) {
       // A failed poll, or the database out of reach while taking or settling an update: polled again after a pause.
@@ -260,32 +261,11 @@ async function poll(api: Api, token: string, timeoutSeconds: number, context: Pl
   }
 }
 
-/** Answers the update an earlier holder took and left unanswered, if there is one. */
-async function answerPending(api: Api, token: string, context: PlatformContext): Promise<void> {
-  const about = { agentId: context.agentId, platform: 'telegram' };
-  try {
-    const taken = await context.positions.retakePending();
-    if (taken === null) return;
-    const update = JSON.parse(taken.pending) as TelegramUpdate;
-    const seen = { ...about, updateId: update.update_id, attempts: taken.attempts };
-    if (taken.attempts > maxItemAttempts) {
-      context.logger.warn(seen, 'telegram update given up after repeated takeovers');
-      await context.positions.settle(update.update_id);
-      return;
-    }
-    const sentAt = update.message?.date;
-    if (sentAt !== undefined && context.clock.now() - sentAt * 1000 > maxPendingAgeMs) {
-      // The bot was stopped for a day or more (the agent inactive, the platform disabled): not news any more.
-      context.logger.warn(seen, 'telegram update given up: taken more than a day ago');
-      await context.positions.settle(update.update_id);
-      return;
-    }
-    context.logger.info(seen, 'telegram update taken before a takeover, answered now');
-    if (await answerUpdate(api, update, token, context)) await context.positions.settle(update.update_id);
-  } catch (error) {
-    if (context.signal.aborted) return;
-    context.logger.warn({ ...about, error: describeFault(error, token) }, 'telegram pending update not answered');
-  }
+/** Answers an update taken and left unanswered (its instance died, or its connector stopped) once taken over. */
+function answerTakenOver(api: Api, token: string, context: PlatformContext): void {
+  context.items.answerTakenOver((taken) =>
+    answerUpdate(api, JSON.parse(taken.pending) as TelegramUpdate, token, context, taken.signal),
+  );
 }
 
 export const telegramPlatform: PlatformDefinition<typeof settingsSchema, typeof secretsSchema> = {
@@ -317,6 +297,8 @@ export const telegramPlatform: PlatformDefinition<typeof settingsSchema, typeof 
           { secret_token: webhookSecretFor(token), allowed_updates: ['message'] },
           forGrammy(context.signal),
         );
+        // Every instance serves the webhook, and any of them takes over an update another left unanswered.
+        answerTakenOver(api, token, context);
         return { stop: async () => undefined };
       }
       // getUpdates is refused while a webhook is set (an earlier run with a public URL).
@@ -325,6 +307,7 @@ export const telegramPlatform: PlatformDefinition<typeof settingsSchema, typeof 
       if (rejected(error)) throw credentialsRejected(error as GrammyError);
       throw new Error(describeFault(error, token));
     }
+    answerTakenOver(api, token, context);
     const polling = poll(api, token, settings.pollTimeoutSeconds, context);
     return {
       stop: async () => {
@@ -370,10 +353,23 @@ export const telegramPlatform: PlatformDefinition<typeof settingsSchema, typeof 
       return { status: 400 };
     }
     if (typeof update?.update_id !== 'number') return { status: 400 };
-    // Telegram sends an update again until it gets a 2xx: taking its id first answers it once.
-    if (!(await context.positions.claim(update.update_id))) return { status: 200, body: { ok: true } };
+    // Telegram sends an update again until it gets a 2xx: recorded (committed) before the 200, answered once.
+    const taken = await context.items.take(String(update.update_id), JSON.stringify(update));
+    if (taken === null) return { status: 200, body: { ok: true } };
     // Answered in the background: Telegram waits for this response before sending the next update.
-    void apiFor(token, context).then((api) => answerUpdate(api, update, token, context));
+    void apiFor(token, context)
+      .then((api) => answerTaken(taken, () => answerUpdate(api, update, token, context, taken.signal)))
+      .catch((error: unknown) => {
+        context.logger.warn(
+          {
+            agentId: context.agentId,
+            platform: 'telegram',
+            updateId: update.update_id,
+            error: describeFault(error, token),
+          },
+          'telegram update not settled',
+        );
+      });
     return { status: 200, body: { ok: true } };
   },
 };

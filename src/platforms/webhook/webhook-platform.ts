@@ -2,7 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { Type, type Static } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
-import type { InboundReply, PlatformContext, PlatformDefinition, PlatformInboundResponse } from '../platform.js';
+import type {
+  InboundMessage,
+  InboundReply,
+  PlatformContext,
+  PlatformDefinition,
+  PlatformInboundResponse,
+  TakenItem,
+} from '../platform.js';
 import { valueProblems } from '../../validation-wording.js';
 
 const settingsSchema = Type.Object(
@@ -78,22 +85,6 @@ function messageText(body: InboundBodyValue): string | { path: string; message: 
   return text;
 }
 
-/** The Standard Webhooks tolerance for timestamps, also how long a message id is remembered against replays. */
-const toleranceMs = 5 * 60 * 1000;
-const rememberedIdsMax = 10_000;
-/** Message ids seen lately (per instance): a request sent again as it was is refused. */
-const seenIds = new Map<string, number>();
-
-function firstSeen(id: string, now: number): boolean {
-  for (const [seen, at] of seenIds) {
-    if (at > now - toleranceMs && seenIds.size < rememberedIdsMax) break;
-    seenIds.delete(seen);
-  }
-  if (seenIds.has(id)) return false;
-  seenIds.set(id, now);
-  return true;
-}
-
 function headerValue(headers: Record<string, string | string[] | undefined>, name: string): string {
   const value = headers[name];
   return Array.isArray(value) ? (value[0] ?? '') : (value ?? '');
@@ -104,7 +95,7 @@ async function deliver(
   settings: Static<typeof settingsSchema>,
   webhook: Webhook,
   requestId: string,
-  message: InboundBodyValue,
+  message: Pick<InboundBodyValue, 'userId' | 'roomId'>,
   reply: InboundReply,
   context: PlatformContext,
 ): Promise<void> {
@@ -132,6 +123,40 @@ async function deliver(
   if (!response.ok) throw new Error(`the callback answered ${response.status}`);
 }
 
+/** The message of a request, as recorded with its take: what another instance answers after a takeover. */
+function inboundOf(message: InboundBodyValue, text: string): InboundMessage {
+  return {
+    userId: `webhook:${message.userId}`,
+    ...(message.roomId ? { roomId: `webhook:${message.roomId}` } : {}),
+    content: text,
+  };
+}
+
+/**
+ * Answers a message taken over from an instance that died (or failed)
+ * while answering it: the reply goes to the callback URL when the entry has
+ * one; without one it is only kept in the conversation (the sender's
+ * response was lost with that instance).
+ */
+async function answerTakenOver(
+  settings: Static<typeof settingsSchema>,
+  webhook: Webhook,
+  taken: TakenItem,
+  context: PlatformContext,
+): Promise<boolean> {
+  const inbound = JSON.parse(taken.pending) as InboundMessage;
+  const reply = await context.handleMessage(inbound, { signal: taken.signal });
+  if (taken.signal.aborted) return false;
+  if (settings.callbackUrl !== undefined) {
+    const message = {
+      userId: inbound.userId.replace(/^webhook:/, ''),
+      ...(inbound.roomId ? { roomId: inbound.roomId.replace(/^webhook:/, '') } : {}),
+    };
+    await deliver(settings, webhook, taken.itemId, message, reply, context);
+  }
+  return true;
+}
+
 /** The reply as senders get it: `text` like a message reply; `reply` is its former name, kept for existing senders. */
 function replyBody(reply: InboundReply): { text: string; reply: string; limited: boolean } {
   return { text: reply.text, reply: reply.text, limited: reply.limited };
@@ -149,8 +174,24 @@ export const webhookPlatform: PlatformDefinition<typeof settingsSchema, typeof s
   runsOnLease: () => false,
   // The secret signs every reply POSTed to the callback: a new receiver of signed replies is a new destination.
   secretDestination: (settings) => ({ callbackUrl: settings.callbackUrl }),
-  // Nothing to hold open: every instance serves the inbound route.
-  start: async () => ({ stop: async () => undefined }),
+  // Nothing to hold open: every instance serves the inbound route, and takes over a message another instance
+  // took and left unanswered (it died while answering).
+  async start(settings, secrets, context) {
+    const webhook = new Webhook(secrets.signingSecret);
+    context.items.answerTakenOver(async (taken) => {
+      try {
+        return await answerTakenOver(settings, webhook, taken, context);
+      } catch (error) {
+        if (taken.signal.aborted) return false;
+        context.logger.warn(
+          { agentId: context.agentId, platform: 'webhook', error: (error as Error).message },
+          'webhook message taken over, not answered',
+        );
+        return true;
+      }
+    });
+    return { stop: async () => undefined };
+  },
 
   async handleInbound(request, settings, secrets, context): Promise<PlatformInboundResponse> {
     if (request.path !== '') return { status: 404 };
@@ -167,7 +208,6 @@ export const webhookPlatform: PlatformDefinition<typeof settingsSchema, typeof s
       throw error;
     }
     const requestId = headerValue(request.headers, 'webhook-id');
-    if (!firstSeen(`${context.agentId}:${requestId}`, Date.now())) return { status: 401 };
     let body: unknown;
     try {
       body = JSON.parse(request.rawBody.toString('utf8'));
@@ -184,12 +224,23 @@ export const webhookPlatform: PlatformDefinition<typeof settingsSchema, typeof s
     const message = body;
     const text = messageText(message);
     if (typeof text !== 'string') return { status: 400, body: { problems: [text] } };
+    const inbound = inboundOf(message, text);
+    // Recorded (committed) under its webhook-id before it is answered: the same id sent again, to any instance,
+    // is acknowledged and not answered again.
+    const taken = await context.items.take(requestId, JSON.stringify(inbound));
+    if (taken === null) return { status: 202, body: { accepted: true, requestId, duplicate: true } };
     context.markEvent();
-    const replying = context.handleMessage({
-      userId: `webhook:${message.userId}`,
-      ...(message.roomId ? { roomId: `webhook:${message.roomId}` } : {}),
-      content: text,
-    });
+    const replying = context.handleMessage(inbound, { signal: taken.signal }).then(
+      async (reply) => {
+        await taken.answered();
+        return reply;
+      },
+      async (error: unknown) => {
+        // Not answered: the claim is given back, and the sender's next try (or a live instance) answers it.
+        await taken.release().catch(() => undefined);
+        throw error;
+      },
+    );
     if (settings.callbackUrl === undefined) {
       const reply = await replying;
       return { status: 200, body: replyBody(reply) };

@@ -2,12 +2,13 @@ import type { TwitterApi } from 'twitter-api-v2';
 import { abortableDelay } from '../../providers/abortable-delay.js';
 import { takeInOrder } from '../in-order.js';
 import { pollUntilStopped } from '../poll-loop.js';
-import { answerLeftovers, ClaimSweeper } from '../taken-items.js';
+import { answerTaken } from '../taken-items.js';
 import {
   PlatformPostFailed,
   type PlatformConnection,
   type PlatformContext,
   type PlatformDefinition,
+  type TakenItem,
 } from '../platform.js';
 import { createXClient, credentialsRejected, describeXFault, XApiError } from './client.js';
 import { byIdAscending, inboundFromMention, type XPost } from './mentions.js';
@@ -117,30 +118,17 @@ function takenMention(mention: XPost): string {
 
 class MentionPoller {
   #following: { ids: Set<string>; readAt: number } | null = null;
-  readonly #sweeper: ClaimSweeper;
 
   constructor(
     private readonly client: TwitterApi,
     private readonly account: XAccount,
     private readonly settings: XSettings,
     private readonly context: PlatformContext,
-  ) {
-    this.#sweeper = new ClaimSweeper(context);
-  }
+  ) {}
 
   async run(): Promise<void> {
-    // What a dead holder took and left unanswered is answered before anything new is taken.
-    await answerLeftovers({
-      platform: 'x',
-      noun: 'X mention',
-      context: this.context,
-      concurrency: answerConcurrency,
-      parse: (pending) => JSON.parse(pending) as XPost,
-      compare: byIdAscending,
-      threadOf: (mention) => mention.conversation_id ?? mention.id,
-      answer: (mention) => this.#answerTaken(mention),
-      describe: describeXFault,
-    });
+    // What an instance took and left unanswered (it died, or stopped) is answered here once taken over.
+    this.context.items.answerTakenOver((taken) => this.#answerTaken(JSON.parse(taken.pending) as XPost, taken.signal));
     await pollUntilStopped({
       platform: 'x',
       notRead: 'X mentions not read',
@@ -189,34 +177,37 @@ class MentionPoller {
     }
     const mentions = await this.#newMentions(since);
     if (mentions.length > 0) context.markEvent();
-    // Each is taken before it is answered, by its id and with the mention itself (whichever instance takes it
-    // answers it, once; if that one dies first, the next poller to start answers it), in id order; a thread's
-    // mentions are answered one after the other. The position (the next read's since_id) moves past a mention
-    // taken by another poller too: it is answered there.
+    // Each is recorded with this instance's claim before it is answered, by its id and with the mention itself
+    // (whichever instance takes it answers it, once; if that one dies first, a live poller takes it over), in id
+    // order; a thread's mentions are answered one after the other. The position (the next read's since_id) moves
+    // past a mention taken by another poller too: it is answered there.
+    const takes = new Map<string, TakenItem>();
     await takeInOrder(
       mentions,
       answerConcurrency,
       context.signal,
       async (mention) => {
-        const taken = await context.items.claim(mention.id, takenMention(mention));
+        const taken = await context.items.take(mention.id, takenMention(mention));
         await context.positions.claim(mention.id);
-        return taken;
+        if (taken !== null) takes.set(mention.id, taken);
+        return taken !== null;
       },
       async (mention) => {
+        const taken = takes.get(mention.id)!;
+        takes.delete(mention.id);
         if (mention.author_id !== this.account.id) {
           context.recordPost('received', { postId: mention.id, userId: `x:${mention.author_id ?? ''}` });
         }
-        if (await this.#answerTaken(mention)) await context.items.settle(mention.id);
+        await answerTaken(taken, () => this.#answerTaken(mention, taken.signal));
       },
       (mention) => mention.conversation_id ?? mention.id,
     );
-    await this.#sweeper.sweepIfDue();
   }
 
-  /** Answers a mention taken: false when the connector stopped first (it stays pending). */
-  async #answerTaken(mention: XPost): Promise<boolean> {
+  /** Answers a mention taken: false when `signal` aborted first (its claim is given back). */
+  async #answerTaken(mention: XPost, signal: AbortSignal): Promise<boolean> {
     if (mention.author_id === this.account.id) return true;
-    return this.#answer(mention);
+    return this.#answer(mention, signal);
   }
 
   async #mayAnswer(authorId: string): Promise<boolean> {
@@ -255,15 +246,16 @@ class MentionPoller {
    * answered, the agent's limits, the daily cap, X refusing the reply): false
    * only when the connector stopped first.
    */
-  async #answer(mention: XPost): Promise<boolean> {
+  async #answer(mention: XPost, signal: AbortSignal): Promise<boolean> {
     const { context } = this;
     const inbound = inboundFromMention(mention);
     if (inbound === null) return true;
     const allowed = await this.#mayAnswer(mention.author_id!);
-    if (context.signal.aborted) return false;
+    if (signal.aborted) return false;
     if (!allowed) return true;
     try {
-      const reply = await context.handleMessage(inbound, { signal: context.signal });
+      const reply = await context.handleMessage(inbound, { signal });
+      if (signal.aborted) return false;
       // The agent's limits refused it: a public "too many messages" reply would only add to the noise.
       if (reply.limited) {
         context.logger.warn(
@@ -275,7 +267,7 @@ class MentionPoller {
       await postThread(this.client, splitForX(reply.text), mention.id, this.settings, context, 'reply');
       return true;
     } catch (error) {
-      if (context.signal.aborted) return false;
+      if (signal.aborted) return false;
       if (error instanceof XApiError && error.status === 401) throw error;
       context.logger.warn(
         {

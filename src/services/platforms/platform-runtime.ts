@@ -11,6 +11,8 @@ import type { AgentRecord } from '../../storage/repositories/agents.js';
 import type { ServiceDeps } from '../context.js';
 import { newId } from '../../ids.js';
 import { markAgentFaulted } from '../messages/agent-availability.js';
+import { PlatformItemRepository } from '../../storage/repositories/platform-items.js';
+import { PlatformItemClaims } from './platform-items.js';
 import { handlePlatformMessage } from './platform-messages.js';
 import { PlatformMetrics } from './platform-metrics.js';
 
@@ -38,6 +40,8 @@ export interface PlatformRuntime {
   ): PlatformContext;
   /** Posts the social connectors took and made (agentd_platform_posts_total). */
   metrics: PlatformMetrics;
+  /** The claims of inbound items on this instance and the sweep that takes over those left unanswered. */
+  items: PlatformItemClaims;
   close(): Promise<void>;
 }
 
@@ -57,6 +61,14 @@ export function createPlatformRuntime(options: PlatformRuntimeOptions): Platform
     bluesky: settings.blueskyServiceUrl,
   };
   const metrics = new PlatformMetrics();
+  // An item's claim lives as long as a connector's lease: the same bound on how long a dead instance holds work.
+  const items = new PlatformItemClaims({
+    items: new PlatformItemRepository(repositories.db),
+    instanceId: deps.platforms.instanceId,
+    clock,
+    logger,
+    claimMs: settings.leaseMs,
+  });
   const eventWriter = () => ({
     events: repositories.agentEvents,
     clock,
@@ -94,27 +106,17 @@ export function createPlatformRuntime(options: PlatformRuntimeOptions): Platform
       positions: {
         last: () => repositories.platformStates.position(agent.id, type),
         lastText: () => repositories.platformStates.positionText(agent.id, type),
-        claim: async (position, pending) => {
-          // The row exists once the connector has reported a state; an inbound request may come first.
+        claim: async (position) => {
+          // The row exists once the connector has reported a state; a read may come first.
           if ((await repositories.platformStates.position(agent.id, type)) === null) {
             await repositories.platformStates.ensure(agent.id, type, isoTime(clock.now()));
           }
-          return repositories.platformStates.claimPosition(agent.id, type, position, pending);
+          return repositories.platformStates.claimPosition(agent.id, type, position);
         },
-        retakePending: () => repositories.platformStates.retakePending(agent.id, type),
-        settle: (position) => repositories.platformStates.settlePosition(agent.id, type, position),
       },
       items: {
-        claim: (itemId, pending) =>
-          repositories.platformStates.claimItem(agent.id, type, itemId, isoTime(clock.now()), pending),
-        retakePending: async () =>
-          (await repositories.platformStates.retakePendingItems(agent.id, type)).map((item) => ({
-            ...item,
-            takenAt: Date.parse(item.takenAt),
-          })),
-        settle: (itemId) => repositories.platformStates.settleItem(agent.id, type, itemId),
-        sweep: (olderThanMs) =>
-          repositories.platformStates.sweepItems(agent.id, type, isoTime(clock.now() - olderThanMs)),
+        take: (itemId, pending) => items.take({ agentId: agent.id, type, itemId }, pending, signal, logger),
+        answerTakenOver: (answer) => items.register(agent.id, type, answer, signal),
       },
       dailyPosts: {
         take: (cap) =>
@@ -171,7 +173,9 @@ export function createPlatformRuntime(options: PlatformRuntimeOptions): Platform
     supervisor,
     contextFor,
     metrics,
+    items,
     async close() {
+      items.close();
       await supervisor.stop();
       await options.leases.close();
     },
