@@ -74,7 +74,7 @@ Over HTTP, against a running agentd (AGENTD_URL, default http://127.0.0.1:$PORT;
   tasks get|enable|disable|run|delete AGENT_ID TASK_ID
                                             Print, resume, pause, run now or delete a task
 
-Configuration comes from the environment (see the README).`;
+Configuration comes from the environment: every variable is in docs/configuration.md.`;
 
 export class UsageError extends Error {}
 
