@@ -983,7 +983,7 @@ export interface paths {
     put?: never;
     /**
      * Inbound requests from a platform (the generic webhook)
-     * @description For platforms, not API clients: `POST /v1/platforms/webhook/{agentId}` signed per Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature with the entry’s `secrets.signingSecret`), body `{userId, roomId?, text}` → `{text, limited}`, or 202 when the entry has a `callbackUrl` and the reply takes longer than `replyWaitMs`. A wrong, old (over 5 minutes) or replayed signature is 401. Deprecated: `content`, the former name of `text`, is still read (sent with a different `text`: 400 naming `/body/content`), and the answer still carries `reply`, a copy of `text`.
+     * @description For platforms, not API clients: `POST /v1/platforms/webhook/{agentId}` signed per Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature with the entry’s `secrets.signingSecret`), body `{userId, roomId?, text}` → `{text, limited}`, or 202 when the entry has a `callbackUrl` and the reply takes longer than `replyWaitMs`. A wrong or old (over 5 minutes) signature is 401; a `webhook-id` already received is 202 `{accepted, requestId, duplicate: true}`, not answered again. Deprecated: `content`, the former name of `text`, is still read (sent with a different `text`: 400 naming `/body/content`), and the answer still carries `reply`, a copy of `text`.
      */
     post: operations['platformInbound'];
     delete?: never;
@@ -9010,7 +9010,7 @@ export interface operations {
           'application/json': unknown;
         };
       };
-      /** @description Accepted: the reply will be POSTed to the callback URL (generic webhook). */
+      /** @description Accepted: the reply will be POSTed to the callback URL, or (`duplicate: true`) the message was received before and is not answered again (generic webhook). */
       202: {
         headers: {
           [name: string]: unknown;
@@ -9105,7 +9105,7 @@ export interface operations {
           'application/json': unknown;
         };
       };
-      /** @description Accepted: the reply will be POSTed to the callback URL (generic webhook). */
+      /** @description Accepted: the reply will be POSTed to the callback URL, or (`duplicate: true`) the message was received before and is not answered again (generic webhook). */
       202: {
         headers: {
           [name: string]: unknown;

@@ -51,7 +51,11 @@ export function registerPlatformInbound(
           description:
             "The connector's answer (the generic webhook: `{text, limited}`, and `reply`, a deprecated copy of `text`).",
         }),
-        202: Type.Unknown({ description: 'Accepted: the reply will be POSTed to the callback URL (generic webhook).' }),
+        202: Type.Unknown({
+          description:
+            'Accepted: the reply will be POSTed to the callback URL, or (`duplicate: true`) the message was received ' +
+            'before and is not answered again (generic webhook).',
+        }),
         ...problemResponses(400, 401, 404, 413, 503),
       },
     };
@@ -66,7 +70,8 @@ export function registerPlatformInbound(
             'For platforms, not API clients: `POST /v1/platforms/webhook/{agentId}` signed per Standard Webhooks ' +
             '(webhook-id, webhook-timestamp, webhook-signature with the entry’s `secrets.signingSecret`), body ' +
             '`{userId, roomId?, text}` → `{text, limited}`, or 202 when the entry has a `callbackUrl` and the reply ' +
-            'takes longer than `replyWaitMs`. A wrong, old (over 5 minutes) or replayed signature is 401. ' +
+            'takes longer than `replyWaitMs`. A wrong or old (over 5 minutes) signature is 401; a `webhook-id` already ' +
+            'received is 202 `{accepted, requestId, duplicate: true}`, not answered again. ' +
             'Deprecated: `content`, the former name of `text`, is still read (sent with a different `text`: 400 ' +
             'naming `/body/content`), and the answer still carries `reply`, a copy of `text`.',
         },
