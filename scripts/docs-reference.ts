@@ -230,8 +230,8 @@ export async function generateScopesDoc(): Promise<string> {
     ...scopes.map((scope) => `| \`${scope}\` | ${cell(scopeDescriptions[scope])} |`),
     '',
     'The OpenAI-compatible, MCP and A2A endpoints check the scope of what each call does (a tool call or an A2A',
-    'method needs the scope of the REST operation that does the same work): see [MCP](mcp-server.md) and',
-    '[A2A](a2a.md).',
+    'method needs the scope of the REST operation that does the same work): see [OpenAI](doors/openai.md),',
+    '[MCP](doors/mcp.md) and [A2A](doors/a2a.md).',
     '',
     ...scopes.flatMap((scope) => [
       `## \`${scope}\``,
