@@ -29,6 +29,10 @@ import { registerImportAgent } from './routes/agents/import-agent.js';
 import { registerListAgents } from './routes/agents/list-agents.js';
 import { AgentSchema } from './schemas/agents.js';
 import { registerUpdateAgent } from './routes/agents/update-agent.js';
+import { registerDiffAgentVersions } from './routes/agent-versions/diff-agent-versions.js';
+import { registerGetAgentVersion } from './routes/agent-versions/get-agent-version.js';
+import { registerListAgentVersions } from './routes/agent-versions/list-agent-versions.js';
+import { registerRestoreAgentVersion } from './routes/agent-versions/restore-agent-version.js';
 import { registerCreateApiKey } from './routes/api-keys/create-api-key.js';
 import { registerListApiKeys } from './routes/api-keys/list-api-keys.js';
 import { registerAccountLimits } from './routes/account/account-limits.js';
@@ -297,6 +301,10 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
   registerDeleteAgent(app);
   registerImportAgent(app);
   registerExportAgent(app);
+  registerListAgentVersions(app);
+  registerGetAgentVersion(app);
+  registerDiffAgentVersions(app);
+  registerRestoreAgentVersion(app);
   const messageBodyBytes = messageBodyLimit(config.bodyLimitBytes, config.files.maxImageBytes);
   await registerSendMessage(app, {
     keepAliveMs: config.sseKeepAliveMs,

@@ -566,6 +566,86 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/agents/{agentId}/versions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List an agent's versions
+     * @description Every configuration the agent had, newest first: each create, PATCH, character import and restore that changed its configuration is a version (a change of status alone is not). Each entry says who made it (`keyId`), how (`source`) and which top-level fields changed; GET one version for its configuration. Versions are kept for as long as the agent exists and deleted with it. Follow `nextCursor` for older versions. Scope: `agents:read`.
+     */
+    get: operations['listAgentVersions'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/agents/{agentId}/versions/{version}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get one version of an agent
+     * @description The agent's configuration at that version, shaped like the agent (secrets masked; a version keeps a reference to each secret, never its value). Scope: `agents:read`.
+     */
+    get: operations['getAgentVersion'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/agents/{agentId}/versions/{version}/diff': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Compare two versions of an agent
+     * @description What changed from version `from` (default: the version before) to this one, as a JSON Patch (RFC 6902) over the two configurations, secrets masked: `add`, `remove` and `replace` operations at JSON Pointers. To compare a version with the agent as it is now, ask for the agent's `version` with `from` set to it. Scope: `agents:read`.
+     */
+    get: operations['diffAgentVersions'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/agents/{agentId}/versions/{version}/restore': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Restore a version of an agent
+     * @description Makes that version's configuration the agent's again, as a new version (`source` `restore`), and answers the agent. The status stays as it is. Secrets come back only from those the agent still holds: a version that needs a secret removed or replaced since, a model provider this server no longer enables, or a knowledge base deleted since, is refused with 409 `conflict` saying which, and nothing changes. Restoring a version equal to the present configuration changes nothing. No body. Scope: `agents:write`.
+     */
+    post: operations['restoreAgentVersion'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/agents/import': {
     parameters: {
       query?: never;
@@ -1485,6 +1565,74 @@ export interface webhooks {
     patch?: never;
     trace?: never;
   };
+  'agent.version_created': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** A change to an agent's configuration (create, PATCH, character import, restore, or a knowledge base it used being deleted) was kept as a new version: GET /v1/agents/{agentId}/versions/{version} reads it. A change of status alone makes no version. */
+    post: {
+      parameters: {
+        query?: never;
+        header: {
+          /** @description The event id (`evt_…`): the same on every attempt and redelivery; dedupe on it. */
+          'webhook-id': string;
+          /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body` with the secret (Standard Webhooks). */
+          'webhook-signature': string;
+          /** @description Unix seconds when this attempt was signed. */
+          'webhook-timestamp': string;
+        };
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            data: {
+              /** @description The API key id that made the change, or `service`. */
+              actor: string;
+              agentId: string;
+              /**
+               * Format: date-time
+               * @description RFC 3339 UTC time with milliseconds.
+               */
+              createdAt: string;
+              /** @description The API key that made the change. */
+              keyId: string;
+              requestId: string | null;
+              /** @description The new version of the agent’s configuration (1 at create). */
+              version: number;
+            };
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC time with milliseconds.
+             */
+            timestamp: string;
+            /** @constant */
+            type: 'agent.version_created';
+          };
+        };
+      };
+      responses: {
+        /** @description Received. Any other answer, or none within the time-out, is retried. */
+        '2XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   'approval.requested': {
     parameters: {
       query?: never;
@@ -2097,6 +2245,8 @@ export interface components {
        * @description RFC 3339 UTC time with milliseconds.
        */
       updatedAt: string;
+      /** @description The configuration version: 1 at create, one more with each change of configuration (not of status). GET /v1/agents/{agentId}/versions lists them. */
+      version: number;
     };
     /** Approval */
     Approval: {
@@ -6179,6 +6329,492 @@ export interface operations {
       };
     };
   };
+  listAgentVersions: {
+    parameters: {
+      query?: {
+        /** @description The `nextCursor` of the previous page. */
+        cursor?: string;
+        /** @description Versions per page, 1–100 (default 20). */
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        agentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              agentId: string;
+              /**
+               * Format: date-time
+               * @description RFC 3339 UTC time with milliseconds.
+               */
+              createdAt: string;
+              /** @description Top-level fields that differ from the version before (empty for the first). */
+              fields: string[];
+              /** @description The API key that made this version; null for one recorded when versions began to be kept. */
+              keyId: string | null;
+              /** @description For a restore: the version it restored. */
+              restoredFrom: number | null;
+              /**
+               * @description `create`, `import` (a character file), `update` (PATCH), `restore` (see `restoredFrom`), `detach` (a knowledge base the agent used was deleted), `existing` (the configuration the agent had when versions began to be kept).
+               * @enum {string}
+               */
+              source: 'create' | 'import' | 'update' | 'restore' | 'detach' | 'existing';
+              /** @description Numbered per agent from 1; the agent’s `version` is its latest. */
+              version: number;
+            }[];
+            pagination: {
+              hasMore: boolean;
+              limit: number;
+              nextCursor: string | null;
+            };
+          };
+        };
+      };
+      /** @description Invalid JSON or a request that does not match the schema (`invalid_json`, `validation_failed`). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key lacks the scope this operation needs (`insufficient_scope`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this account (`not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The database cannot be reached (`service_unavailable`), or for messages the agent or its model provider cannot answer now (`agent_unavailable`, `provider_unavailable`); see Retry-After. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getAgentVersion: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        agentId: string;
+        version: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            agentId: string;
+            /**
+             * AgentConfiguration
+             * @description What the agent was configured with at this version: the fields of the agent but `id`, `status`, `statusReason`, `version`, `createdAt` and `updatedAt`. Secrets are masked, as on the agent; a version never holds a secret, only a reference to the one the agent held.
+             */
+            configuration: {
+              bio: string[];
+              deletionProtection: boolean;
+              expertise: string[];
+              goals: {
+                motivations: string[];
+                objectives: string[];
+              };
+              knowledge: (
+                | string
+                | {
+                    content: string;
+                    title?: string;
+                  }
+              )[];
+              knowledgeBases: string[];
+              limits: {
+                spend: {
+                  costPerDay: number | null;
+                  costPerMonth: number | null;
+                  tokensPerDay: number | null;
+                  tokensPerMonth: number | null;
+                };
+              };
+              mcp: {
+                /** @description Offer the agent as its own tool, `ask_<name>`, on the MCP server at /v1/mcp (default false). Every agent can be reached with `send_message` either way. */
+                exposed: boolean;
+              };
+              memory: {
+                budgets: {
+                  factsTokens: number;
+                  historyTokens: number | null;
+                  recallTokens: number;
+                  summaryTokens: number;
+                };
+                facts: boolean;
+                recall: boolean;
+                schedule: {
+                  everyUserTurns: number;
+                  idleSeconds: number;
+                };
+                summary: boolean;
+              };
+              metadata: {
+                [key: string]: string;
+              };
+              model: {
+                /** @description Masked. */
+                apiKey?: string;
+                maxOutputTokens?: number;
+                maxSteps?: number;
+                name: string;
+                provider: string;
+                temperature?: number;
+                topP?: number;
+              };
+              name: string;
+              personality: {
+                style: string[];
+                tone: string | null;
+                traits: string[];
+              };
+              platforms: {
+                enabled: boolean;
+                /** @description Masked: "••••" and the last four characters (only "••••" for secrets under 12 characters). */
+                secrets: {
+                  [key: string]: string;
+                };
+                /** @description Free-form JSON settings. */
+                settings: {
+                  [key: string]: unknown;
+                };
+                type: string;
+              }[];
+              plugins: {
+                /** @description A call of one of these tools pauses the run until POST /v1/agents/{id}/approvals/{approvalId} approves or denies it. A plugin may make some of its tools wait whatever this names (the evm plugin’s evm_transfer, unless its config sets transfers.requireApproval to false); this adds to them and cannot take them away. */
+                approval?: {
+                  /** @description How long a request waits for a decision before it expires (default 86400: 24 h; ≤ 30 days). */
+                  expiresAfterSeconds?: number;
+                  /** @description The tools (as the model knows them, e.g. fetch_url, mcp_add) that need approval, or "*": all. */
+                  tools: string[] | '*';
+                };
+                /** @description Free-form JSON settings. */
+                config: {
+                  [key: string]: unknown;
+                };
+                enabled: boolean;
+                name: string;
+                /** @description Masked: "••••" and the last four characters (only "••••" for secrets under 12 characters). */
+                secrets: {
+                  [key: string]: string;
+                };
+              }[];
+              system: string | null;
+            };
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC time with milliseconds.
+             */
+            createdAt: string;
+            /** @description Top-level fields that differ from the version before (empty for the first). */
+            fields: string[];
+            /** @description The API key that made this version; null for one recorded when versions began to be kept. */
+            keyId: string | null;
+            /** @description For a restore: the version it restored. */
+            restoredFrom: number | null;
+            /**
+             * @description `create`, `import` (a character file), `update` (PATCH), `restore` (see `restoredFrom`), `detach` (a knowledge base the agent used was deleted), `existing` (the configuration the agent had when versions began to be kept).
+             * @enum {string}
+             */
+            source: 'create' | 'import' | 'update' | 'restore' | 'detach' | 'existing';
+            /** @description Numbered per agent from 1; the agent’s `version` is its latest. */
+            version: number;
+          };
+        };
+      };
+      /** @description Invalid JSON or a request that does not match the schema (`invalid_json`, `validation_failed`). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key lacks the scope this operation needs (`insufficient_scope`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this account (`not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The database cannot be reached (`service_unavailable`), or for messages the agent or its model provider cannot answer now (`agent_unavailable`, `provider_unavailable`); see Retry-After. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  diffAgentVersions: {
+    parameters: {
+      query?: {
+        /** @description The version to compare with (default: the one before; for version 1, an empty configuration). */
+        from?: number;
+      };
+      header?: never;
+      path: {
+        agentId: string;
+        version: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            agentId: string;
+            /** @enum {string} */
+            format: 'json-patch';
+            /** @description The version compared with; null: an empty configuration. */
+            from: number | null;
+            /** @description A JSON Patch (RFC 6902) that turns the `from` configuration into the `to` one; empty when they are equal. A secret replaced by one with the same mask shows as no change here; `fields` of the version names it. */
+            operations: {
+              /** @enum {string} */
+              op: 'add' | 'remove' | 'replace';
+              /** @description JSON Pointer (RFC 6901) into the configuration. */
+              path: string;
+              /** @description For `add` and `replace`: the new value (secrets masked). */
+              value?: unknown;
+            }[];
+            to: number;
+          };
+        };
+      };
+      /** @description Invalid JSON or a request that does not match the schema (`invalid_json`, `validation_failed`). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key lacks the scope this operation needs (`insufficient_scope`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this account (`not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The database cannot be reached (`service_unavailable`), or for messages the agent or its model provider cannot answer now (`agent_unavailable`, `provider_unavailable`); see Retry-After. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  restoreAgentVersion: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        agentId: string;
+        version: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Agent'];
+        };
+      };
+      /** @description Invalid JSON or a request that does not match the schema (`invalid_json`, `validation_failed`). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key lacks the scope this operation needs (`insufficient_scope`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this account (`not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A request with the same Idempotency-Key is still running (`idempotency_in_progress`), or the resource is in a state that does not allow the operation (`conflict`). */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The database cannot be reached (`service_unavailable`), or for messages the agent or its model provider cannot answer now (`agent_unavailable`, `provider_unavailable`); see Retry-After. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
   importAgent: {
     parameters: {
       query?: never;
@@ -9362,6 +9998,7 @@ export interface operations {
             | 'agent.deleted'
             | 'agent.status_changed'
             | 'agent.budget_exceeded'
+            | 'agent.version_created'
             | 'message.completed'
             | 'message.failed'
             | 'memory.updated'
@@ -9645,6 +10282,7 @@ export interface operations {
             | 'agent.deleted'
             | 'agent.status_changed'
             | 'agent.budget_exceeded'
+            | 'agent.version_created'
             | 'message.completed'
             | 'message.failed'
             | 'memory.updated'

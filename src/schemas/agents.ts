@@ -350,6 +350,11 @@ export const AgentSchema = Type.Object(
     memory: MemorySettingsView,
     mcp: McpSettings,
     limits: AgentLimitsView,
+    version: Type.Integer({
+      description:
+        'The configuration version: 1 at create, one more with each change of configuration (not of status). ' +
+        'GET /v1/agents/{agentId}/versions lists them.',
+    }),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   },

@@ -8,6 +8,7 @@ export const webhookEventTypes = [
   'agent.deleted',
   'agent.status_changed',
   'agent.budget_exceeded',
+  'agent.version_created',
   'message.completed',
   'message.failed',
   'memory.updated',
@@ -226,6 +227,18 @@ export const webhookPayloads: Record<WebhookEventType, ReturnType<typeof envelop
     }),
     'A spend limit refused a message or task of the agent: sent once per limit and period (the first refusal), ' +
       'whichever instance refused it. The agent keeps its status; its `statusReason` says the same until it resets.',
+  ),
+  'agent.version_created': envelope(
+    'agent.version_created',
+    Type.Object({
+      ...agentEventData,
+      version: Type.Integer({ description: 'The new version of the agent’s configuration (1 at create).' }),
+      keyId: Type.String({ description: 'The API key that made the change.' }),
+      createdAt: Timestamp,
+    }),
+    "A change to an agent's configuration (create, PATCH, character import, restore, or a knowledge base it used " +
+      'being deleted) was kept as a new version: GET /v1/agents/{agentId}/versions/{version} reads it. A change ' +
+      'of status alone makes no version.',
   ),
   'message.completed': envelope(
     'message.completed',

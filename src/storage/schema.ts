@@ -43,7 +43,10 @@ export interface AgentsTable {
   deletion_protection: number;
   /** JSON of everything else the agent holds, secrets sealed. */
   profile: string;
-  /** Incremented by every update; guards read-modify-write against lost updates. */
+  /**
+   * The configuration version (1, 2, …; agent_versions, migration 0029): incremented by every change of
+   * configuration, not by a status change. With the status, it guards read-modify-write against lost updates.
+   */
   version: number;
   created_at: string;
   updated_at: string;
@@ -115,6 +118,24 @@ export interface AgentEventsTable {
   /** The API key id that made the change, or `service`. */
   actor: string;
   request_id: string | null;
+  created_at: string;
+}
+
+/**
+ * One version of an agent's configuration (migration 0029): immutable, numbered
+ * per agent like `agents.version`; `configuration` is JSON with every secret by
+ * reference (src/storage/repositories/agent-versions.ts), never its value.
+ */
+export interface AgentVersionsTable {
+  agent_id: string;
+  version: number;
+  account_id: string;
+  key_id: string | null;
+  source: string;
+  restored_from: number | null;
+  /** JSON array of the top-level fields that differ from the version before. */
+  fields: string;
+  configuration: string;
   created_at: string;
 }
 
@@ -492,6 +513,7 @@ export interface Database {
   messages: MessagesTable;
   knowledge_items: KnowledgeItemsTable;
   agent_events: AgentEventsTable;
+  agent_versions: AgentVersionsTable;
   platform_states: PlatformStatesTable;
   platform_items: PlatformItemsTable;
   platform_daily_posts: PlatformDailyPostsTable;

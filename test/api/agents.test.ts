@@ -78,6 +78,7 @@ for (const backend of backends) {
           },
           mcp: { exposed: false },
           limits: { spend: { tokensPerDay: null, tokensPerMonth: null, costPerDay: null, costPerMonth: null } },
+          version: 1,
           createdAt: undefined,
           updatedAt: undefined,
         },

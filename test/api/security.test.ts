@@ -58,6 +58,10 @@ const knownOperations: Array<[label: string, scope: Scope | null]> = [
   ['GET /v1/agents/{agentId}/approvals/{approvalId}', 'agents:read'],
   ['POST /v1/agents/{agentId}/approvals/{approvalId}', 'approvals:write'],
   ['GET /v1/files/{fileId}', 'agents:read'],
+  ['GET /v1/agents/{agentId}/versions', 'agents:read'],
+  ['GET /v1/agents/{agentId}/versions/{version}', 'agents:read'],
+  ['GET /v1/agents/{agentId}/versions/{version}/diff', 'agents:read'],
+  ['POST /v1/agents/{agentId}/versions/{version}/restore', 'agents:write'],
 ];
 
 /** Path parameters the suite can fill, by name; a route with another one fails until it is added here. */
@@ -75,6 +79,7 @@ const fillableParameters = [
   'type',
   'approvalId',
   'fileId',
+  'version',
 ];
 
 /** The X account the suite's own agents post with (a fake X API on loopback). */
@@ -354,6 +359,9 @@ for (const backend of backends) {
             });
             assert.equal(patched.statusCode, 200, patched.body);
           }
+        } else if (name === 'version') {
+          // Every agent has its version 1; whose it is follows from the agent id before it.
+          value = '1';
         } else if (name === 'fileId') {
           value =
             whose === 'foreign'

@@ -109,7 +109,10 @@ function idChoice(parameter: Parameter): fc.Arbitrary<IdChoice> {
   const pools = idPools[parameter.name] ?? [];
   const known = pools.length
     ? fc.tuple(fc.constantFrom(...pools), fc.nat(7)).map(([pool, index]): IdChoice => ({ pool, index }))
-    : validValue(parameter.schema).map((value): IdChoice => ({ literal: encodePathText(String(value)) }));
+    : parameter.name === 'version'
+      ? // An agent's versions are numbered from 1: the first ones exist on every own agent.
+        fc.integer({ min: 1, max: 3 }).map((value): IdChoice => ({ literal: String(value) }))
+      : validValue(parameter.schema).map((value): IdChoice => ({ literal: encodePathText(String(value)) }));
   return fc.oneof(
     { weight: 6, arbitrary: known },
     { weight: 2, arbitrary: literalIds.map((literal): IdChoice => ({ literal })) },

@@ -234,6 +234,7 @@ describe('character export mapping', () => {
     },
     mcp: { exposed: false },
     limits: { spend: { tokensPerDay: null, tokensPerMonth: null, costPerDay: null, costPerMonth: null } },
+    version: 1,
     createdAt: '2025-01-01T00:00:00.000Z',
     updatedAt: '2025-01-01T00:00:00.000Z',
   };

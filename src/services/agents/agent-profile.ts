@@ -222,7 +222,7 @@ function checkPlatforms(
 }
 
 /** Checks that span fields or depend on the deployment; the schema has checked each field alone. */
-function checkProfile(deps: ServiceDeps, profile: AgentProfile): void {
+export function checkProfile(deps: ServiceDeps, profile: AgentProfile): void {
   const problem = deps.providers.problemWith(profile.model);
   if (problem) throw validationError(`/body/model/${problem.field}`, problem.message);
   if (profile.model.apiKey && !deps.allowAgentModelKeys) {
@@ -472,6 +472,7 @@ function buildAgentView(record: AgentRecord): Agent {
     memory: memorySettingsOf(profile),
     mcp: { exposed: profile.mcp?.exposed === true },
     limits: { spend: spendLimitsView(profile.limits?.spend) },
+    version: record.version,
     createdAt: record.createdAt,
     updatedAt: record.updatedAt,
   };

@@ -7,6 +7,7 @@ import type { AgentRecord } from '../../storage/repositories/agents.js';
 import { recordAgentEvent } from '../../events/agent-events.js';
 import { requireScope, type ServiceContext } from '../context.js';
 import { eventWriterOf } from '../events/event-writer.js';
+import { recordAgentVersion } from '../agent-versions/record-version.js';
 import { checkKnowledgeBases } from '../knowledge-bases/attachments.js';
 import { checkPluginsFurther, profileFromCreate, toAgentView } from './agent-profile.js';
 
@@ -36,10 +37,13 @@ export async function createAgent({
   ctx,
   input,
   idempotencyKey,
+  source = 'create',
 }: {
   ctx: ServiceContext;
   input: CreateAgentInput;
   idempotencyKey?: string;
+  /** What its version 1 says made it: a create, or a character import. */
+  source?: 'create' | 'import';
 }): Promise<CreatedAgent> {
   requireScope(ctx, 'agents:write');
   const { repositories, clock, logger } = ctx.deps;
@@ -70,6 +74,7 @@ export async function createAgent({
       if (knowledgeBases.length > 0)
         await repositories.knowledgeBases.attach(record.accountId, id, knowledgeBases, transaction);
       await recordAgentEvent(eventWriterOf(ctx), record, 'agent.created', created, transaction);
+      await recordAgentVersion(ctx, { agent: record, previous: null, source }, transaction);
     });
     ctx.deps.webhooks.outbox.committed();
     logger.info({ agentId: id, accountId: record.accountId, requestId: ctx.requestId }, 'agent created');
@@ -117,6 +122,7 @@ export async function createAgent({
       if (knowledgeBases.length > 0)
         await repositories.knowledgeBases.attach(record.accountId, id, knowledgeBases, transaction);
       await recordAgentEvent(eventWriterOf(ctx), record, 'agent.created', created, transaction);
+      await recordAgentVersion(ctx, { agent: record, previous: null, source }, transaction);
       await idempotency.complete(accountId, idempotencyKey, 201, JSON.stringify(agent), transaction);
     });
   } catch (error) {

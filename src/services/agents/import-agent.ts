@@ -47,6 +47,7 @@ export async function importAgent({
   const { agent, replayed } = await createAgent({
     ctx,
     input,
+    source: 'import',
     ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
   });
   return { agent, report, replayed };

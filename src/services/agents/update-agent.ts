@@ -9,6 +9,7 @@ import { eventWriterOf } from '../events/event-writer.js';
 import { checkKnowledgeBases } from '../knowledge-bases/attachments.js';
 import { applyAgentPatch, checkPluginsFurther, toAgentView } from './agent-profile.js';
 import { findOwnAgent } from './get-agent.js';
+import { configurationChanged, recordAgentVersion } from '../agent-versions/record-version.js';
 
 function unchanged(current: AgentRecord, next: AgentRecord): boolean {
   return (
@@ -52,10 +53,12 @@ export async function updateAgent({
     const next: AgentRecord = {
       ...current,
       ...patched,
-      version: current.version + 1,
       updatedAt: now > current.updatedAt ? now : current.updatedAt,
     };
     if (unchanged(current, next)) return { current, next: current };
+    // A status alone is not configuration: no new version for it (docs/versions.md).
+    const newVersion = configurationChanged(current, next);
+    if (newVersion) next.version = current.version + 1;
     if (!(await agents.update(current, next, transaction))) {
       throw new AppError('internal', 'The agent changed while it was locked for this update.');
     }
@@ -74,6 +77,7 @@ export async function updateAgent({
       const data = statusChangeData(current.status, next.status, ownerStatusReason, writer.actor);
       await recordAgentEvent(writer, next, 'agent.status_changed', data, transaction);
     }
+    if (newVersion) await recordAgentVersion(ctx, { agent: next, previous: current, source: 'update' }, transaction);
     return { current, next };
   });
   if (next !== current) ctx.deps.webhooks.outbox.committed();

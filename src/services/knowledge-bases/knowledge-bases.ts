@@ -14,6 +14,7 @@ import { agentChanges } from '../../events/agent-changes.js';
 import { recordAgentEvent } from '../../events/agent-events.js';
 import { requireScope, type ServiceContext } from '../context.js';
 import { eventWriterOf } from '../events/event-writer.js';
+import { recordAgentVersion } from '../agent-versions/record-version.js';
 import { decodePagedCursor, encodePagedCursor } from '../last-id-cursor.js';
 import { toKnowledgeBaseView } from './views.js';
 
@@ -154,6 +155,7 @@ export async function deleteKnowledgeBase({
         throw new AppError('internal', 'An agent changed while its knowledge base was being detached.');
       }
       await recordAgentEvent(eventWriterOf(ctx), next, 'agent.updated', { ...agentChanges(agent, next) }, transaction);
+      await recordAgentVersion(ctx, { agent: next, previous: agent, source: 'detach' }, transaction);
     }
     return agentIds;
   });

@@ -71,6 +71,7 @@ export interface AgentRecord {
   statusReason: string | null;
   deletionProtection: boolean;
   profile: AgentProfile;
+  /** The configuration version (1 at create): the latest of the agent's versions (agent-versions.ts). */
   version: number;
   createdAt: string;
   updatedAt: string;
@@ -297,8 +298,10 @@ export class AgentRepository {
   }
 
   /**
-   * Writes `next` if the stored version is still `next.version - 1`
-   * (optimistic concurrency); false when another update came first.
+   * Writes `next` if the stored version and status are still those of
+   * `previous` (optimistic concurrency); false when another update came first.
+   * `next.version` is `previous.version + 1` for a change of configuration,
+   * the same for a status-only change.
    */
   async update(previous: AgentRecord, next: AgentRecord, executor: Executor = this.db): Promise<boolean> {
     return inTransaction(executor, async (transaction) => {
@@ -318,6 +321,7 @@ export class AgentRepository {
         .where('id', '=', previous.id)
         .where('account_id', '=', previous.accountId)
         .where('version', '=', previous.version)
+        .where('status', '=', previous.status)
         .executeTakeFirst();
       if (Number(result.numUpdatedRows) === 0) return false;
       if (previous.status !== next.status) {
@@ -332,6 +336,9 @@ export class AgentRepository {
    * rejected the agent's credentials), with its reason and the counts, unless
    * the agent changed since `record` was read: then its owner has acted
    * meanwhile and their change stands. True when the status was written.
+   * A status is not configuration, so the version stays; an owner's change
+   * since the read shows in the version (configuration) or in the status and
+   * its reason (a status-only PATCH), all three of which must be as read.
    */
   async setStatus(
     record: AgentRecord,
@@ -343,10 +350,16 @@ export class AgentRepository {
     return inTransaction(executor, async (transaction) => {
       const result = await transaction
         .updateTable('agents')
-        .set({ status, status_reason: reason, version: record.version + 1, updated_at: updatedAt })
+        .set({ status, status_reason: reason, updated_at: updatedAt })
         .where('id', '=', record.id)
         .where('account_id', '=', record.accountId)
         .where('version', '=', record.version)
+        .where('status', '=', record.status)
+        .where((eb) =>
+          record.statusReason === null
+            ? eb('status_reason', 'is', null)
+            : eb('status_reason', '=', record.statusReason),
+        )
         .executeTakeFirst();
       if (Number(result.numUpdatedRows) === 0) return false;
       if (record.status !== status) {

@@ -5,6 +5,7 @@ import { AccountRepository } from './accounts.js';
 import { AgentEventRepository } from './agent-events.js';
 import { AgentMetricsRepository } from './agent-metrics.js';
 import { AgentRepository } from './agents.js';
+import { AgentVersionRepository } from './agent-versions.js';
 import { ApiKeyRepository } from './api-keys.js';
 import { FileRepository } from './files.js';
 import { IdempotencyRepository } from './idempotency.js';
@@ -37,6 +38,8 @@ export interface Repositories {
   apiKeys: ApiKeyRepository;
   agents: AgentRepository;
   agentEvents: AgentEventRepository;
+  /** Every configuration an agent had, by version (src/services/agent-versions/). */
+  agentVersions: AgentVersionRepository;
   agentMetrics: AgentMetricsRepository;
   idempotency: IdempotencyRepository;
   messages: MessageRepository;
@@ -83,6 +86,7 @@ export function createRepositories(
     apiKeys: new ApiKeyRepository(db, committedReader),
     agents: new AgentRepository(db, dialect, committedReader),
     agentEvents: new AgentEventRepository(db),
+    agentVersions: new AgentVersionRepository(db),
     agentMetrics: new AgentMetricsRepository(db),
     idempotency: new IdempotencyRepository(db),
     messages,
