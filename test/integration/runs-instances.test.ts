@@ -214,7 +214,10 @@ describe('runs on two instances', { skip }, () => {
   });
 
   it('goes on from the last completed step: the tool that ran is not run again, the step done not asked again', async () => {
-    const posts = await startLoopbackHttpServer((_request, response) => response.end('{"ok":true}'));
+    const posts = await startLoopbackHttpServer((_request, response) => {
+      response.setHeader('content-type', 'application/json');
+      response.end('{"ok":true}');
+    });
     try {
       const doomed = await startServer(instanceEnvironment());
       const created = await call(doomed, 'POST', '/v1/agents', {
@@ -255,7 +258,10 @@ describe('runs on two instances', { skip }, () => {
     let release: (() => void) | null = null;
     const posts = await startLoopbackHttpServer((_request, response) => {
       // Held until the instance running the call is killed.
-      release = () => response.end('{"ok":true}');
+      release = () => {
+        response.setHeader('content-type', 'application/json');
+        response.end('{"ok":true}');
+      };
     });
     try {
       const doomed = await startServer(instanceEnvironment());
