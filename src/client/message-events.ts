@@ -20,6 +20,14 @@ export type MessageEvent = (
   | { type: 'tool.approval_requested'; data: { id: string } & PendingApproval }
   | { type: 'message.completed'; data: MessageReply }
   | { type: 'message.failed'; data: { id: string; error: Problem } }
+  /**
+   * The run was taken over by another instance after its own stopped: `text` is the reply so far (replace what the
+   * deltas said with it); the continuation's events follow.
+   */
+  | {
+      type: 'run.resumed';
+      data: { runId: string; id: string | null; text: string; completedSteps: number; takeovers: number };
+    }
 ) & {
   /** The event's number in its run (1, 2, 3…): resume after it with `runs.events(…, { after })`. */
   seq?: number;
@@ -35,6 +43,7 @@ const knownTypes: ReadonlySet<string> = new Set<MessageEventType>([
   'tool.approval_requested',
   'message.completed',
   'message.failed',
+  'run.resumed',
 ]);
 
 /**

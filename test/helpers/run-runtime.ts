@@ -7,7 +7,7 @@ export function runtimeOver(runs: RunRepository): RunRuntime {
   return new RunRuntime({
     db: {} as never,
     runs,
-    runSteps: {} as never,
+    runSteps: { prune: async () => 0, append: async () => {} } as never,
     approvals: {} as never,
     clock: { now: () => Date.parse('2026-11-27T00:00:00.000Z') } as never,
     logger: pino({ level: 'silent' }),

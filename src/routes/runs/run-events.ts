@@ -21,7 +21,10 @@ export function registerRunEvents(app: App, options: { keepAliveMs: number; shut
           '`message.delta`, `tool.called`, `tool.completed`, then `message.completed` or `message.failed`), each ' +
           'with its `id` (1, 2, 3…). From the start, or after the `Last-Event-ID` header (or `after`): a client ' +
           'that lost its connection resumes where it was, on any instance, without a repeated event. While the run ' +
-          'goes on the stream follows it, and ends after its last event. Events stay readable for ' +
+          'goes on the stream follows it, and ends after its last event. A run whose instance stopped is taken over by ' +
+          'another instance (docs/runs.md, "When an instance stops"): its readers then get `run.resumed` ' +
+          '`{runId, id, text, completedSteps, takeovers}`, whose `text` (the reply so far) replaces what the deltas ' +
+          'said, then the continuation and the real end. Events stay readable for ' +
           'AGENTD_RUN_EVENT_RETENTION_HOURS (24) after they were recorded; later, a finished run gives its outcome ' +
           'as one last event. Leaving the stream does not stop the run (POST …/cancel does). Scope: `agents:read`.',
         params: RunIdParams,

@@ -349,7 +349,9 @@ export class RunRuntime {
           isoTime(now - settings.eventRetentionHours * 3_600_000),
           isoTime(now - Math.max(settings.staleMs * 10, 3_600_000)),
         );
-        if (removed > 0) logger.info({ removed }, 'pruned run events past their retention');
+        const journal = await this.options.runSteps.prune(isoTime(now - settings.eventRetentionHours * 3_600_000));
+        if (removed + journal > 0)
+          logger.info({ removed, journal }, 'pruned run events and steps past their retention');
       }
     } catch (error) {
       logger.warn({ err: error }, 'run heartbeat failed; will retry');
