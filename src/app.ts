@@ -136,7 +136,8 @@ function requestIdOf(request: IncomingMessage): string {
  * numbers and booleans are coerced there.
  */
 function createValidators() {
-  const common = { allErrors: true, removeAdditional: false, strict: false } as const;
+  // verbose: an error carries its schema, so a map's key is told by the pattern keys must follow (validation-errors.ts).
+  const common = { allErrors: true, removeAdditional: false, strict: false, verbose: true } as const;
   const body = newAjv({ ...common, coerceTypes: false, useDefaults: false });
   const text = newAjv({ ...common, coerceTypes: true, useDefaults: true });
   addFormats(body);

@@ -1,6 +1,6 @@
 import type { ErrorObject } from 'ajv';
 import type { FieldError } from '../errors.js';
-import { keywordWording, typeWording, type Wording } from '../validation-wording.js';
+import { keywordWording, patternWording, typeWording, type Wording } from '../validation-wording.js';
 
 /**
  * Turns Ajv's errors (collected with allErrors) into the contract's `errors[]`:
@@ -24,11 +24,19 @@ function wordingOf(error: ErrorObject): { pointer: string } & Wording {
   switch (error.keyword) {
     case 'additionalProperties': {
       const name = String(params.additionalProperty);
-      const readOnly = error.instancePath === '' && readOnlyFields.has(name);
-      return {
-        pointer: `${error.instancePath}/${escapePointer(name)}`,
-        ...(readOnly ? { code: 'read_only', message: 'is read-only' } : keywordWording('additionalProperties', name)),
-      };
+      const pointer = `${error.instancePath}/${escapePointer(name)}`;
+      if (error.instancePath === '' && readOnlyFields.has(name))
+        return { pointer, code: 'read_only', message: 'is read-only' };
+      // A map whose keys follow a pattern (secrets by name): the key is not unknown, it is not in the accepted form.
+      const keyPatterns = Object.keys((error.parentSchema?.patternProperties as object | undefined) ?? {});
+      if (keyPatterns.length === 1) {
+        return {
+          pointer,
+          code: 'invalid_key',
+          message: `is not an accepted key: it ${patternWording(keyPatterns[0]!).message}`,
+        };
+      }
+      return { pointer, ...keywordWording('additionalProperties', name) };
     }
     case 'required':
       return {

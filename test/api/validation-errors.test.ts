@@ -74,6 +74,14 @@ describe('validation problems in words, with a code', () => {
       },
       { path: '/body/plugins/0/config/timeoutMs', code: 'type', message: 'must be a whole number' },
     ]);
+    const secret = await post('/v1/agents', {
+      name: 'Keeper',
+      plugins: [{ name: 'http', secrets: { 'my token': 'x' } }],
+    });
+    assert.deepEqual(
+      secret.json().errors.map((error: { path: string; code: string }) => [error.path, error.code]),
+      [['/body/plugins/0/secrets/my token', 'invalid_key']],
+    );
   });
 
   it('no message of any published schema would show a raw pattern', async () => {

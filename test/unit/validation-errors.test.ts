@@ -8,7 +8,8 @@ import { fieldErrorsFrom } from '../../src/http/validation-errors.js';
 import { valueProblems } from '../../src/validation-wording.js';
 import { httpPluginConfigSchema } from '../../src/plugins/http/config.js';
 
-const ajv = new Ajv({ allErrors: true, strict: false });
+// As the server makes its validators: verbose, so an error carries its schema.
+const ajv = new Ajv({ allErrors: true, strict: false, verbose: true });
 const validateCreate = ajv.compile(CreateAgentBody);
 const validateUpdate = ajv.compile(UpdateAgentBody);
 
@@ -58,6 +59,17 @@ describe('validation errors as JSON pointers', () => {
   it('escapes pointer segments', () => {
     assert.deepEqual(problems(validateCreate, { name: 'x', 'a/b~c': 1 }), [
       { path: '/body/a~1b~0c', code: 'unknown_property', message: 'is not a known field' },
+    ]);
+  });
+
+  it('tells a key of a map that is not in the form its keys take', () => {
+    assert.deepEqual(problems(validateCreate, { name: 'x', plugins: [{ name: 'http', secrets: { '1 bad': 'v' } }] }), [
+      {
+        path: '/body/plugins/0/secrets/1 bad',
+        code: 'invalid_key',
+        message:
+          'is not an accepted key: it must be a name of up to 100 letters, digits, "_", "." or "-", starting with a letter',
+      },
     ]);
   });
 
