@@ -17,7 +17,7 @@ const sections: Array<[string, string]> = [
   ['Approvals', 'Approvals'],
   ['Characters', 'Characters'],
 ];
-const agentTabs = ['Chat', 'History', 'Memory', 'Tasks', 'Platforms', 'Metrics', 'Connect', 'Edit'];
+const agentTabs = ['Chat', 'History', 'Memory', 'Tasks', 'Platforms', 'Metrics', 'Connect', 'Edit', 'Versions'];
 
 const focusedText = (page: Page) =>
   page.evaluate(() => (globalThis as any).document.activeElement?.textContent?.trim() ?? '');

@@ -3,7 +3,7 @@ import { ApiError, api, type Agent } from './api.js';
 import { Chat } from './chat.js';
 import { History } from './history.js';
 import { agentTabs, hrefOf, navigate, type AgentTab } from './route.js';
-import { AgentConnect, AgentEdit, AgentMemory, AgentPlatforms, AgentTasks, Metrics } from './views.js';
+import { AgentConnect, AgentEdit, AgentMemory, AgentPlatforms, AgentTasks, AgentVersions, Metrics } from './views.js';
 
 const tabLabels: Record<AgentTab, string> = {
   chat: 'Chat',
@@ -14,6 +14,7 @@ const tabLabels: Record<AgentTab, string> = {
   metrics: 'Metrics',
   connect: 'Connect',
   edit: 'Edit',
+  versions: 'Versions',
 };
 
 /** One agent: its chat, history, metrics and form, and deleting it. */
@@ -71,6 +72,7 @@ export function AgentPage({ agentId, tab }: { agentId: string; tab: AgentTab }) 
       {tab === 'metrics' && <Metrics agentId={agent.id} />}
       {tab === 'connect' && <AgentConnect agent={agent} />}
       {tab === 'edit' && <AgentEdit agent={agent} onSaved={setAgent} />}
+      {tab === 'versions' && <AgentVersions agent={agent} onRestored={setAgent} />}
     </section>
   );
 }

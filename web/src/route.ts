@@ -17,7 +17,17 @@ export type Route =
   | { name: 'approvals' }
   | { name: 'characters' };
 
-export const agentTabs = ['chat', 'history', 'memory', 'tasks', 'platforms', 'metrics', 'connect', 'edit'] as const;
+export const agentTabs = [
+  'chat',
+  'history',
+  'memory',
+  'tasks',
+  'platforms',
+  'metrics',
+  'connect',
+  'edit',
+  'versions',
+] as const;
 export type AgentTab = (typeof agentTabs)[number];
 
 /** The service-wide views, in the order the navigation shows them. */

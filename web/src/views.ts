@@ -47,6 +47,10 @@ export const Metrics = lazyView<{ agentId: string }>(
   () => import('./metrics.js').then((module) => module.Metrics),
   'metrics',
 );
+export const AgentVersions = lazyView<{ agent: Agent; onRestored: (agent: Agent) => void }>(
+  () => import('./views/agent-versions.js').then((module) => module.AgentVersions),
+  'versions',
+);
 export const AgentConnect = lazyView<{ agent: Agent }>(
   () => import('./views/agent-connect.js').then((module) => module.AgentConnect),
   'connections',
