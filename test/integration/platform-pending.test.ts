@@ -6,7 +6,8 @@ import { after, before, describe, it } from 'node:test';
 import type { TakenItem } from '../../src/platforms/platform.js';
 import { PlatformItemClaims } from '../../src/services/platforms/platform-items.js';
 import { openDatabase, type DatabaseHandle } from '../../src/storage/database.js';
-import { migrateToLatest } from '../../src/storage/migrate.js';
+import { Migrator } from 'kysely';
+import { migrateToLatest, migrations } from '../../src/storage/migrate.js';
 import { PlatformItemRepository } from '../../src/storage/repositories/platform-items.js';
 import { databaseUrl, postgresSkip } from '../helpers/environment.js';
 import { captureLog } from '../helpers/log-capture.js';
@@ -131,6 +132,66 @@ function itemChecks(handles: () => DatabaseHandle[]) {
     assert.equal(untouched?.attempts, 1);
   });
 }
+
+describe('migration 0030 on SQLite', () => {
+  it('moves what was left unanswered (a Telegram update, an X mention) into item records whose claims ran out', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentd-migrate-items-'));
+    const handle = openDatabase({ kind: 'sqlite', file: path.join(dataDir, 'agentd.sqlite') });
+    try {
+      const names = Object.keys(migrations('sqlite')).sort();
+      const before = names[names.indexOf('0030-platform-item-claims') - 1]!;
+      const migrator = new Migrator({ db: handle.db, provider: { getMigrations: async () => migrations('sqlite') } });
+      assert.equal((await migrator.migrateTo(before)).error, undefined);
+      const db = handle.db as any;
+      const takenAt = '2026-11-27T10:00:00.000Z';
+      await db
+        .insertInto('platform_states')
+        .values({
+          agent_id: 'agt_migrated',
+          type: 'telegram',
+          state: 'running',
+          position: '00000000000000000041',
+          pending_item: JSON.stringify({ attempts: 2, pending: '{"update_id":41}' }),
+          updated_at: takenAt,
+        })
+        .execute();
+      const item = (item_id: string, pending: string | null) => ({
+        agent_id: 'agt_migrated',
+        type: 'x',
+        item_id,
+        claimed_at: takenAt,
+        pending,
+        attempts: 1,
+      });
+      await db
+        .insertInto('platform_items')
+        .values([item('1801', '{"id":"1801"}'), item('1800', null)])
+        .execute();
+      await migrateToLatest(handle);
+
+      const items = new PlatformItemRepository(handle.db);
+      const expired = await items.expired(new Date().toISOString(), 100);
+      assert.deepEqual(
+        expired
+          .filter((each) => each.agentId === 'agt_migrated')
+          .map((each) => [each.type, each.itemId, each.attempts])
+          .sort(),
+        [
+          ['telegram', '41', 2],
+          ['x', '1801', 1],
+        ],
+        'taken over by the next sweep',
+      );
+      const update = await items.find({ agentId: 'agt_migrated', type: 'telegram', itemId: '41' });
+      assert.equal(update?.pending, '{"update_id":41}');
+      const answered = await items.find({ agentId: 'agt_migrated', type: 'x', itemId: '1800' });
+      assert.equal(answered?.answered_at, takenAt, 'no longer pending: answered');
+    } finally {
+      await handle.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
 
 describe('platform items on SQLite', () => {
   let dataDir: string;
