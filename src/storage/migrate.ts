@@ -28,8 +28,8 @@ import { spendLimitsMigration } from './migrations/0025-spend-limits.js';
 import { modelCostsMigration } from './migrations/0026-model-costs.js';
 import { cachedInputTokensMigration } from './migrations/0027-cached-input-tokens.js';
 import { runStepsMigration } from './migrations/0028-run-steps.js';
-import { platformItemClaimsMigration } from './migrations/0030-platform-item-claims.js';
 import { agentVersionsMigration } from './migrations/0029-agent-versions.js';
+import { platformItemClaimsMigration } from './migrations/0030-platform-item-claims.js';
 import type { Dialect } from './schema.js';
 
 /** Every migration, by name, in the order they apply. */
@@ -63,8 +63,8 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0026-model-costs': modelCostsMigration(),
     '0027-cached-input-tokens': cachedInputTokensMigration(),
     '0028-run-steps': runStepsMigration(),
-    '0030-platform-item-claims': platformItemClaimsMigration(),
     '0029-agent-versions': agentVersionsMigration(dialect),
+    '0030-platform-item-claims': platformItemClaimsMigration(),
   };
 }
 
