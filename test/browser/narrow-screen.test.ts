@@ -102,6 +102,7 @@ describe('the dashboard on a phone', { skip: chromiumMissing ?? false }, () => {
       ['metrics', agentTab('metrics'), () => page.locator('.totals dd').first().waitFor()],
       ['connect', agentTab('connect'), () => page.locator('code').nth(1).waitFor()],
       ['edit', agentTab('edit'), () => page.getByRole('button', { name: 'Save changes' }).waitFor()],
+      ['versions', agentTab('versions'), () => page.locator('table.versions tbody tr').nth(1).waitFor()],
       ['knowledge', '#/knowledge', () => page.getByRole('row', { name: /Harbour regulations/ }).waitFor()],
       ['knowledge base', `#/knowledge/${base.id}`, () => page.getByRole('row', { name: /Mooring rules/ }).waitFor()],
       ['webhooks', '#/webhooks', () => page.getByRole('row', { name: /agentd\/events/ }).waitFor()],

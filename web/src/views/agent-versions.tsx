@@ -52,11 +52,13 @@ function DiffTable({ diff }: { diff: VersionDiff }) {
       <tbody>
         {diff.operations.map((operation) => (
           <tr key={`${operation.op}${operation.path}`}>
-            <td>
+            <td data-label="Field">
               <code>{fieldOf(operation.path)}</code>
             </td>
-            <td>{operation.op === 'add' ? 'added' : operation.op === 'remove' ? 'removed' : 'changed'}</td>
-            <td>
+            <td data-label="Change">
+              {operation.op === 'add' ? 'added' : operation.op === 'remove' ? 'removed' : 'changed'}
+            </td>
+            <td data-label="Value">
               <code>{valueOf(operation.value)}</code>
             </td>
           </tr>
@@ -126,10 +128,10 @@ export function AgentVersions({ agent, onRestored }: { agent: Agent; onRestored:
                       {version.version}
                       {version.version === agent.version ? ' (current)' : ''}
                     </th>
-                    <td>
+                    <td data-label="When">
                       <Time value={version.createdAt} />
                     </td>
-                    <td>
+                    <td data-label="What">
                       {sourceLabels[version.source]}
                       {version.restoredFrom !== null ? ` from version ${version.restoredFrom}` : ''}
                       {version.keyId ? (
@@ -139,7 +141,7 @@ export function AgentVersions({ agent, onRestored }: { agent: Agent; onRestored:
                         </>
                       ) : null}
                     </td>
-                    <td>{version.fields.join(', ') || '—'}</td>
+                    <td data-label="Fields">{version.fields.join(', ') || '—'}</td>
                     <td class="actions">
                       <button
                         type="button"
