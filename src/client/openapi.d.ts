@@ -483,7 +483,7 @@ export interface paths {
     };
     /**
      * Stream a run's events
-     * @description The run’s events as server-sent events, the same ones a streamed reply sends (`message.started`, `message.delta`, `tool.called`, `tool.completed`, then `message.completed` or `message.failed`), each with its `id` (1, 2, 3…). From the start, or after the `Last-Event-ID` header (or `after`): a client that lost its connection resumes where it was, on any instance, without a repeated event. While the run goes on the stream follows it, and ends after its last event. Events stay readable for AGENTD_RUN_EVENT_RETENTION_HOURS (24) after they were recorded; later, a finished run gives its outcome as one last event. Leaving the stream does not stop the run (POST …/cancel does). Scope: `agents:read`.
+     * @description The run’s events as server-sent events, the same ones a streamed reply sends (`message.started`, `message.delta`, `tool.called`, `tool.completed`, then `message.completed` or `message.failed`), each with its `id` (1, 2, 3…). From the start, or after the `Last-Event-ID` header (or `after`): a client that lost its connection resumes where it was, on any instance, without a repeated event. While the run goes on the stream follows it, and ends after its last event. A run whose instance stopped is taken over by another instance (docs/runs.md, "When an instance stops"): its readers then get `run.resumed` `{runId, id, text, completedSteps, takeovers}`, whose `text` (the reply so far) replaces what the deltas said, then the continuation and the real end. Events stay readable for AGENTD_RUN_EVENT_RETENTION_HOURS (24) after they were recorded; later, a finished run gives its outcome as one last event. Leaving the stream does not stop the run (POST …/cancel does). Scope: `agents:read`.
      */
     get: operations['streamRunEvents'];
     put?: never;
@@ -2510,6 +2510,8 @@ export interface components {
     /** Run */
     Run: {
       agentId: string;
+      /** @description The agent's configuration version that produced the run (GET …/versions/{n}); null for runs made before versions were recorded, and for runs not started yet. */
+      agentVersion: number | null;
       /** @description For `approval` runs: the decision that resumed the reply (GET …/approvals/{approvalId}). */
       approvalId: string | null;
       /** @description Produced by the service, not a connection: a background message or a task. */
@@ -2556,6 +2558,8 @@ export interface components {
        * @enum {string}
        */
       status: 'queued' | 'running' | 'waiting' | 'completed' | 'failed' | 'cancelled' | 'skipped';
+      /** @description How many times another instance took the run over after the one producing it stopped (docs/runs.md, "When an instance stops"). */
+      takeovers: number;
       /** @description The task whose due time this run is, for `task` runs. */
       taskId: string | null;
       /**

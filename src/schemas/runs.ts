@@ -55,6 +55,17 @@ export const Run = Type.Object(
       description: 'For `approval` runs: the decision that resumed the reply (GET …/approvals/{approvalId}).',
     }),
     dueAt: NullableTimestamp("The task's due time this run is for (RFC 3339)."),
+    agentVersion: Type.Unsafe<number | null>({
+      type: ['integer', 'null'],
+      description:
+        "The agent's configuration version that produced the run (GET …/versions/{n}); null for runs made before " +
+        'versions were recorded, and for runs not started yet.',
+    }),
+    takeovers: Type.Integer({
+      description:
+        'How many times another instance took the run over after the one producing it stopped (docs/runs.md, ' +
+        '"When an instance stops").',
+    }),
     status: StringEnum(runStatuses, {
       description:
         '`queued` (waiting for one of the agent’s in-flight slots), `running`, then `completed`, `failed`, ' +

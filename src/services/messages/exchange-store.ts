@@ -46,6 +46,8 @@ export interface Exchange {
   streamed: boolean;
   /** The run this reply is, and who started it. */
   runId: string;
+  /** The agent's configuration version answering (recorded with its run). */
+  agentVersion?: number;
   trigger: RunTrigger;
   /** The knowledge-base chunks the prompt held, once it is built. */
   citations?: Citation[];

@@ -134,6 +134,7 @@ export async function continueReply(
       : { release: () => Promise.all([slots.release(), counted.settle()]).then(() => undefined) };
   const exchange: Exchange = {
     ...from.exchange,
+    agentVersion: agent.version,
     startedTick: from.startedTick,
     streamed: false,
     ...(counted !== null ? { spend: counted } : {}),

@@ -200,6 +200,7 @@ export async function openRun(
       instanceId: runs.instanceId,
       messageId: exchange.replyId,
       startedAt: isoTime(ctx.deps.clock.now()),
+      agentVersion: exchange.agentVersion ?? null,
     };
     if (!(await repositories.runs.start(run.id, fields))) throw cancelledBeforeStart(run.id);
     return runs.begin(run, Promise.resolve(), afterSeq);
@@ -227,6 +228,7 @@ export async function openRun(
       created_at: startedAt,
       started_at: startedAt,
       call_key: callKey,
+      agent_version: exchange.agentVersion ?? null,
     });
   return runs.begin(run, rowGate === undefined ? insert() : rowGate.then(insert));
 }
@@ -334,6 +336,7 @@ export async function sendMessage({
     startedTick,
     streamed: input.stream === true,
     runId,
+    agentVersion: agent.version,
     trigger,
     origin: origin ?? null,
     ...(images.length > 0 ? { attachments: images } : {}),

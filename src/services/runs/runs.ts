@@ -20,6 +20,8 @@ export function runView(ctx: ServiceContext, row: RunRow): RunView {
     taskId: row.task_id,
     approvalId: row.approval_id,
     dueAt: row.due_at,
+    agentVersion: row.agent_version,
+    takeovers: row.takeovers,
     status: row.status as RunStatus,
     background: row.background === 1,
     userId: row.user_id,

@@ -441,7 +441,7 @@ export class RunRepository {
    */
   async start(
     runId: string,
-    fields: { instanceId: string; messageId: string; startedAt: string },
+    fields: { instanceId: string; messageId: string; startedAt: string; agentVersion?: number | null },
     executor: Executor = this.relaxedDb,
   ): Promise<boolean> {
     const result = await executor
@@ -451,6 +451,7 @@ export class RunRepository {
         instance_id: fields.instanceId,
         message_id: fields.messageId,
         started_at: fields.startedAt,
+        ...(fields.agentVersion != null ? { agent_version: fields.agentVersion } : {}),
       })
       .where('id', '=', runId)
       .where('status', '=', 'queued')
