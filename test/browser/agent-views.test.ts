@@ -104,8 +104,13 @@ describe("an agent's memory, history and form", { skip: chromiumMissing ?? false
     await page.getByLabel('Offer this agent as its own tool on the MCP server').check();
     await page.getByLabel('Tokens per UTC day').fill('50000');
     await assertAccessible(page, 'agent form with knowledge bases, memory, MCP and limits');
+    const patched = page.waitForRequest((request) => request.method() === 'PATCH');
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    // Only what was changed is sent: the defaults the form shows are not made the agent's own values.
+    const sent = (await patched).postDataJSON();
+    assert.deepEqual(sent.memory, { summary: false, schedule: { everyUserTurns: 4 } });
+    assert.deepEqual(sent.limits, { spend: { tokensPerDay: 50000 } });
 
     const stored = (await server.api('GET', `/v1/agents/${agent.id}`)).body;
     assert.deepEqual(stored.knowledgeBases, [base.id]);

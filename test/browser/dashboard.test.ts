@@ -284,7 +284,14 @@ describe('the web dashboard', { skip: chromiumMissing ?? false }, () => {
     await signIn(page, server);
     await page.goto(`${server.url}/#/agents/${agent.id}/history`);
     await page.getByRole('heading', { name: 'History' }).waitFor();
+    // The history first opens on a conversation picked from those the agent knows, filling user and room.
+    await page.getByLabel('Conversation').waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /turns? shown/ })
+      .waitFor();
     await page.getByLabel('User id').fill('ana');
+    await page.getByLabel('Room id').fill('');
     await page.getByRole('button', { name: 'Show history' }).click();
     await page.getByRole('status').filter({ hasText: '4 turns shown' }).waitFor();
     const texts = await page.locator('.history .turn .text').allInnerTexts();

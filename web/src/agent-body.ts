@@ -302,34 +302,35 @@ function modelOf(form: AgentFormState, errors: FieldError[], patch: boolean) {
 }
 
 /**
- * The memory settings: every switch, and each number typed. In a merge patch
- * an emptied number is null (the server's default); in a create body it is
- * left out, as is the whole object when it holds only the defaults.
+ * What of the memory settings changed from `stored` (the agent's as loaded,
+ * or the empty form's defaults for a new agent): only that is sent, so saving
+ * the form for another field does not pin the defaults the form shows as the
+ * agent's own values. An emptied number is null: back to the default.
  */
-function memoryOf(memory: MemoryForm, errors: FieldError[], patch: boolean): Record<string, unknown> | null {
-  const numbers = (names: readonly (keyof MemoryForm)[], group: string) => {
+function memoryOf(memory: MemoryForm, stored: MemoryForm, errors: FieldError[]): Record<string, unknown> | null {
+  const body: Record<string, unknown> = {};
+  for (const name of ['summary', 'facts', 'recall'] as const) {
+    if (memory[name] !== stored[name]) body[name] = memory[name];
+  }
+  const changed = (names: readonly (keyof MemoryForm)[], group: string) => {
     const values: Record<string, unknown> = {};
     for (const name of names) {
-      const value = numberOf(String(memory[name]), `/memory/${group}/${name}`, errors);
-      if (value !== null || patch) values[name] = value;
+      if (String(memory[name]).trim() === String(stored[name]).trim()) continue;
+      values[name] = numberOf(String(memory[name]), `/memory/${group}/${name}`, errors);
     }
-    return values;
+    if (Object.keys(values).length) body[group] = values;
   };
-  const budgets = numbers(memoryBudgetNames, 'budgets');
-  const schedule = numbers(memoryScheduleNames, 'schedule');
-  const body: Record<string, unknown> = { summary: memory.summary, facts: memory.facts, recall: memory.recall };
-  if (Object.keys(budgets).length) body.budgets = budgets;
-  if (Object.keys(schedule).length) body.schedule = schedule;
-  const defaults = memory.summary && memory.facts && memory.recall && !body.budgets && !body.schedule;
-  return !patch && defaults ? null : body;
+  changed(memoryBudgetNames, 'budgets');
+  changed(memoryScheduleNames, 'schedule');
+  return Object.keys(body).length ? body : null;
 }
 
-/** The agent's spend limits: each typed number; in a merge patch an emptied one is null (no limit). */
-function spendOf(spend: AgentFormState['spend'], errors: FieldError[], patch: boolean) {
+/** The spend limits that changed from `stored`, the same way: an emptied one is null (no limit). */
+function spendOf(spend: AgentFormState['spend'], stored: AgentFormState['spend'], errors: FieldError[]) {
   const limits: Record<string, unknown> = {};
   for (const name of spendLimitNames) {
-    const value = numberOf(spend[name], `/limits/spend/${name}`, errors);
-    if (value !== null || patch) limits[name] = value;
+    if (spend[name].trim() === stored[name].trim()) continue;
+    limits[name] = numberOf(spend[name], `/limits/spend/${name}`, errors);
   }
   return Object.keys(limits).length ? limits : null;
 }
@@ -359,10 +360,11 @@ export function createBody(form: AgentFormState, catalog: ExtensionCatalog): Rec
   if (Object.keys(metadata).length) body.metadata = metadata;
   if (form.deletionProtection) body.deletionProtection = true;
   if (form.knowledgeBases.length) body.knowledgeBases = form.knowledgeBases;
-  const memory = memoryOf(form.memory, errors, false);
+  const fresh = emptyForm();
+  const memory = memoryOf(form.memory, fresh.memory, errors);
   if (memory) body.memory = memory;
   if (form.mcpExposed) body.mcp = { exposed: true };
-  const spend = spendOf(form.spend, errors, false);
+  const spend = spendOf(form.spend, fresh.spend, errors);
   if (spend) body.limits = { spend };
   if (form.model.provider.trim() || form.model.name.trim()) body.model = modelOf(form, errors, false);
   if (form.plugins.length) body.plugins = extensionsOf(form.plugins, 'plugins', catalog, errors);
@@ -393,13 +395,16 @@ export function patchBody(form: AgentFormState, agent: Agent, catalog: Extension
     metadata: metadataPatch,
     deletionProtection: form.deletionProtection,
     knowledgeBases: form.knowledgeBases,
-    memory: memoryOf(form.memory, errors, true),
     mcp: { exposed: form.mcpExposed },
-    limits: { spend: spendOf(form.spend, errors, true) },
     model: form.model.provider.trim() || form.model.name.trim() ? modelOf(form, errors, true) : null,
     plugins: extensionsOf(form.plugins, 'plugins', catalog, errors),
     platforms: extensionsOf(form.platforms, 'platforms', catalog, errors),
   };
+  const stored = formOf(agent, catalog);
+  const memory = memoryOf(form.memory, stored.memory, errors);
+  if (memory) body.memory = memory;
+  const spend = spendOf(form.spend, stored.spend, errors);
+  if (spend) body.limits = { spend };
   // `error` is set by the service only: the status is sent when it was changed here.
   if (form.status !== agent.status) body.status = form.status;
   if (errors.length) throw new FormErrors(errors);
