@@ -138,6 +138,8 @@ export class Reply {
   #firstTextTick: number | null = null;
   /** The run's outcome, known from the last event read. */
   #outcome: RunOutcome | null = null;
+  /** The error of a `failed` end, as its readers got it. */
+  #failure: AppError | null = null;
   #producer: Producer | null = null;
   /** The model step the reader is reading itself (between a `read-step` and its finish). */
   #reading: Reading | null = null;
@@ -262,6 +264,19 @@ export class Reply {
         return this;
       },
     };
+  }
+
+  /**
+   * Reads the reply to its end, handing each event to `onEvent` if given (a door that sends only the outcome
+   * gives none), and resolves with how its run ended — the one mapping of a reply's end to its run's status
+   * (an abort by shutdown is `failed`, by the client or a cancel `cancelled`, a pause `waiting`).
+   */
+  async outcome(
+    onEvent?: (event: RecordedReplyEvent) => void | Promise<void>,
+  ): Promise<{ status: RunOutcome['status']; reply: MessageReplyView | null; failure: AppError | null }> {
+    for await (const event of this.events()) if (onEvent !== undefined) await onEvent(event);
+    const outcome = this.#outcome ?? { status: 'cancelled' as const, reply: null, error: null };
+    return { status: outcome.status, reply: outcome.reply, failure: this.#failure };
   }
 
   /** The reader's receiver while a `receive` waits. */
@@ -428,6 +443,7 @@ export class Reply {
         return { ...event, seq: last.seq, wire: last };
       }
     } else if (event.type === 'failed') {
+      this.#failure = event.error;
       this.#outcome = {
         status: 'failed',
         reply: null,

@@ -84,12 +84,11 @@ export async function handlePlatformMessage(
       trigger: 'platform',
       origin: { platform: type, ...(message.replyTarget ? { replyTarget: message.replyTarget } : {}) },
     });
-    for await (const event of answer.events()) {
-      if (event.type === 'completed') {
-        return { text: replyText(event.reply), limited: false, attachments: event.reply.attachments };
-      }
-      if (event.type === 'failed') throw event.error;
+    const ended = await answer.outcome();
+    if (ended.reply !== null) {
+      return { text: replyText(ended.reply), limited: false, attachments: ended.reply.attachments };
     }
+    if (ended.failure !== null) throw ended.failure;
     throw new AppError('internal', 'The reply ended without an outcome.');
   } catch (error) {
     // A spend limit is a limit like the others: the platform's user is told to try later, not of a failure.

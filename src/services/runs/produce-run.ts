@@ -138,16 +138,8 @@ async function produce(deps: ServiceDeps, run: QueuedRun, signal?: AbortSignal):
               queuedRunId: run.id,
               ...(takenOver !== null ? { takenOver: takenOver.again } : {}),
             });
-    for await (const event of answer.events()) {
-      if (event.type === 'completed') {
-        const { finishReason } = event.reply;
-        const status =
-          finishReason === 'aborted' ? 'cancelled' : finishReason === 'approval_required' ? 'waiting' : 'completed';
-        return { status, reply: event.reply, error: null };
-      }
-      if (event.type === 'failed') return { status: 'failed', reply: null, error: event.error };
-    }
-    return { status: 'cancelled', reply: null, error: null };
+    const ended = await answer.outcome();
+    return { status: ended.status, reply: ended.reply, error: ended.failure };
   } catch (error) {
     const appError =
       error instanceof AppError
