@@ -48,7 +48,7 @@ export interface TakeoverFleetOptions {
 export interface TakeoverFleetResult {
   kills: number;
   restartMs: number[];
-  tasks: { tasks: number; dueTimes: number; completed: number; takenOver: number };
+  tasks: { tasks: number; dueTimes: number; completed: number; takenOver: number; webhookEvents: number };
   background: { started: number; acknowledged: number; completed: number; takenOver: number; unacknowledged: number };
   streams: { followed: number; completed: number; resumedSeen: number; takeoverMs: number[] };
   tools: {
@@ -369,7 +369,7 @@ export async function takeoverFleet(options: TakeoverFleetOptions): Promise<Take
     log(`${elapsed()}: settled ${settled === null ? 'not ' : ''}within ${settleMs} ms of the load's end`);
 
     // Tasks: every due time from the first to the last completed (a takeover completes one whose run died).
-    const taskTally = { tasks: taskIds.size, dueTimes: 0, completed: 0, takenOver: 0 };
+    const taskTally = { tasks: taskIds.size, dueTimes: 0, completed: 0, takenOver: 0, webhookEvents: 0 };
     for (const [marker, { taskId }] of taskIds) {
       const rows = await pair.query(
         'select id, due_at, status, error, result, takeovers from runs where task_id = $1 order by due_at',
@@ -405,6 +405,9 @@ export async function takeoverFleet(options: TakeoverFleetOptions): Promise<Take
         losses.push(`task ${marker} stopped running at ${new Date(dueTimes.at(-1) as number).toISOString()}`);
       }
     }
+
+    // Reported, not checked here (the webhook tests do): the deliveries of the tasks whose output is `webhook`.
+    taskTally.webhookEvents = new Set(receiver.received.map((request) => request.headers['webhook-id'])).size;
 
     // Background runs and followed streams: completed, with the whole reply the fake sent.
     const everyRun = [...background, ...followed];
@@ -545,7 +548,7 @@ export function takeoverSummary(result: TakeoverFleetResult): string {
   const { tasks, background, streams, tools, model } = result;
   return [
     `kills ${result.kills} (restarts ${spread(result.restartMs)})`,
-    `task due times ${tasks.completed}/${tasks.dueTimes} completed over ${tasks.tasks} tasks (${tasks.takenOver} taken over)`,
+    `task due times ${tasks.completed}/${tasks.dueTimes} completed over ${tasks.tasks} tasks (${tasks.takenOver} taken over; ${tasks.webhookEvents} task webhook events received)`,
     `background runs ${background.completed}/${background.acknowledged} completed (${background.started} started, ` +
       `${background.unacknowledged} unacknowledged, ${background.takenOver} taken over)`,
     `followed streams ${streams.completed}/${streams.followed} ended message.completed with the whole reply ` +
