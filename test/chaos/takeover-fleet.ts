@@ -87,6 +87,8 @@ interface Followed extends Started {
 }
 
 const pause = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, milliseconds)));
+/** A bound raced against work: its timer does not keep the process alive once the work won. */
+const atMost = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds).unref());
 
 export async function takeoverFleet(options: TakeoverFleetOptions): Promise<TakeoverFleetResult> {
   const log = options.log ?? (() => undefined);
@@ -324,8 +326,8 @@ export async function takeoverFleet(options: TakeoverFleetOptions): Promise<Take
         });
         cutToolRuns.push(...cutTools);
         // Killed once each followed stream is streaming (its first delta on the other instance).
-        await Promise.race([Promise.all(batch.map((entry) => entry.sawDelta)), pause(10_000)]);
-        await Promise.race([Promise.all(cutTools), pause(2_000)]);
+        await Promise.race([Promise.all(batch.map((entry) => entry.sawDelta)), atMost(10_000)]);
+        await Promise.race([Promise.all(cutTools), atMost(2_000)]);
         const killedAt = Date.now();
         await pair.kill(victim);
         for (const entry of batch) entry.killedAt = killedAt;
@@ -365,7 +367,7 @@ export async function takeoverFleet(options: TakeoverFleetOptions): Promise<Take
       for (const run of await unfinished())
         losses.push(`run ${run.id} still ${run.status} ${settleMs} ms after the load`);
     }
-    await Promise.race([Promise.all(followed.map((entry) => entry.done)), pause(settleMs)]);
+    await Promise.race([Promise.all(followed.map((entry) => entry.done)), atMost(settleMs)]);
     log(`${elapsed()}: settled ${settled === null ? 'not ' : ''}within ${settleMs} ms of the load's end`);
 
     // Tasks: every due time from the first to the last completed (a takeover completes one whose run died).
