@@ -37,7 +37,12 @@ describe('the dashboard on a phone', { skip: chromiumMissing ?? false }, () => {
   after(async () => receiver?.close());
   useDashboard((dashboard) => ({ server, browser, page } = dashboard), {
     viewport: phone,
-    environment: { AGENTD_OUTBOUND_ALLOW_PRIVATE: 'true', AGENTD_WEBHOOK_POLL_MS: '100' },
+    // Metrics are written every 100 ms, so the Usage view has the messages sent just before it.
+    environment: {
+      AGENTD_OUTBOUND_ALLOW_PRIVATE: 'true',
+      AGENTD_WEBHOOK_POLL_MS: '100',
+      AGENTD_METRICS_FLUSH_MS: '100',
+    },
   });
 
   it('no view is wider than 390 px and every button is on screen', async () => {
