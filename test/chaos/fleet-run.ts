@@ -321,7 +321,8 @@ export async function fleetRun(options: FleetRunOptions): Promise<FleetRunResult
       }
     }
 
-    // Tasks: every due time between the first and the last ran once (a run a kill cut off ends failed, once).
+    // Tasks: every due time between the first and the last ran once (a run a kill cut off is taken over by the
+    // other instance and completes; one taken over too many times ends failed, once).
     const taskTally = { dueTimes: 0, completed: 0, failedByKill: 0 };
     for (const taskId of taskIds) {
       const rows = await fleet.query('select due_at, status, error from runs where task_id = $1 order by due_at', [
