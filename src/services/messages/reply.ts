@@ -649,9 +649,11 @@ export class Reply {
             durationMs: Math.round(performance.now() - this.#stepTick),
           },
         };
-        // The last step is made durable by the stored reply; one that asked for tools, before they run.
-        if (final) this.#journal.later(recorded);
-        else await this.#journal.now(recorded);
+        // The last step is made durable by the stored reply (and recorded only in a journal already begun: a reply
+        // of one step keeps none); one that asked for tools, before they run.
+        if (final) {
+          if (this.#journal.begun) this.#journal.later(recorded);
+        } else await this.#journal.now(recorded);
         if (final) {
           settled = true;
           const finishReason = requested.length > 0 ? 'tool-calls' : finish.finishReason;

@@ -25,7 +25,9 @@ import type { Exchange } from '../messages/exchange-store.js';
  * before the call, its result before the next step. The last model step of a
  * reply is written with the flush after the reply is stored (`later`): the
  * stored reply already makes it durable, and the message path pays no commit
- * for it. Another instance continues a run from this record (`replay`).
+ * for it. A reply answered in one model step records nothing: its run's row
+ * holds its result, and a takeover before it ended begins it again. Another
+ * instance continues a run from this record (`replay`).
  */
 
 /** The exchange as the journal keeps it: its ids and what it answers, without what lives in memory only. */
@@ -133,6 +135,11 @@ export class RunJournal {
     this.#seq += 1;
     rows.push({ runId: this.runId, seq: this.#seq, kind: entry.kind, data: JSON.stringify(entry.data, replacer) });
     return rows;
+  }
+
+  /** Whether anything of the run is (or is being) recorded. */
+  get begun(): boolean {
+    return this.#begun;
   }
 
   /** Records the entry durably before the caller goes on. */
