@@ -30,6 +30,17 @@ export interface TokenUsage {
   cachedInputTokens?: number;
 }
 
+/** Two usages summed (a reply's steps); `cachedInputTokens` only when some step read from the cache. */
+export function addUsage(total: TokenUsage, step: TokenUsage): TokenUsage {
+  const cachedInputTokens = (total.cachedInputTokens ?? 0) + (step.cachedInputTokens ?? 0);
+  return {
+    inputTokens: total.inputTokens + step.inputTokens,
+    outputTokens: total.outputTokens + step.outputTokens,
+    totalTokens: total.totalTokens + step.totalTokens,
+    ...(cachedInputTokens > 0 ? { cachedInputTokens } : {}),
+  };
+}
+
 /** A tool the model may call in this step (contributed by the agent's plugins). */
 export interface ToolSpec {
   name: string;

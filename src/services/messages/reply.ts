@@ -5,7 +5,13 @@ import { estimateTokens } from '../../conversation/tokens.js';
 import { parsedToolInput, runToolCall, ToolCallAborted, type ToolLimits } from '../../conversation/tool-runner.js';
 import type { ConcurrencyLease } from '../../limits/concurrency-limiter.js';
 import type { Toolbox } from '../../plugins/toolsets.js';
-import type { FinishReason, ModelStreamPart, ToolCallPart, TokenUsage } from '../../providers/model-adapter.js';
+import {
+  addUsage,
+  type FinishReason,
+  type ModelStreamPart,
+  type ToolCallPart,
+  type TokenUsage,
+} from '../../providers/model-adapter.js';
 import type { OpenedModelStream } from '../../providers/model-gateway.js';
 import { ProviderError } from '../../providers/provider-error.js';
 import { receiveFrom, type Receiver, type ReceivingIterator } from '../../receiving-iterator.js';
@@ -103,17 +109,6 @@ export interface ToolLoop {
   nextStep(messages: PromptMessage[], offerTools: boolean): Promise<OpenedModelStream>;
   /** The client's (and the run's) signal: aborts a running tool as well as the model call. */
   signal: AbortSignal;
-}
-
-function addUsage(total: TokenUsage, step: TokenUsage): TokenUsage {
-  const cachedInputTokens = (total.cachedInputTokens ?? 0) + (step.cachedInputTokens ?? 0);
-  return {
-    inputTokens: total.inputTokens + step.inputTokens,
-    outputTokens: total.outputTokens + step.outputTokens,
-    totalTokens: total.totalTokens + step.totalTokens,
-    // Present only when some step read from the cache, as each step's usage is.
-    ...(cachedInputTokens > 0 ? { cachedInputTokens } : {}),
-  };
 }
 
 /**

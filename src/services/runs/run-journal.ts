@@ -1,7 +1,7 @@
 import { isoTime, type Clock } from '../../clock.js';
 import type { StoredToolCall } from '../../conversation/history-window.js';
 import { toolStepMessages, type AssembledPrompt, type PromptMessage } from '../../conversation/prompt.js';
-import type { FinishReason, TokenUsage } from '../../providers/model-adapter.js';
+import { addUsage, type FinishReason, type TokenUsage } from '../../providers/model-adapter.js';
 import type { NewRunStep, RunStepRepository, RunStepRow } from '../../storage/repositories/run-steps.js';
 import type { PausedCall, ToolDecision } from '../approvals/paused-state.js';
 import type { Exchange } from '../messages/exchange-store.js';
@@ -177,16 +177,6 @@ export interface Replayed {
   final: FinishReason | null;
   /** Completed model steps. */
   modelSteps: number;
-}
-
-function addUsage(total: TokenUsage, step: TokenUsage): TokenUsage {
-  const cachedInputTokens = (total.cachedInputTokens ?? 0) + (step.cachedInputTokens ?? 0);
-  return {
-    inputTokens: total.inputTokens + step.inputTokens,
-    outputTokens: total.outputTokens + step.outputTokens,
-    totalTokens: total.totalTokens + step.totalTokens,
-    ...(cachedInputTokens > 0 ? { cachedInputTokens } : {}),
-  };
 }
 
 /** The run's state after its journal's entries; null when it has none (nothing durable happened: begin again). */
