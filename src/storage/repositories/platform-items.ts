@@ -1,4 +1,5 @@
-import type { Executor } from '../schema.js';
+import type { Updateable } from 'kysely';
+import type { Database, Executor } from '../schema.js';
 
 /** Which item: the agent, the connector type and the platform's own id for the item. */
 export interface PlatformItemKey {
@@ -101,16 +102,7 @@ export class PlatformItemRepository {
 
   /** Extends the caller's claim to `expiresAt`: false when it is not the caller's any more (taken over, answered). */
   async renew(key: PlatformItemKey, token: string, expiresAt: string): Promise<boolean> {
-    const result = await this.db
-      .updateTable('platform_items')
-      .set({ claim_expires_at: expiresAt })
-      .where('agent_id', '=', key.agentId)
-      .where('type', '=', key.type)
-      .where('item_id', '=', key.itemId)
-      .where('claim_token', '=', token)
-      .where('answered_at', 'is', null)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
+    return this.#underClaim(key, token, { claim_expires_at: expiresAt });
   }
 
   /**
@@ -118,9 +110,23 @@ export class PlatformItemRepository {
    * item itself is no longer kept. False when the claim was not the caller's.
    */
   async markAnswered(key: PlatformItemKey, token: string, at: string): Promise<boolean> {
+    return this.#underClaim(key, token, { answered_at: at, pending: null, claim_expires_at: null });
+  }
+
+  /** Gives the claim back unanswered, run out at `now`: the next sweep of a live instance takes it over. */
+  async release(key: PlatformItemKey, token: string, now: string): Promise<void> {
+    await this.#underClaim(key, token, { claim_expires_at: now });
+  }
+
+  /** Updates an unanswered item only while the claim is the caller's (its token); false when it is not. */
+  async #underClaim(
+    key: PlatformItemKey,
+    token: string,
+    fields: Updateable<Database['platform_items']>,
+  ): Promise<boolean> {
     const result = await this.db
       .updateTable('platform_items')
-      .set({ answered_at: at, pending: null, claim_expires_at: null })
+      .set(fields)
       .where('agent_id', '=', key.agentId)
       .where('type', '=', key.type)
       .where('item_id', '=', key.itemId)
@@ -128,19 +134,6 @@ export class PlatformItemRepository {
       .where('answered_at', 'is', null)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
-  }
-
-  /** Gives the claim back unanswered, run out at `now`: the next sweep of a live instance takes it over. */
-  async release(key: PlatformItemKey, token: string, now: string): Promise<void> {
-    await this.db
-      .updateTable('platform_items')
-      .set({ claim_expires_at: now })
-      .where('agent_id', '=', key.agentId)
-      .where('type', '=', key.type)
-      .where('item_id', '=', key.itemId)
-      .where('claim_token', '=', token)
-      .where('answered_at', 'is', null)
-      .execute();
   }
 
   /** Unanswered items whose claim ran out before `now`, the longest run out first (the partial index's order). */
