@@ -257,10 +257,16 @@ export async function fleetRun(options: FleetRunOptions): Promise<FleetRunResult
       if (answer.status !== 200) losses.push(`disabling task ${taskId}: ${answer.status}`);
     }
 
-    // No run stays running or queued past its bound.
+    // No run stays running or queued past its bound: a run whose instance was killed is taken over within the
+    // stale bound (twice, should the instance that took it be killed too), may wait for an agent slot the killed
+    // instance held until its Redis lease runs out (30 s), then ends (docs/runs.md, "When an instance stops").
     const unfinishedRuns = async () =>
       await fleet.query("select id, status from runs where status in ('queued', 'running')");
-    const runsSettled = await waitFor(async () => (await unfinishedRuns()).length === 0, runEndBoundMs + 10_000, 200);
+    const runsSettled = await waitFor(
+      async () => (await unfinishedRuns()).length === 0,
+      2 * runEndBoundMs + 30_000 + 10_000,
+      200,
+    );
     if (runsSettled === null) {
       for (const run of await unfinishedRuns()) losses.push(`run ${run.id} still ${run.status}`);
     }
