@@ -94,6 +94,8 @@ export async function runToolCall(
     });
   }
 
+  // The client went away before the call began: it is not started (and a signal already aborted fires no event).
+  if (clientSignal.aborted) throw new ToolCallAborted(finish({ error: 'The reply was aborted before the tool ran.' }));
   const timeout = new AbortController();
   const timer = setTimeout(() => timeout.abort(), limits.timeoutMs);
   const signal = AbortSignal.any([clientSignal, timeout.signal]);

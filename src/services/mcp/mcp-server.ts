@@ -88,6 +88,8 @@ export function createMcpServer({
     const controller = new AbortController();
     const onAbort = () => controller.abort(extra.signal.reason);
     extra.signal.addEventListener('abort', onAbort, { once: true });
+    // A signal already aborted (the call was cancelled before it got here) fires no event.
+    if (extra.signal.aborted) onAbort();
     const callKey = mcpCallKey(sessionId, ctx.actor.keyId, extra.requestId);
     const end = calls.begin(accountId, callKey.local, controller);
     const progressToken = request.params._meta?.progressToken;
