@@ -3,13 +3,23 @@ import { ApiError, api, type Agent } from './api.js';
 import { Chat } from './chat.js';
 import { History } from './history.js';
 import { agentTabs, hrefOf, navigate, type AgentTab } from './route.js';
-import { AgentConnect, AgentEdit, AgentMemory, AgentPlatforms, AgentTasks, AgentVersions, Metrics } from './views.js';
+import {
+  AgentConnect,
+  AgentEdit,
+  AgentMemory,
+  AgentPlatforms,
+  AgentRuns,
+  AgentTasks,
+  AgentVersions,
+  Metrics,
+} from './views.js';
 
 const tabLabels: Record<AgentTab, string> = {
   chat: 'Chat',
   history: 'History',
   memory: 'Memory',
   tasks: 'Tasks',
+  runs: 'Runs',
   platforms: 'Platforms',
   metrics: 'Metrics',
   connect: 'Connect',
@@ -68,6 +78,7 @@ export function AgentPage({ agentId, tab }: { agentId: string; tab: AgentTab }) 
       {tab === 'history' && <History agentId={agent.id} />}
       {tab === 'memory' && <AgentMemory agent={agent} />}
       {tab === 'tasks' && <AgentTasks agent={agent} />}
+      {tab === 'runs' && <AgentRuns agent={agent} />}
       {tab === 'platforms' && <AgentPlatforms agent={agent} onChanged={setAgent} />}
       {tab === 'metrics' && <Metrics agentId={agent.id} />}
       {tab === 'connect' && <AgentConnect agent={agent} />}

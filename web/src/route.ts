@@ -15,13 +15,16 @@ export type Route =
   | { name: 'events' }
   | { name: 'usage' }
   | { name: 'approvals' }
-  | { name: 'characters' };
+  | { name: 'characters' }
+  | { name: 'runs' }
+  | { name: 'run'; agentId: string; runId: string };
 
 export const agentTabs = [
   'chat',
   'history',
   'memory',
   'tasks',
+  'runs',
   'platforms',
   'metrics',
   'connect',
@@ -36,6 +39,7 @@ export const sections = [
   ['knowledge', 'Knowledge'],
   ['webhooks', 'Webhooks'],
   ['keys', 'API keys'],
+  ['runs', 'Runs'],
   ['events', 'Events'],
   ['usage', 'Usage'],
   ['approvals', 'Approvals'],
@@ -45,12 +49,13 @@ export type Section = (typeof sections)[number][0];
 
 export function parseRoute(hash: string): Route {
   const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
-  const [head, id, tail] = parts;
+  const [head, id, tail, subId] = parts;
   switch (head) {
     case 'new':
       return { name: 'new' };
     case 'agents':
       if (!id) return { name: 'agents' };
+      if (tail === 'runs' && subId) return { name: 'run', agentId: id, runId: subId };
       return { name: 'agent', agentId: id, tab: agentTabs.find((candidate) => candidate === tail) ?? 'chat' };
     case 'knowledge':
       return id ? { name: 'knowledge', knowledgeBaseId: id } : { name: 'knowledge' };
@@ -61,6 +66,7 @@ export function parseRoute(hash: string): Route {
     case 'usage':
     case 'approvals':
     case 'characters':
+    case 'runs':
       return { name: head };
     default:
       return { name: 'agents' };
@@ -80,6 +86,8 @@ export function hrefOf(route: Route): string {
       return route.knowledgeBaseId ? `#/knowledge/${segment(route.knowledgeBaseId)}` : '#/knowledge';
     case 'webhooks':
       return route.webhookId ? `#/webhooks/${segment(route.webhookId)}` : '#/webhooks';
+    case 'run':
+      return `#/agents/${segment(route.agentId)}/runs/${segment(route.runId)}`;
     default:
       return `#/${route.name}`;
   }
@@ -89,6 +97,7 @@ export function hrefOf(route: Route): string {
 export function sectionOf(route: Route): Section | null {
   if (route.name === 'agent') return 'agents';
   if (route.name === 'new') return null;
+  if (route.name === 'run') return 'runs';
   return route.name;
 }
 

@@ -9,6 +9,8 @@ import {
   EventsView,
   KeysView,
   KnowledgeView,
+  RunPage,
+  RunsView,
   UsageView,
   WebhooksView,
 } from './views.js';
@@ -22,6 +24,7 @@ function pageKey(route: Route): string {
   if (route.name === 'agent') return `agent/${route.agentId}`;
   if (route.name === 'knowledge') return `knowledge/${route.knowledgeBaseId ?? ''}`;
   if (route.name === 'webhooks') return `webhooks/${route.webhookId ?? ''}`;
+  if (route.name === 'run') return `run/${route.agentId}/${route.runId}`;
   return route.name;
 }
 
@@ -108,5 +111,9 @@ function View({ route }: { route: Route }) {
       return <ApprovalsView />;
     case 'characters':
       return <CharactersView />;
+    case 'runs':
+      return <RunsView />;
+    case 'run':
+      return <RunPage agentId={route.agentId} runId={route.runId} />;
   }
 }

@@ -55,3 +55,15 @@ export const AgentConnect = lazyView<{ agent: Agent }>(
   () => import('./views/agent-connect.js').then((module) => module.AgentConnect),
   'connections',
 );
+export const RunsView = lazyView<object>(
+  () => import('./views/runs/runs-view.js').then((module) => module.RunsView),
+  'runs',
+);
+export const AgentRuns = lazyView<{ agent: Agent }>(
+  () => import('./views/runs/runs-view.js').then((module) => module.AgentRuns),
+  'runs',
+);
+export const RunPage = lazyView<{ agentId: string; runId: string }>(
+  () => import('./views/runs/run-page.js').then((module) => module.RunPage),
+  'run',
+);
