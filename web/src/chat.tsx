@@ -1,32 +1,18 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, streamMessage, type Agent } from './api.js';
+import { applyReplyEvent, type Entry, type ReplyEvent } from './views/chat/reply-state.js';
+import type { Approval } from './views/chat/requests.js';
+import { Turn } from './views/chat/turn.js';
+import { followRunEvents, getRun } from './views/runs/requests.js';
 
-interface ToolLine {
-  toolCallId: string;
-  name: string;
-  input: unknown;
-  output?: unknown;
-  error?: string;
-  durationMs?: number;
-}
+const emptyReply = { text: '', tools: [], approvals: [], citations: [] };
 
-interface Entry {
-  key: number;
-  role: 'user' | 'agent';
-  text: string;
-  tools: ToolLine[];
-  /** Set once the reply has ended. */
-  finishReason?: string;
-  problem?: string;
-  streaming?: boolean;
-}
-
-const brief = (value: unknown) => {
-  const text = JSON.stringify(value);
-  return text === undefined ? '' : text.length > 300 ? `${text.slice(0, 300)}…` : text;
-};
-
-/** Talk to the agent: replies stream in from server-sent events, tool calls shown as they happen. */
+/**
+ * Talk to the agent: replies stream in from server-sent events, tool calls
+ * shown as they happen. A reply that pauses for approval shows the calls it
+ * waits on, decided in place; the rest of the reply (the run the decision
+ * starts) follows it in the chat as it streams.
+ */
 export function Chat({ agent }: { agent: Agent }) {
   const [entries, setEntries] = useState<Entry[]>([]);
   const [userId, setUserId] = useState('dashboard');
@@ -34,13 +20,21 @@ export function Chat({ agent }: { agent: Agent }) {
   const [text, setText] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const controller = useRef<AbortController | null>(null);
+  /** The resumed runs followed, by run id: each once, all stopped when the chat goes. */
+  const followed = useRef(new Map<string, AbortController>());
   const counter = useRef(0);
   const streaming = controller.current !== null;
 
-  useEffect(() => () => controller.current?.abort(), []);
+  useEffect(
+    () => () => {
+      controller.current?.abort();
+      followed.current.forEach((follower) => follower.abort());
+    },
+    [],
+  );
 
-  const updateLast = (change: (entry: Entry) => Entry) =>
-    setEntries((current) => current.map((entry, index) => (index === current.length - 1 ? change(entry) : entry)));
+  const update = (key: number, change: (entry: Entry) => Entry) =>
+    setEntries((current) => current.map((entry) => (entry.key === key ? change(entry) : entry)));
 
   const send = async (event: Event) => {
     event.preventDefault();
@@ -50,11 +44,12 @@ export function Chat({ agent }: { agent: Agent }) {
     setText('');
     const abort = new AbortController();
     controller.current = abort;
-    counter.current += 2;
+    const replyKey = (counter.current += 2);
+    const updateLast = (change: (entry: Entry) => Entry) => update(replyKey, change);
     setEntries((current) => [
       ...current,
-      { key: counter.current - 1, role: 'user', text: message, tools: [] },
-      { key: counter.current, role: 'agent', text: '', tools: [], streaming: true },
+      { key: replyKey - 1, role: 'user', ...emptyReply, text: message },
+      { key: replyKey, role: 'agent', ...emptyReply, streaming: true },
     ]);
     try {
       const body = {
@@ -63,33 +58,7 @@ export function Chat({ agent }: { agent: Agent }) {
         ...(roomId.trim() ? { roomId: roomId.trim() } : {}),
       };
       for await (const item of streamMessage(agent.id, body, abort.signal)) {
-        if (item.type === 'message.delta') updateLast((entry) => ({ ...entry, text: entry.text + item.data.text }));
-        else if (item.type === 'tool.called') {
-          const { toolCallId, name, input } = item.data;
-          updateLast((entry) => ({ ...entry, tools: [...entry.tools, { toolCallId, name, input }] }));
-        } else if (item.type === 'tool.completed') {
-          const done = item.data;
-          updateLast((entry) => ({
-            ...entry,
-            tools: entry.tools.some((tool) => tool.toolCallId === done.toolCallId)
-              ? entry.tools.map((tool) => (tool.toolCallId === done.toolCallId ? { ...tool, ...done } : tool))
-              : [...entry.tools, done],
-          }));
-        } else if (item.type === 'message.completed') {
-          updateLast((entry) => ({
-            ...entry,
-            text: item.data.text,
-            finishReason: item.data.finishReason,
-            streaming: false,
-          }));
-        } else if (item.type === 'message.failed') {
-          updateLast((entry) => ({
-            ...entry,
-            problem: item.data.error.detail,
-            finishReason: 'error',
-            streaming: false,
-          }));
-        }
+        updateLast((entry) => applyReplyEvent(entry, item));
       }
     } catch (caught) {
       if (abort.signal.aborted) updateLast((entry) => ({ ...entry, finishReason: 'aborted', streaming: false }));
@@ -103,6 +72,57 @@ export function Chat({ agent }: { agent: Agent }) {
       controller.current = null;
       setEntries((current) => [...current]);
     }
+  };
+
+  /** The rest of a paused reply, right after it: the resumed run's events as they come, its reply if they fail. */
+  const follow = async (pausedKey: number, runId: string) => {
+    if (followed.current.has(runId)) return;
+    const abort = new AbortController();
+    followed.current.set(runId, abort);
+    const key = ++counter.current;
+    setEntries((current) => {
+      const index = current.findIndex((entry) => entry.key === pausedKey);
+      const resumed: Entry = { key, role: 'agent', ...emptyReply, runId, resumed: true, streaming: true };
+      return [...current.slice(0, index + 1), resumed, ...current.slice(index + 1)];
+    });
+    let ended = false;
+    try {
+      for await (const event of followRunEvents(agent.id, runId, abort.signal)) {
+        const replyEvent = event as unknown as ReplyEvent;
+        if (replyEvent.type === 'message.completed' || replyEvent.type === 'message.failed') ended = true;
+        update(key, (entry) => applyReplyEvent(entry, replyEvent));
+      }
+    } catch {
+      if (abort.signal.aborted) return;
+    }
+    if (ended) return;
+    // The events stopped short of the end (the connection dropped, or they expired): the run's record has the reply.
+    const run = await getRun(agent.id, runId, abort.signal).catch(() => null);
+    if (abort.signal.aborted) return;
+    update(key, (entry) =>
+      run?.reply
+        ? applyReplyEvent(entry, { type: 'message.completed', data: run.reply })
+        : {
+            ...entry,
+            streaming: false,
+            problem: run
+              ? `The run is ${run.status}; its run page has the rest.`
+              : 'The rest of the reply could not be read.',
+          },
+    );
+  };
+
+  const onDecided = (paused: Entry, decided: Approval) => {
+    const decision = { status: decided.status, reason: decided.reason, resumedRunId: decided.resumedRunId };
+    update(paused.key, (entry) => ({
+      ...entry,
+      approvals: entry.approvals.map((approval) =>
+        approval.approvalId === decided.id && decision.status !== 'pending'
+          ? { ...approval, decision: { ...decision, status: decision.status } }
+          : approval,
+      ),
+    }));
+    if (decided.resumedRunId) void follow(paused.key, decided.resumedRunId);
   };
 
   return (
@@ -121,30 +141,13 @@ export function Chat({ agent }: { agent: Agent }) {
       <div role="log" aria-live="polite" aria-label="Conversation">
         <ol class="transcript">
           {entries.map((entry) => (
-            <li key={entry.key} class={`turn turn-${entry.role}`} aria-busy={entry.streaming ? 'true' : undefined}>
-              <span class="who">{entry.role === 'user' ? userId || 'You' : agent.name}</span>
-              {entry.tools.map((tool) => (
-                <div class="tool-call" data-tool={tool.name}>
-                  <span class="tool-name">Tool {tool.name}</span> <code>{brief(tool.input)}</code>
-                  {tool.error !== undefined ? (
-                    <span class="tool-error"> failed: {tool.error}</span>
-                  ) : tool.output !== undefined ? (
-                    <>
-                      {' → '}
-                      <code class="tool-output">{brief(tool.output)}</code>
-                      {tool.durationMs !== undefined && <span class="hint"> ({tool.durationMs} ms)</span>}
-                    </>
-                  ) : (
-                    <span class="hint"> running…</span>
-                  )}
-                </div>
-              ))}
-              <p class="text">{entry.text || (entry.streaming ? '…' : '')}</p>
-              {entry.problem && <p class="problem">{entry.problem}</p>}
-              {entry.finishReason && entry.finishReason !== 'stop' && (
-                <p class="hint">Finished: {entry.finishReason}</p>
-              )}
-            </li>
+            <Turn
+              key={entry.key}
+              entry={entry}
+              agentId={agent.id}
+              speaker={entry.role === 'user' ? userId || 'You' : agent.name}
+              onDecided={onDecided}
+            />
           ))}
         </ol>
       </div>
