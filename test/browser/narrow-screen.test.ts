@@ -64,13 +64,12 @@ describe('the dashboard on a phone', { skip: chromiumMissing ?? false }, () => {
       platforms: [{ type: 'webhook', secrets: { signingSecret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' } }],
     });
     ok(await server.api('POST', `/v1/agents/${agent.id}/messages`, { text: 'Hello there', userId: 'kim' }));
-    ok(
-      await server.api('POST', `/v1/agents/${agent.id}/messages`, {
-        text: '/tool calculate {"expression":"6*7"}',
-        userId: 'kim',
-        roomId: 'pier-office',
-      }),
-    );
+    const asked = await server.api('POST', `/v1/agents/${agent.id}/messages`, {
+      text: '/tool calculate {"expression":"6*7"}',
+      userId: 'kim',
+      roomId: 'pier-office',
+    });
+    ok(asked);
     ok(
       await server.api('PATCH', `/v1/agents/${agent.id}/memory?userId=kim`, {
         summary: 'Kim asked about moorings.',
@@ -108,11 +107,21 @@ describe('the dashboard on a phone', { skip: chromiumMissing ?? false }, () => {
       ['connect', agentTab('connect'), () => page.locator('code').nth(1).waitFor()],
       ['edit', agentTab('edit'), () => page.getByRole('button', { name: 'Save changes' }).waitFor()],
       ['versions', agentTab('versions'), () => page.locator('table.versions tbody tr').nth(1).waitFor()],
+      ['agent runs', agentTab('runs'), () => page.locator('table.runs-list tbody tr').nth(1).waitFor()],
+      [
+        'run with its prompt',
+        `#/agents/${agent.id}/runs/${asked.body.runId}`,
+        async () => {
+          await page.locator('.run-timeline button.step-head').first().click();
+          await page.locator('.prompt-message').first().waitFor();
+        },
+      ],
       ['knowledge', '#/knowledge', () => page.getByRole('row', { name: /Harbour regulations/ }).waitFor()],
       ['knowledge base', `#/knowledge/${base.id}`, () => page.getByRole('row', { name: /Mooring rules/ }).waitFor()],
       ['webhooks', '#/webhooks', () => page.getByRole('row', { name: /agentd\/events/ }).waitFor()],
       ['webhook', `#/webhooks/${hook.body.id}`, () => page.locator('.delivery').first().waitFor()],
       ['keys', '#/keys', () => page.getByRole('row', { name: /Deploy bot/ }).waitFor()],
+      ['runs', '#/runs', () => page.locator('table.runs-list tbody tr').nth(1).waitFor()],
       ['events', '#/events', () => page.locator('table.events tbody tr').first().waitFor()],
       ['usage', '#/usage', () => page.locator('table.usage tbody tr').first().waitFor()],
       ['approvals', '#/approvals', () => page.getByRole('listitem').filter({ hasText: '6*7' }).first().waitFor()],

@@ -12,12 +12,13 @@ const sections: Array<[string, string]> = [
   ['Knowledge', 'Knowledge'],
   ['Webhooks', 'Webhooks'],
   ['API keys', 'API keys'],
+  ['Runs', 'Runs'],
   ['Events', 'Events'],
   ['Usage', 'Usage'],
   ['Approvals', 'Approvals'],
   ['Characters', 'Characters'],
 ];
-const agentTabs = ['Chat', 'History', 'Memory', 'Tasks', 'Platforms', 'Metrics', 'Connect', 'Edit', 'Versions'];
+const agentTabs = ['Chat', 'History', 'Memory', 'Tasks', 'Runs', 'Platforms', 'Metrics', 'Connect', 'Edit', 'Versions'];
 
 const focusedText = (page: Page) =>
   page.evaluate(() => (globalThis as any).document.activeElement?.textContent?.trim() ?? '');
