@@ -141,6 +141,32 @@ describe("the dashboard's chat", { skip: chromiumMissing ?? false }, () => {
     assertNoConsoleErrors(browser.consoleErrors);
   });
 
+  it('a call decided elsewhere meanwhile says so where it was asked, and its reply still follows', async () => {
+    const agent = await createAgent(server, {
+      name: 'Teller',
+      plugins: [{ name: 'math', approval: { tools: ['calculate'] } }],
+    });
+    await openChat(agent, 'ines');
+    await say('/tool calculate {"expression":"9-2"}');
+    await page.getByRole('group', { name: /calculate waits for your approval/ }).waitFor();
+    const [pendingApproval] = (await server.api('GET', `/v1/agents/${agent.id}/approvals?status=pending`)).body.data;
+    const decided = await server.api('POST', `/v1/agents/${agent.id}/approvals/${pendingApproval.id}`, {
+      decision: 'approve',
+    });
+    assert.equal(decided.status, 200);
+
+    const call = page.getByRole('group', { name: /^calculate/ });
+    await call.getByRole('button', { name: 'Approve' }).click();
+    assert.equal(await call.getByRole('alert').innerText(), 'Already approved.');
+    const resumed = await resumedTurn();
+    assert.match(await resumed.locator('.text').innerText(), /calculate returned/);
+    assert.equal(
+      await resumed.getByRole('link', { name: /^Run / }).getAttribute('href'),
+      runHref(agent.id, decided.body.resumedRunId),
+    );
+    assertNoConsoleErrors(browser.consoleErrors);
+  });
+
   it("lists an answer's citations with a link to the knowledge base, and links the answer to its run", async () => {
     const base = (await server.api('POST', '/v1/knowledge-bases', { name: 'Harbor notes' })).body;
     const added = await server.api('POST', `/v1/knowledge-bases/${base.id}/documents`, {
