@@ -5,11 +5,34 @@ import { PromptInspector } from './prompt-inspector.js';
 import type { Run } from './requests.js';
 import type { RunStep, RunSteps } from './step-types.js';
 
+/** Where a step's bar starts and how long it is, in milliseconds from the run's start. */
+interface Span {
+  offset: number;
+  duration: number;
+}
+
 /**
- * A run's steps in order, one row each, with a bar as long as the step took
- * against the whole run (the run's own duration, or the steps' sum when that
- * is longer: a run still going, or a clock that differs). A tool step opens
- * its input and result; a model step opens the prompt inspector.
+ * Each step's place on the run's time line: from its `at` when it has one,
+ * else right after the step before it.
+ */
+function spansOf(steps: RunStep[], startedAt: string | null): Span[] {
+  const start = startedAt ? Date.parse(startedAt) : Number.NaN;
+  let end = 0;
+  return steps.map((step) => {
+    const duration = step.durationMs ?? 0;
+    const at = step.at ? Date.parse(step.at) - start : Number.NaN;
+    const offset = Number.isFinite(at) && at >= 0 ? at : end;
+    end = Math.max(end, offset + duration);
+    return { offset, duration };
+  });
+}
+
+/**
+ * A run's steps in order, one row each, with a bar placed where the step
+ * began and as long as it took, to scale of the whole run (its own duration,
+ * or the steps' extent when that is longer: a run still going, or clocks
+ * that differ). A tool step opens its input and result; a model step opens
+ * the prompt inspector. Several can be open at once, to compare them.
  */
 export function RunTimeline({
   agentId,
@@ -22,25 +45,35 @@ export function RunTimeline({
   steps: RunSteps;
   run: Run | null;
 }) {
-  const [open, setOpen] = useState<number | null>(null);
+  const [open, setOpen] = useState<ReadonlySet<number>>(new Set());
+  const toggle = (index: number) =>
+    setOpen((current) => {
+      const next = new Set(current);
+      if (!next.delete(index)) next.add(index);
+      return next;
+    });
   const stepsTotal = steps.data.reduce((sum, step) => sum + (step.durationMs ?? 0), 0);
+  const spans = spansOf(steps.data, run?.startedAt ?? null);
+  const extent = spans.reduce((most, span) => Math.max(most, span.offset + span.duration), 0);
   const runTotal = run?.startedAt
     ? Date.parse(run.finishedAt ?? new Date().toISOString()) - Date.parse(run.startedAt)
     : 0;
-  const total = Math.max(stepsTotal, Number.isFinite(runTotal) ? runTotal : 0, 1);
+  const total = Math.max(extent, Number.isFinite(runTotal) ? runTotal : 0, 1);
 
   return (
     <>
       <p class="hint">
         {steps.data.length} {steps.data.length === 1 ? 'step' : 'steps'}, {millisecondsText(stepsTotal)} in all of{' '}
-        {millisecondsText(total)}; bars are to scale.
+        {millisecondsText(total)}; each bar is where the step ran in the run, to scale.
       </p>
       <ol class="run-timeline" aria-labelledby="run-steps-title">
-        {steps.data.map((step) => {
+        {steps.data.map((step, position) => {
           const opens = step.kind === 'model' || step.kind === 'tool';
-          const isOpen = open === step.index;
+          const isOpen = open.has(step.index);
           const panelId = `step-${step.index}-detail`;
-          const share = step.durationMs === null ? 0 : Math.min(100, (step.durationMs / total) * 100);
+          const span = spans[position] ?? { offset: 0, duration: 0 };
+          const share = Math.min(100, (span.duration / total) * 100);
+          const start = Math.min(100 - share, (span.offset / total) * 100);
           const label = (
             <>
               <span class="step-label">
@@ -57,16 +90,18 @@ export function RunTimeline({
                   class="step-head"
                   aria-expanded={isOpen}
                   aria-controls={isOpen ? panelId : undefined}
-                  onClick={() => setOpen(isOpen ? null : step.index)}
+                  onClick={() => toggle(step.index)}
                 >
                   {label}
                 </button>
               ) : (
                 <div class="step-head">{label}</div>
               )}
-              <div class="step-track" aria-hidden="true">
-                <div class="step-bar" style={{ width: `${share}%` }} />
-              </div>
+              {step.durationMs !== null && (
+                <div class="step-track" aria-hidden="true">
+                  <div class="step-bar" style={{ marginLeft: `${start}%`, width: `${share}%` }} />
+                </div>
+              )}
               {isOpen && (
                 <div id={panelId} class="step-detail">
                   {step.kind === 'tool' && <ToolDetail step={step} />}
