@@ -164,6 +164,11 @@ describe("the dashboard's chat", { skip: chromiumMissing ?? false }, () => {
       await resumed.getByRole('link', { name: /^Run / }).getAttribute('href'),
       runHref(agent.id, decided.body.resumedRunId),
     );
+    // The link opens the run's page.
+    await resumed.getByRole('link', { name: /^Run / }).click();
+    const title = page.getByRole('heading', { level: 1, name: new RegExp(`^Run ${decided.body.resumedRunId}`) });
+    await title.waitFor();
+    assert.match(await title.innerText(), /completed/);
     assertNoConsoleErrors(browser.consoleErrors);
   });
 

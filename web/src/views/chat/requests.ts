@@ -1,5 +1,6 @@
 import type { Approval, DecideApprovalBody } from '../../../../src/client/types.js';
 import { request } from '../../api.js';
+import { hrefOf } from '../../route.js';
 import { knowledgeApi } from '../knowledge/requests.js';
 
 export type { Approval, DecideApprovalBody };
@@ -14,9 +15,8 @@ export const decideApproval = (agentId: string, approvalId: string, body: Decide
 export const getApproval = (agentId: string, approvalId: string) =>
   request<Approval>('GET', approvalPath(agentId, approvalId));
 
-/** The dashboard's page of one run (its timeline), as the runs view reads it from the fragment. */
-export const runHref = (agentId: string, runId: string) =>
-  `#/agents/${encodeURIComponent(agentId)}/runs/${encodeURIComponent(runId)}`;
+/** The dashboard's page of one run (its timeline). */
+export const runHref = (agentId: string, runId: string) => hrefOf({ name: 'run', agentId, runId });
 
 const baseNames = new Map<string, Promise<string | null>>();
 
