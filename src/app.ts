@@ -33,6 +33,15 @@ import { registerDiffAgentVersions } from './routes/agent-versions/diff-agent-ve
 import { registerGetAgentVersion } from './routes/agent-versions/get-agent-version.js';
 import { registerListAgentVersions } from './routes/agent-versions/list-agent-versions.js';
 import { registerRestoreAgentVersion } from './routes/agent-versions/restore-agent-version.js';
+import { registerCancelEval } from './routes/evals/cancel-eval.js';
+import { registerCreateEval } from './routes/evals/create-eval.js';
+import { registerCreateEvalDataset } from './routes/evals/create-eval-dataset.js';
+import { registerDeleteEvalDataset } from './routes/evals/delete-eval-dataset.js';
+import { registerGetEval } from './routes/evals/get-eval.js';
+import { registerGetEvalDataset } from './routes/evals/get-eval-dataset.js';
+import { registerListEvalDatasets } from './routes/evals/list-eval-datasets.js';
+import { registerListEvals } from './routes/evals/list-evals.js';
+import { registerUpdateEvalDataset } from './routes/evals/update-eval-dataset.js';
 import { registerCreateApiKey } from './routes/api-keys/create-api-key.js';
 import { registerListApiKeys } from './routes/api-keys/list-api-keys.js';
 import { registerAccountLimits } from './routes/account/account-limits.js';
@@ -64,6 +73,8 @@ import { messageBodyLimit, registerSendMessage } from './routes/messages/send-me
 import { registerGetFile } from './routes/files/get-file.js';
 import { registerCancelRun } from './routes/runs/cancel-run.js';
 import { registerGetRun } from './routes/runs/get-run.js';
+import { registerListAccountRuns } from './routes/runs/list-account-runs.js';
+import { registerRunSteps } from './routes/runs/run-steps.js';
 import { registerListRuns } from './routes/runs/list-runs.js';
 import { registerRunEvents } from './routes/runs/run-events.js';
 import { ProblemSchema } from './schemas/common.js';
@@ -255,6 +266,7 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
           description: "Every piece of an agent's work, whoever started it: status, events, cancellation",
         },
         { name: 'tasks', description: 'Work agents do on their own, on a schedule' },
+        { name: 'evals', description: 'Datasets of cases and eval runs comparing versions of an agent' },
         { name: 'approvals', description: "Tool calls that wait for a person's decision before they run" },
         { name: 'files', description: 'Images sent with messages and made by tools, served to the account' },
         { name: 'api-keys', description: 'API keys of the account' },
@@ -306,6 +318,15 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
   registerGetAgentVersion(app);
   registerDiffAgentVersions(app);
   registerRestoreAgentVersion(app);
+  registerCreateEvalDataset(app);
+  registerListEvalDatasets(app);
+  registerGetEvalDataset(app);
+  registerUpdateEvalDataset(app);
+  registerDeleteEvalDataset(app);
+  registerCreateEval(app);
+  registerListEvals(app);
+  registerGetEval(app);
+  registerCancelEval(app);
   const messageBodyBytes = messageBodyLimit(config.bodyLimitBytes, config.files.maxImageBytes);
   await registerSendMessage(app, {
     keepAliveMs: config.sseKeepAliveMs,
@@ -316,6 +337,8 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
   registerGetFile(app);
   registerListRuns(app);
   registerGetRun(app);
+  registerRunSteps(app);
+  registerListAccountRuns(app);
   registerCancelRun(app);
   registerListAccountApprovals(app);
   registerListApprovals(app);

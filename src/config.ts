@@ -31,6 +31,8 @@ export const rateLimitNames = [
   'readApprovals',
   'decideApprovals',
   'readFiles',
+  'readEvals',
+  'writeEvals',
 ] as const;
 export type RateLimitName = (typeof rateLimitNames)[number];
 
@@ -65,6 +67,8 @@ export const defaultRateLimits: RateLimitSettings = {
     readApprovals: 120,
     decideApprovals: 60,
     readFiles: 300,
+    readEvals: 120,
+    writeEvals: 30,
   },
   sendMessageConcurrency: 10,
 };

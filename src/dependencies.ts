@@ -1,6 +1,7 @@
 import { takeOverRun } from './services/runs/take-over-run.js';
 import { RunRuntime } from './services/runs/run-runtime.js';
 import { ApprovalRuntime } from './services/approvals/approval-runtime.js';
+import { EvalRuntime } from './services/evals/eval-runtime.js';
 import { expireApprovals } from './services/approvals/approvals.js';
 import type { Logger } from 'pino';
 import { systemClock, type Clock } from './clock.js';
@@ -313,6 +314,12 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
   };
   // Approvals past their expiry are settled at every heartbeat, on every instance (one wins each).
   runs.onBeat(() => expireApprovals(services));
+  // Evals nobody runs (new, or their instance stopped) are claimed at every heartbeat, on every instance (one wins each).
+  const evals = options.backgroundWork !== false ? new EvalRuntime(services) : null;
+  if (evals !== null) {
+    services.evals = evals;
+    runs.onBeat(() => evals.beat());
+  }
   ingestion?.start();
   const platforms = createPlatformRuntime({
     deps: services,
@@ -342,6 +349,8 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
     async close() {
       // First: task runs in progress still need the model, the database and the connectors.
       await tasks.stop(Math.min(config.shutdownTimeoutMs, 5_000));
+      // Evals stop before the runs they wait on; their rows stay running for another instance to go on with.
+      await evals?.close();
       // Then: the runs still going store how they ended while everything they need is open.
       await runs.close();
       await approvals.close();

@@ -23,6 +23,8 @@ export const idPrefixes = {
   task: 'tsk',
   approval: 'apr',
   file: 'file',
+  evalDataset: 'eds',
+  eval: 'evl',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

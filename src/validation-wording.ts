@@ -52,6 +52,8 @@ const idKindNames: Record<IdKind, string> = {
   task: 'a task',
   approval: 'an approval',
   file: 'a file',
+  evalDataset: 'an eval dataset',
+  eval: 'an eval',
 };
 
 const notUrl = (message = 'must be an http(s) URL'): Wording => ({ code: 'not_url', message });

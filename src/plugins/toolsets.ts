@@ -64,6 +64,14 @@ export class AgentToolsets {
     this.#sweeper.unref();
   }
 
+  /**
+   * A set of its own with the same options, for tools opened apart from the agents' own: an eval's version of an
+   * agent (src/services/evals/) opens that version's plugins there, so the agent's pooled connections stay as they are.
+   */
+  detached(): AgentToolsets {
+    return new AgentToolsets(this.options);
+  }
+
   /** Whether the agent has any enabled plugin (no tools to open otherwise). */
   static hasPlugins(agent: AgentRecord): boolean {
     return agent.profile.plugins.some((plugin) => plugin.enabled);

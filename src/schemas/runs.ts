@@ -8,12 +8,13 @@ import { MessageReply } from './messages.js';
  */
 
 /** Who started a run. Those after `door` came later than runs (their metric columns are added in the migration named). */
-export const runTriggers = ['message', 'task', 'platform', 'door', 'mcp', 'a2a', 'approval'] as const;
+export const runTriggers = ['message', 'task', 'platform', 'door', 'mcp', 'a2a', 'approval', 'eval'] as const;
 /** The migration that added each trigger's metric column, for those that did not come with runs. */
 export const runTriggerAddedIn: Partial<Record<RunTrigger, string>> = {
   approval: '0013-approvals',
   mcp: '0017-door-triggers',
   a2a: '0017-door-triggers',
+  eval: '0031-evals',
 };
 export type RunTrigger = (typeof runTriggers)[number];
 
@@ -48,7 +49,8 @@ export const Run = Type.Object(
         '`message`: POST /v1/agents/{id}/messages; `task`: a scheduled task; `platform`: a message on one of the ' +
         "agent's platforms; `door`: the OpenAI-compatible endpoint; `mcp`: a tool call of an MCP client " +
         '(`send_message`, `ask_<agent>`, at /v1/mcp); `a2a`: an A2A message (at /v1/a2a/{agentId}, its task id is the ' +
-        "run's id); `approval`: the rest of a reply that paused for a decision, once it was taken (`approvalId` names it).",
+        "run's id); `approval`: the rest of a reply that paused for a decision, once it was taken (`approvalId` names it); " +
+        '`eval`: a reply to a case of an eval (POST /v1/agents/{id}/evals), answered in isolation (docs/evals.md).',
     }),
     taskId: NullableInResponse('string', { description: 'The task whose due time this run is, for `task` runs.' }),
     approvalId: NullableInResponse('string', {

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { IdString, NullableInResponse, NullableTimestamp, StringEnum, Timestamp } from './common.js';
+import { VersionTotals } from './evals.js';
 
 /** The events a webhook can subscribe to: a closed list. */
 export const webhookEventTypes = [
@@ -16,6 +17,7 @@ export const webhookEventTypes = [
   'task.failed',
   'task.paused',
   'approval.requested',
+  'eval.completed',
 ] as const;
 export type WebhookEventType = (typeof webhookEventTypes)[number];
 
@@ -342,5 +344,23 @@ export const webhookPayloads: Record<WebhookEventType, ReturnType<typeof envelop
     }),
     'The model called a tool that needs approval; the run waits for POST /v1/agents/{agentId}/approvals/' +
       '{approvalId}. The input is not included; read it from GET /v1/agents/{agentId}/approvals/{approvalId}.',
+  ),
+  'eval.completed': envelope(
+    'eval.completed',
+    Type.Object({
+      agentId: Type.String(),
+      evalId: Type.String(),
+      datasetId: Type.String(),
+      status: StringEnum(['completed', 'failed'] as const, { description: '`failed`: `error` says why.' }),
+      versions: Type.Array(Type.Integer()),
+      totals: Type.Array(VersionTotals, { description: 'Per version, as GET …/evals/{evalId} gives them.' }),
+      differing: Type.Integer({ description: 'Cases whose outcome differs between the two versions.' }),
+      error: Type.Unsafe<{ code: string; status: number; detail: string } | null>({
+        anyOf: [Type.Object({ code: Type.String(), status: Type.Integer(), detail: Type.String() }), { type: 'null' }],
+      }),
+      finishedAt: Timestamp,
+    }),
+    'An eval of the agent ended (completed, or failed; a cancelled one sends nothing): its totals per version. ' +
+      'Each case’s replies and scores are at GET /v1/agents/{agentId}/evals/{evalId}.',
   ),
 };

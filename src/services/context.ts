@@ -79,6 +79,11 @@ export interface ServiceDeps {
   recall: RecallSource;
   /** The runs this instance produces: their events, cancellation and heartbeat. */
   runs: RunRuntime;
+  /**
+   * Runs evals on this instance (src/services/evals/eval-runtime.ts): a new eval starts here at once, a cancelled
+   * one stops here at once. Absent in a process without background work: another instance's heartbeat claims them.
+   */
+  evals?: { start(evalId: string): void; stop(evalId: string): Promise<void> };
   /** Goes on with replies that paused for approvals once they are decided. */
   approvals: ResumeStarter;
 }

@@ -503,6 +503,61 @@ export interface FilesTable {
   created_at: string;
 }
 
+/** An account's eval dataset: its cases as JSON (migration 0031, docs/evals.md). */
+export interface EvalDatasetsTable {
+  id: string;
+  account_id: string;
+  name: string;
+  description: string | null;
+  /** JSON array of the cases. */
+  cases: string;
+  case_count: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** An eval run of an agent: a copy of its dataset's cases, and who runs it (`instance_id` + the runs' heartbeat). */
+export interface EvalsTable {
+  id: string;
+  account_id: string;
+  agent_id: string;
+  dataset_id: string;
+  dataset_name: string;
+  cases: string;
+  case_count: number;
+  /** JSON array of version numbers (one or two). */
+  versions: string;
+  /** JSON `{provider, model}` of the rubric scorers' judge. */
+  judge: string;
+  concurrency: number;
+  status: string;
+  instance_id: string | null;
+  key_id: string;
+  /** JSON problem of a failed eval. */
+  error: string | null;
+  takeovers: number;
+  cancel_requested_at: string | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+}
+
+/** One case answered by one version in an eval. */
+export interface EvalResultsTable {
+  eval_id: string;
+  case_id: string;
+  version: number;
+  position: number;
+  status: string;
+  /** 0/1: every scorer passed. */
+  passed: number;
+  /** JSON array of `{type, score, passed}`: what totals and comparisons read, without the replies. */
+  scores: string;
+  /** JSON of the whole result (replies, tool calls, usage, reasons). */
+  detail: string;
+  created_at: string;
+}
+
 export interface Database {
   service_state: ServiceStateTable;
   accounts: AccountsTable;
@@ -538,6 +593,9 @@ export interface Database {
   paused_runs: PausedRunsTable;
   approvals: ApprovalsTable;
   files: FilesTable;
+  eval_datasets: EvalDatasetsTable;
+  evals: EvalsTable;
+  eval_results: EvalResultsTable;
 }
 
 export type Executor = Kysely<Database> | Transaction<Database>;

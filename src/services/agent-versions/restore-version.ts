@@ -16,7 +16,7 @@ import { findOwnAgent } from '../agents/get-agent.js';
 import { configurationChanged, recordAgentVersion } from './record-version.js';
 
 /** Every secret the agent holds now, by the reference a version keeps of it. */
-function heldSecrets(profile: AgentProfile): Map<string, StoredSecret> {
+export function heldSecrets(profile: AgentProfile): Map<string, StoredSecret> {
   const held = new Map<string, StoredSecret>();
   const add = (secret: StoredSecret) => held.set(secretReference(secret), secret);
   for (const entry of [...profile.platforms, ...profile.plugins]) Object.values(entry.secrets).forEach(add);
@@ -29,7 +29,7 @@ function heldSecrets(profile: AgentProfile): Map<string, StoredSecret> {
  * is now, by reference. `missing` collects those it no longer holds, each
  * as where it was ("plugins[0] (http) secrets.token").
  */
-function profileOf(
+export function profileOf(
   configuration: AgentConfiguration,
   held: Map<string, StoredSecret>,
   missing: string[],

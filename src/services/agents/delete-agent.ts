@@ -35,6 +35,7 @@ export async function deleteAgent({
     await repositories.transferTotals.deleteForAgent(record.id, transaction);
     await repositories.spendTotals.deleteForAgent(record.accountId, record.id, transaction);
     await repositories.agentVersions.deleteForAgent(record.id, transaction);
+    await repositories.evals.deleteForAgent(record.id, transaction);
     await ctx.deps.files.store.deleteForAgent(record.id, transaction);
     if (!(await repositories.agents.delete(record, transaction))) throw notFound('Agent');
     await recordAgentEvent(eventWriterOf(ctx), record, 'agent.deleted', { name: record.name }, transaction);

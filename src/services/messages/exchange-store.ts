@@ -58,6 +58,11 @@ export interface Exchange {
    * with the paused part, so only the tool turns and the answer are.
    */
   continuation?: boolean;
+  /**
+   * An eval's reply (src/services/evals/): its turns are stored in its own conversation only for the case's next
+   * message, so no memory work is started for it and no message webhook event is written.
+   */
+  isolated?: boolean;
   /** Images sent with the message, checked; stored with its turn. */
   attachments?: MessageImage[];
   /** What the message reserved of its spend limits (none when no limit applies); settled with its usage. */
@@ -140,7 +145,10 @@ export async function storeExchange(
     createdAt,
   };
   const { outbox } = ctx.deps.webhooks;
-  const event = outbox.enabled && outcome.finishReason !== 'error' ? messageCompletedEvent(ctx, reply) : null;
+  const event =
+    outbox.enabled && outcome.finishReason !== 'error' && exchange.isolated !== true
+      ? messageCompletedEvent(ctx, reply)
+      : null;
   const ending = endRun ? await endRun(reply) : null;
   const rows = exchange.conversation === null ? [] : turnRows(exchange, exchange.conversation, outcome, reply);
   // A completed reply without images: the run store writes it (one statement on PostgreSQL, see runs-postgres.ts).
@@ -226,7 +234,7 @@ export async function storeExchange(
 
 /** Long-term memory catches up in the background, never on the reply's path. */
 function scheduleMemory(ctx: ServiceContext, exchange: Exchange): void {
-  if (exchange.conversation === null) return;
+  if (exchange.conversation === null || exchange.isolated === true) return;
   ctx.deps.memory.schedule({
     accountId: ctx.actor.accountId,
     agentId: exchange.agentId,

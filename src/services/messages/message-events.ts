@@ -38,7 +38,8 @@ export function messageCompletedEvent(ctx: ServiceContext, reply: MessageReplyVi
  */
 export async function recordMessageFailed(ctx: ServiceContext, exchange: Exchange, error: AppError): Promise<void> {
   const { outbox } = ctx.deps.webhooks;
-  if (!outbox.enabled) return;
+  // An eval's reply (Exchange.isolated) is not a message anyone sent: its failure is in the eval's results.
+  if (!outbox.enabled || exchange.isolated === true) return;
   const event: OutboxEvent = {
     id: newId('event'),
     accountId: ctx.actor.accountId,

@@ -5,7 +5,7 @@ import { withImages, withUnavailableTools, type PromptMessage } from '../../conv
 import { AppError, problemBody, validationError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { ConcurrencyLease } from '../../limits/concurrency-limiter.js';
-import { AgentToolsets } from '../../plugins/toolsets.js';
+import { AgentToolsets, type Toolbox } from '../../plugins/toolsets.js';
 import type { ProviderName } from '../../providers/catalog.js';
 import { promptCacheKeyOf } from '../../providers/prompt-cache.js';
 import { ProviderError } from '../../providers/provider-error.js';
@@ -29,6 +29,16 @@ import { defaultOutputReserve } from '../../providers/model-limits.js';
 export interface ModelSettingsOverride {
   temperature?: number;
   maxOutputTokens?: number;
+}
+
+/**
+ * A reply answered in isolation: an eval's case (src/services/evals/, docs/evals.md). It answers with `agent` (a
+ * version's configuration) in place of the stored one, whatever the agent's status, with the tools `toolbox` gives
+ * in place of the agent's own; its exchange starts no memory work and no message webhooks (`Exchange.isolated`).
+ */
+export interface ReplyIsolation {
+  agent: AgentRecord;
+  toolbox(agent: AgentRecord): Promise<Toolbox | null>;
 }
 
 /** Tool rounds per reply when the agent's model settings name none. */
@@ -270,6 +280,7 @@ export async function sendMessage({
   origin,
   callKey,
   takenOver,
+  isolation,
 }: {
   ctx: ServiceContext;
   agentId: string;
@@ -291,13 +302,15 @@ export async function sendMessage({
   callKey?: string | null;
   /** A queued run taken over from a stopped instance, beginning again: the events it stored, and what its readers are told. */
   takenOver?: { afterSeq: number; resumed: WireEvent };
+  /** An eval's case: see `ReplyIsolation`. */
+  isolation?: ReplyIsolation;
 }): Promise<Reply> {
   requireScope(ctx, 'messages:send');
   const startedTick = performance.now();
   const startedAt = ctx.deps.clock.now();
   checkContextSize(input);
-  const agent = await findOwnAgent(ctx, agentId);
-  await ensureAnswering(ctx, agent);
+  const agent = isolation?.agent ?? (await findOwnAgent(ctx, agentId));
+  if (isolation === undefined) await ensureAnswering(ctx, agent);
   // Before any slot is taken or anything stored: a refused image leaves no trace.
   const images = await readMessageAttachments(ctx, input.attachments, signal);
   const runId = queuedRunId ?? newId('run');
@@ -339,6 +352,7 @@ export async function sendMessage({
     agentVersion: agent.version,
     trigger,
     origin: origin ?? null,
+    ...(isolation !== undefined ? { isolated: true } : {}),
     ...(images.length > 0 ? { attachments: images } : {}),
     ...(spend !== null ? { spend } : {}),
   };
@@ -377,7 +391,7 @@ export async function sendMessage({
         ctx.deps.knowledge.retrieval,
         ctx.deps.recall,
       ),
-      ctx.deps.plugins.toolsets.toolboxFor(agent),
+      isolation !== undefined ? isolation.toolbox(agent) : ctx.deps.plugins.toolsets.toolboxFor(agent),
     ]);
     const withTools = toolbox?.unavailable.length ? withUnavailableTools(built, toolbox.unavailable) : built;
     const prompt = images.length > 0 ? withImages(withTools, images.map(promptImageOf)) : withTools;

@@ -40,11 +40,17 @@ export const maxTakeovers = 3;
 /**
  * Whether a run whose instance stopped is continued elsewhere: not one that
  * someone asked to cancel (it ends), not a platform message's (the platform's
- * item is answered again by its connector, src/platforms/), not one taken over
+ * item is answered again by its connector, src/platforms/), not an eval's, not one taken over
  * `maxTakeovers` times already.
  */
 function takesOver(run: RunRow): boolean {
-  return run.cancel_requested_at === null && run.trigger !== 'platform' && run.takeovers < maxTakeovers;
+  // An eval's reply is answered again by its eval (src/services/evals/), which runs its cases without a result.
+  return (
+    run.cancel_requested_at === null &&
+    run.trigger !== 'platform' &&
+    run.trigger !== 'eval' &&
+    run.takeovers < maxTakeovers
+  );
 }
 
 /** Orphaned runs ended per sweep: the rest wait for the next beat. */

@@ -6,6 +6,8 @@ import { AgentEventRepository } from './agent-events.js';
 import { AgentMetricsRepository } from './agent-metrics.js';
 import { AgentRepository } from './agents.js';
 import { AgentVersionRepository } from './agent-versions.js';
+import { EvalDatasetRepository } from './evals-datasets.js';
+import { EvalRepository } from './evals.js';
 import { ApiKeyRepository } from './api-keys.js';
 import { FileRepository } from './files.js';
 import { IdempotencyRepository } from './idempotency.js';
@@ -40,6 +42,9 @@ export interface Repositories {
   agentEvents: AgentEventRepository;
   /** Every configuration an agent had, by version (src/services/agent-versions/). */
   agentVersions: AgentVersionRepository;
+  /** Eval datasets, eval runs and their results (src/services/evals/). */
+  evalDatasets: EvalDatasetRepository;
+  evals: EvalRepository;
   agentMetrics: AgentMetricsRepository;
   idempotency: IdempotencyRepository;
   messages: MessageRepository;
@@ -87,6 +92,8 @@ export function createRepositories(
     agents: new AgentRepository(db, dialect, committedReader),
     agentEvents: new AgentEventRepository(db),
     agentVersions: new AgentVersionRepository(db),
+    evalDatasets: new EvalDatasetRepository(db),
+    evals: new EvalRepository(db),
     agentMetrics: new AgentMetricsRepository(db),
     idempotency: new IdempotencyRepository(db),
     messages,
