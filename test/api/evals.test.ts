@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { newId } from '../../src/ids.js';
 import { startFakeOpenAiServer } from '../helpers/fake-openai-server.js';
 import type { FakeProviderServer, RecordedRequest } from '../helpers/fake-provider-server.js';
 import { startFakeWebhookReceiver, type FakeWebhookReceiver } from '../helpers/fake-webhook-receiver.js';
@@ -419,6 +420,68 @@ for (const backend of backends) {
       const result = await finished(agent.id, created.id);
       assert.equal(result.status, 'completed');
       assert.equal(result.cases[0].caseId, 'two');
+    });
+
+    it('takes over an eval whose instance stopped and answers only the cases without a result', async () => {
+      const agent = await twoVersionAgent();
+      const cases = ['one', 'two', 'three'].map((id) => ({ id, messages: [`takeover ${id}`], expect: [] }));
+      const dataset = await newDataset(cases);
+      const { repositories } = t.deps.services;
+      const evalId = newId('eval');
+      const at = new Date().toISOString();
+      await repositories.evals.insert({
+        id: evalId,
+        account_id: t.owner.accountId,
+        agent_id: agent.id,
+        dataset_id: dataset.id,
+        dataset_name: dataset.name,
+        cases: JSON.stringify(cases),
+        case_count: 3,
+        versions: JSON.stringify([2]),
+        judge: JSON.stringify({ provider: 'openai-compatible', model: 'test-model', agentKey: true }),
+        concurrency: 2,
+        status: 'running',
+        instance_id: 'an-instance-that-stopped',
+        key_id: t.owner.keyId,
+        error: null,
+        takeovers: 0,
+        cancel_requested_at: null,
+        created_at: at,
+        started_at: at,
+        finished_at: null,
+      });
+      const recorded = { version: 2, status: 'completed', passed: true, replies: ['before'], text: 'before' };
+      await repositories.evals.insertResult({
+        eval_id: evalId,
+        case_id: 'one',
+        version: 2,
+        position: 0,
+        status: 'completed',
+        passed: 1,
+        scores: '[]',
+        detail: JSON.stringify({
+          ...recorded,
+          toolCalls: [],
+          finishReason: 'stop',
+          latencyMs: 1,
+          usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 },
+          costUsd: 0,
+          runIds: [],
+          scores: [],
+          error: null,
+          finishedAt: at,
+        }),
+        created_at: at,
+      });
+      const asked = () => fake.requests.filter((request) => lastUserText(request).includes('takeover ')).length;
+      // The heartbeat's claim, as any instance's would be.
+      await (t.deps.services.evals as unknown as { beat(): Promise<void> }).beat();
+      const result = await finished(agent.id, evalId);
+      assert.equal(result.status, 'completed', JSON.stringify(result.error));
+      assert.equal(result.takeovers, 1);
+      assert.deepEqual(result.progress, { total: 3, done: 3 });
+      assert.equal(result.cases[0].results[0].text, 'before');
+      assert.equal(asked(), 2);
     });
 
     it('cancels a running eval: it ends cancelled and keeps what it recorded', async () => {
