@@ -260,6 +260,70 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/agents/{agentId}/evals': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List an agent's evals
+     * @description The agent's evals, newest first, each with its status, progress and totals per version (without the cases: GET one for them). Follow `nextCursor` for older ones. Scope: `agents:read`.
+     */
+    get: operations['listEvals'];
+    put?: never;
+    /**
+     * Evaluate an agent on a dataset
+     * @description Answers every case of the dataset with one version of the agent, or two to compare (default: the current one), in the background, and scores each reply. Each reply is a run (trigger `eval`) produced by the normal reply path with that version's configuration, isolated: a conversation of its own deleted once the case is answered, memory off, no message webhooks, nothing posted to platforms, and tools with side effects not run (the model reads `{"stubbed": true, "reason": "not executed in an eval"}`) unless the case allows them. Replies count against the agent's spend limits and wait for its in-flight slots. `rubric` scorers ask the judge (default: the agent's own model). Answers 202 with the eval, `queued`; follow it with GET …/evals/{evalId}; `eval.completed` is sent to webhooks when it ends. A dataset or version that does not exist, or a judge whose provider is not enabled, is 400; a version that needs a secret the agent no longer holds, or a provider this server does not enable, is 409. Scope: `messages:send`.
+     */
+    post: operations['createEval'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/agents/{agentId}/evals/{evalId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get an eval with its results
+     * @description The eval: status, progress, totals per version and per scorer type, and a page of its cases (those with a result so far): per case and version the replies, tool calls (`stubbed` ones were not run), finish reason, latency, tokens, cost, the runs, and each scorer's score (0–1), whether it passed and why. Cases whose outcome differs between the two versions come first (`differs`), then dataset order; `differsOnly=true` lists only those. Follow `casesPagination.nextCursor` for more. Scope: `agents:read`.
+     */
+    get: operations['getEval'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/agents/{agentId}/evals/{evalId}/cancel': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Cancel an eval
+     * @description Stops a queued or running eval, wherever it runs: it is `cancelled` at once, its replies in progress stop (on another instance at its next heartbeat), and the results recorded so far stay. An eval that has ended is 409 `conflict`. No body. Scope: `messages:send`.
+     */
+    post: operations['cancelEval'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/agents/{agentId}/events': {
     parameters: {
       query?: never;
@@ -750,6 +814,58 @@ export interface paths {
     options?: never;
     head?: never;
     patch?: never;
+    trace?: never;
+  };
+  '/v1/eval-datasets': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List eval datasets
+     * @description The account's eval datasets, newest first, without their cases (`caseCount` says how many); GET one for its cases. Follow `nextCursor` for older ones. Scope: `agents:read`.
+     */
+    get: operations['listEvalDatasets'];
+    put?: never;
+    /**
+     * Create an eval dataset
+     * @description A dataset of the account's: cases (at most 1,000, unique ids), each one or more user messages (at most 10) with an optional `userId`, `context`, `allowSideEffects` and its scorers (`expect`, at most 20): `contains`, `notContains`, `regex`, `equals`, `jsonSchema`, `toolCalled`, `noToolCalled`, `finishReason`, `latencyMs`, `tokens`, `costUsd` and `rubric` (a judge model). A regex pattern is at most 200 characters without backreferences or nested quantifiers; a JSON schema must compile. Any agent of the account can be evaluated on it: POST /v1/agents/{agentId}/evals. Scope: `agents:write`.
+     */
+    post: operations['createEvalDataset'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/eval-datasets/{datasetId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get an eval dataset
+     * @description The dataset with its cases. Another account's dataset is 404. Scope: `agents:read`.
+     */
+    get: operations['getEvalDataset'];
+    put?: never;
+    post?: never;
+    /**
+     * Delete an eval dataset
+     * @description The dataset is gone; evals made with it keep their copy of its cases and their results. A second DELETE is 404. Scope: `agents:write`.
+     */
+    delete: operations['deleteEvalDataset'];
+    options?: never;
+    head?: never;
+    /**
+     * Update an eval dataset
+     * @description JSON Merge Patch (RFC 7396) of `name`, `description` (null clears it) and `cases` (replaces the whole list, checked as on create). Evals already made keep the cases they were made with. Scope: `agents:write`.
+     */
+    patch: operations['updateEvalDataset'];
     trace?: never;
   };
   '/v1/events': {
@@ -1702,6 +1818,116 @@ export interface webhooks {
     patch?: never;
     trace?: never;
   };
+  'eval.completed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** An eval of the agent ended (completed, or failed; a cancelled one sends nothing): its totals per version. Each case’s replies and scores are at GET /v1/agents/{agentId}/evals/{evalId}. */
+    post: {
+      parameters: {
+        query?: never;
+        header: {
+          /** @description The event id (`evt_…`): the same on every attempt and redelivery; dedupe on it. */
+          'webhook-id': string;
+          /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body` with the secret (Standard Webhooks). */
+          'webhook-signature': string;
+          /** @description Unix seconds when this attempt was signed. */
+          'webhook-timestamp': string;
+        };
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            data: {
+              agentId: string;
+              datasetId: string;
+              /** @description Cases whose outcome differs between the two versions. */
+              differing: number;
+              error: {
+                code: string;
+                detail: string;
+                status: number;
+              } | null;
+              evalId: string;
+              /**
+               * Format: date-time
+               * @description RFC 3339 UTC time with milliseconds.
+               */
+              finishedAt: string;
+              /**
+               * @description `failed`: `error` says why.
+               * @enum {string}
+               */
+              status: 'completed' | 'failed';
+              /** @description Per version, as GET …/evals/{evalId} gives them. */
+              totals: {
+                /** @description Cases of this version with a result. */
+                cases: number;
+                /** @description Cases whose reply could not be given (each scorer then scores 0). */
+                errored: number;
+                /** @description Cases answered, with a scorer that did not pass. */
+                failed: number;
+                /** @description Cases every scorer of which passed. */
+                passed: number;
+                /** @description Per scorer type, in the order of `scorerTypes`. */
+                scorers: {
+                  /** @description Scores given (cases with this scorer that were answered). */
+                  count: number;
+                  /** @description The mean score, 0–1 (0 when none was given). */
+                  meanScore: number;
+                  passed: number;
+                  /** @enum {string} */
+                  type:
+                    | 'contains'
+                    | 'notContains'
+                    | 'regex'
+                    | 'equals'
+                    | 'jsonSchema'
+                    | 'toolCalled'
+                    | 'noToolCalled'
+                    | 'finishReason'
+                    | 'latencyMs'
+                    | 'tokens'
+                    | 'costUsd'
+                    | 'rubric';
+                }[];
+                version: number;
+              }[];
+              versions: number[];
+            };
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC time with milliseconds.
+             */
+            timestamp: string;
+            /** @constant */
+            type: 'eval.completed';
+          };
+        };
+      };
+      responses: {
+        /** @description Received. Any other answer, or none within the time-out, is retried. */
+        '2XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   'memory.updated': {
     parameters: {
       query?: never;
@@ -2563,10 +2789,10 @@ export interface components {
       /** @description The task whose due time this run is, for `task` runs. */
       taskId: string | null;
       /**
-       * @description `message`: POST /v1/agents/{id}/messages; `task`: a scheduled task; `platform`: a message on one of the agent's platforms; `door`: the OpenAI-compatible endpoint; `mcp`: a tool call of an MCP client (`send_message`, `ask_<agent>`, at /v1/mcp); `a2a`: an A2A message (at /v1/a2a/{agentId}, its task id is the run's id); `approval`: the rest of a reply that paused for a decision, once it was taken (`approvalId` names it).
+       * @description `message`: POST /v1/agents/{id}/messages; `task`: a scheduled task; `platform`: a message on one of the agent's platforms; `door`: the OpenAI-compatible endpoint; `mcp`: a tool call of an MCP client (`send_message`, `ask_<agent>`, at /v1/mcp); `a2a`: an A2A message (at /v1/a2a/{agentId}, its task id is the run's id); `approval`: the rest of a reply that paused for a decision, once it was taken (`approvalId` names it); `eval`: a reply to a case of an eval (POST /v1/agents/{id}/evals), answered in isolation (docs/evals.md).
        * @enum {string}
        */
-      trigger: 'message' | 'task' | 'platform' | 'door' | 'mcp' | 'a2a' | 'approval';
+      trigger: 'message' | 'task' | 'platform' | 'door' | 'mcp' | 'a2a' | 'approval' | 'eval';
       userId: string | null;
     };
     /** Task */
@@ -4229,6 +4455,808 @@ export interface operations {
       };
     };
   };
+  listEvals: {
+    parameters: {
+      query?: {
+        /** @description The `nextCursor` of the previous page. */
+        cursor?: string;
+        /** @description Items per page, 1–100 (default 20). */
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        agentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              agentId: string;
+              concurrency: number;
+              /**
+               * Format: date-time
+               * @description RFC 3339 UTC time with milliseconds.
+               */
+              createdAt: string;
+              datasetId: string;
+              /** @description The dataset as it was when the eval was created (its cases are a copy). */
+              datasetName: string;
+              /** @description Cases whose outcome differs between the two versions (0 with one). */
+              differing: number;
+              error: components['schemas']['Problem'] | null;
+              /**
+               * Format: date-time
+               * @description RFC 3339 UTC time with milliseconds, or null.
+               */
+              finishedAt: string | null;
+              id: string;
+              judge: {
+                model: string;
+                provider: string;
+              };
+              progress: {
+                /** @description Results recorded so far. */
+                done: number;
+                /** @description Cases times versions. */
+                total: number;
+              };
+              /**
+               * Format: date-time
+               * @description RFC 3339 UTC time with milliseconds, or null.
+               */
+              startedAt: string | null;
+              /**
+               * @description `queued`, `running` (on one instance; another takes it over if that one stops), then `completed`, `failed` (`error` says why) or `cancelled`.
+               * @enum {string}
+               */
+              status: 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
+              /** @description How many times another instance took the eval over. */
+              takeovers: number;
+              /** @description Per version, in the order of `versions`. */
+              totals: {
+                /** @description Cases of this version with a result. */
+                cases: number;
+                /** @description Cases whose reply could not be given (each scorer then scores 0). */
+                errored: number;
+                /** @description Cases answered, with a scorer that did not pass. */
+                failed: number;
+                /** @description Cases every scorer of which passed. */
+                passed: number;
+                /** @description Per scorer type, in the order of `scorerTypes`. */
+                scorers: {
+                  /** @description Scores given (cases with this scorer that were answered). */
+                  count: number;
+                  /** @description The mean score, 0–1 (0 when none was given). */
+                  meanScore: number;
+                  passed: number;
+                  /** @enum {string} */
+                  type:
+                    | 'contains'
+                    | 'notContains'
+                    | 'regex'
+                    | 'equals'
+                    | 'jsonSchema'
+                    | 'toolCalled'
+                    | 'noToolCalled'
+                    | 'finishReason'
+                    | 'latencyMs'
+                    | 'tokens'
+                    | 'costUsd'
+                    | 'rubric';
+                }[];
+                version: number;
+              }[];
+              versions: number[];
+            }[];
+            pagination: {
+              hasMore: boolean;
+              limit: number;
+              nextCursor: string | null;
+            };
+          };
+        };
+      };
+      /** @description Invalid JSON or a request that does not match the schema (`invalid_json`, `validation_failed`). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key lacks the scope this operation needs (`insufficient_scope`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this account (`not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The database cannot be reached (`service_unavailable`), or for messages the agent or its model provider cannot answer now (`agent_unavailable`, `provider_unavailable`); see Retry-After. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  createEval: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        agentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Cases answered at once (default 2), never more than the agent's in-flight limit; each reply also waits for one of the agent's in-flight slots, as background messages do. */
+          concurrency?: number;
+          datasetId: string;
+          /** @description The model that scores `rubric` scorers, called with the operator's credentials (default: the agent's own model, with its key). */
+          judge?: {
+            model: string;
+            /** @description A provider enabled on this server (GET /v1/openai/models lists them). */
+            provider: string;
+          };
+          /** @description One version of the agent, or two to compare (default: the agent's current version). */
+          versions?: number[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            agentId: string;
+            concurrency: number;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC time with milliseconds.
+             */
+            createdAt: string;
+            datasetId: string;
+            /** @description The dataset as it was when the eval was created (its cases are a copy). */
+            datasetName: string;
+            /** @description Cases whose outcome differs between the two versions (0 with one). */
+            differing: number;
+            error: components['schemas']['Problem'] | null;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC time with milliseconds, or null.
+             */
+            finishedAt: string | null;
+            id: string;
+            judge: {
+              model: string;
+              provider: string;
+            };
+            progress: {
+              /** @description Results recorded so far. */
+              done: number;
+              /** @description Cases times versions. */
+              total: number;
+            };
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC time with milliseconds, or null.
+             */
+            startedAt: string | null;
+            /**
+             * @description `queued`, `running` (on one instance; another takes it over if that one stops), then `completed`, `failed` (`error` says why) or `cancelled`.
+             * @enum {string}
+             */
+            status: 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
+            /** @description How many times another instance took the eval over. */
+            takeovers: number;
+            /** @description Per version, in the order of `versions`. */
+            totals: {
+              /** @description Cases of this version with a result. */
+              cases: number;
+              /** @description Cases whose reply could not be given (each scorer then scores 0). */
+              errored: number;
+              /** @description Cases answered, with a scorer that did not pass. */
+              failed: number;
+              /** @description Cases every scorer of which passed. */
+              passed: number;
+              /** @description Per scorer type, in the order of `scorerTypes`. */
+              scorers: {
+                /** @description Scores given (cases with this scorer that were answered). */
+                count: number;
+                /** @description The mean score, 0–1 (0 when none was given). */
+                meanScore: number;
+                passed: number;
+                /** @enum {string} */
+                type:
+                  | 'contains'
+                  | 'notContains'
+                  | 'regex'
+                  | 'equals'
+                  | 'jsonSchema'
+                  | 'toolCalled'
+                  | 'noToolCalled'
+                  | 'finishReason'
+                  | 'latencyMs'
+                  | 'tokens'
+                  | 'costUsd'
+                  | 'rubric';
+              }[];
+              version: number;
+            }[];
+            versions: number[];
+          };
+        };
+      };
+      /** @description Invalid JSON or a request that does not match the schema (`invalid_json`, `validation_failed`). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key lacks the scope this operation needs (`insufficient_scope`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this account (`not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A request with the same Idempotency-Key is still running (`idempotency_in_progress`), or the resource is in a state that does not allow the operation (`conflict`). */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The database cannot be reached (`service_unavailable`), or for messages the agent or its model provider cannot answer now (`agent_unavailable`, `provider_unavailable`); see Retry-After. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getEval: {
+    parameters: {
+      query?: {
+        /** @description The `casesPagination.nextCursor`. */
+        cursor?: string;
+        /** @description Only the cases whose outcome differs. */
+        differsOnly?: boolean;
+        /** @description Cases per page, 1–200 (default 50). */
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        agentId: string;
+        evalId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            agentId: string;
+            /** @description Cases with a result, those whose outcome differs between the versions first, then in dataset order; one page of them (`casesPagination`). */
+            cases: {
+              caseId: string;
+              /** @description With two versions: both have a result and some scorer passed for one and not the other. */
+              differs: boolean;
+              /** @description The case's place in the dataset, from 0. */
+              position: number;
+              /** @description Per version with a result so far, in the order of `versions`. */
+              results: {
+                costUsd: number;
+                error: components['schemas']['Problem'] | null;
+                /**
+                 * Format: date-time
+                 * @description RFC 3339 UTC time with milliseconds.
+                 */
+                finishedAt: string;
+                finishReason: string | null;
+                latencyMs: number;
+                /** @description Every scorer passed. */
+                passed: boolean;
+                /** @description The text of each reply, in the order of the messages. */
+                replies: string[];
+                /** @description The runs (trigger `eval`) of the replies: GET …/runs/{runId}. */
+                runIds: string[];
+                scores: {
+                  passed: boolean;
+                  reason: string;
+                  /** @description 0–1. */
+                  score: number;
+                  /** @enum {string} */
+                  type:
+                    | 'contains'
+                    | 'notContains'
+                    | 'regex'
+                    | 'equals'
+                    | 'jsonSchema'
+                    | 'toolCalled'
+                    | 'noToolCalled'
+                    | 'finishReason'
+                    | 'latencyMs'
+                    | 'tokens'
+                    | 'costUsd'
+                    | 'rubric';
+                }[];
+                /**
+                 * @description `failed`: a reply could not be given (`error`); every scorer then scores 0.
+                 * @enum {string}
+                 */
+                status: 'completed' | 'failed';
+                /** @description The last reply, which the text scorers judge. */
+                text: string;
+                toolCalls: {
+                  error?: string;
+                  input: unknown;
+                  name: string;
+                  output?: unknown;
+                  /** @description Not run: it has side effects and the case did not allow it. */
+                  stubbed: boolean;
+                }[];
+                usage: {
+                  inputTokens: number;
+                  outputTokens: number;
+                  totalTokens: number;
+                };
+                version: number;
+              }[];
+            }[];
+            casesPagination: {
+              hasMore: boolean;
+              limit: number;
+              nextCursor: string | null;
+            };
+            concurrency: number;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC time with milliseconds.
+             */
+            createdAt: string;
+            datasetId: string;
+            /** @description The dataset as it was when the eval was created (its cases are a copy). */
+            datasetName: string;
+            /** @description Cases whose outcome differs between the two versions (0 with one). */
+            differing: number;
+            error: components['schemas']['Problem'] | null;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC time with milliseconds, or null.
+             */
+            finishedAt: string | null;
+            id: string;
+            judge: {
+              model: string;
+              provider: string;
+            };
+            progress: {
+              /** @description Results recorded so far. */
+              done: number;
+              /** @description Cases times versions. */
+              total: number;
+            };
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC time with milliseconds, or null.
+             */
+            startedAt: string | null;
+            /**
+             * @description `queued`, `running` (on one instance; another takes it over if that one stops), then `completed`, `failed` (`error` says why) or `cancelled`.
+             * @enum {string}
+             */
+            status: 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
+            /** @description How many times another instance took the eval over. */
+            takeovers: number;
+            /** @description Per version, in the order of `versions`. */
+            totals: {
+              /** @description Cases of this version with a result. */
+              cases: number;
+              /** @description Cases whose reply could not be given (each scorer then scores 0). */
+              errored: number;
+              /** @description Cases answered, with a scorer that did not pass. */
+              failed: number;
+              /** @description Cases every scorer of which passed. */
+              passed: number;
+              /** @description Per scorer type, in the order of `scorerTypes`. */
+              scorers: {
+                /** @description Scores given (cases with this scorer that were answered). */
+                count: number;
+                /** @description The mean score, 0–1 (0 when none was given). */
+                meanScore: number;
+                passed: number;
+                /** @enum {string} */
+                type:
+                  | 'contains'
+                  | 'notContains'
+                  | 'regex'
+                  | 'equals'
+                  | 'jsonSchema'
+                  | 'toolCalled'
+                  | 'noToolCalled'
+                  | 'finishReason'
+                  | 'latencyMs'
+                  | 'tokens'
+                  | 'costUsd'
+                  | 'rubric';
+              }[];
+              version: number;
+            }[];
+            versions: number[];
+          };
+        };
+      };
+      /** @description Invalid JSON or a request that does not match the schema (`invalid_json`, `validation_failed`). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key lacks the scope this operation needs (`insufficient_scope`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this account (`not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The database cannot be reached (`service_unavailable`), or for messages the agent or its model provider cannot answer now (`agent_unavailable`, `provider_unavailable`); see Retry-After. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  cancelEval: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        agentId: string;
+        evalId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            agentId: string;
+            /** @description Cases with a result, those whose outcome differs between the versions first, then in dataset order; one page of them (`casesPagination`). */
+            cases: {
+              caseId: string;
+              /** @description With two versions: both have a result and some scorer passed for one and not the other. */
+              differs: boolean;
+              /** @description The case's place in the dataset, from 0. */
+              position: number;
+              /** @description Per version with a result so far, in the order of `versions`. */
+              results: {
+                costUsd: number;
+                error: components['schemas']['Problem'] | null;
+                /**
+                 * Format: date-time
+                 * @description RFC 3339 UTC time with milliseconds.
+                 */
+                finishedAt: string;
+                finishReason: string | null;
+                latencyMs: number;
+                /** @description Every scorer passed. */
+                passed: boolean;
+                /** @description The text of each reply, in the order of the messages. */
+                replies: string[];
+                /** @description The runs (trigger `eval`) of the replies: GET …/runs/{runId}. */
+                runIds: string[];
+                scores: {
+                  passed: boolean;
+                  reason: string;
+                  /** @description 0–1. */
+                  score: number;
+                  /** @enum {string} */
+                  type:
+                    | 'contains'
+                    | 'notContains'
+                    | 'regex'
+                    | 'equals'
+                    | 'jsonSchema'
+                    | 'toolCalled'
+                    | 'noToolCalled'
+                    | 'finishReason'
+                    | 'latencyMs'
+                    | 'tokens'
+                    | 'costUsd'
+                    | 'rubric';
+                }[];
+                /**
+                 * @description `failed`: a reply could not be given (`error`); every scorer then scores 0.
+                 * @enum {string}
+                 */
+                status: 'completed' | 'failed';
+                /** @description The last reply, which the text scorers judge. */
+                text: string;
+                toolCalls: {
+                  error?: string;
+                  input: unknown;
+                  name: string;
+                  output?: unknown;
+                  /** @description Not run: it has side effects and the case did not allow it. */
+                  stubbed: boolean;
+                }[];
+                usage: {
+                  inputTokens: number;
+                  outputTokens: number;
+                  totalTokens: number;
+                };
+                version: number;
+              }[];
+            }[];
+            casesPagination: {
+              hasMore: boolean;
+              limit: number;
+              nextCursor: string | null;
+            };
+            concurrency: number;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC time with milliseconds.
+             */
+            createdAt: string;
+            datasetId: string;
+            /** @description The dataset as it was when the eval was created (its cases are a copy). */
+            datasetName: string;
+            /** @description Cases whose outcome differs between the two versions (0 with one). */
+            differing: number;
+            error: components['schemas']['Problem'] | null;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC time with milliseconds, or null.
+             */
+            finishedAt: string | null;
+            id: string;
+            judge: {
+              model: string;
+              provider: string;
+            };
+            progress: {
+              /** @description Results recorded so far. */
+              done: number;
+              /** @description Cases times versions. */
+              total: number;
+            };
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC time with milliseconds, or null.
+             */
+            startedAt: string | null;
+            /**
+             * @description `queued`, `running` (on one instance; another takes it over if that one stops), then `completed`, `failed` (`error` says why) or `cancelled`.
+             * @enum {string}
+             */
+            status: 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
+            /** @description How many times another instance took the eval over. */
+            takeovers: number;
+            /** @description Per version, in the order of `versions`. */
+            totals: {
+              /** @description Cases of this version with a result. */
+              cases: number;
+              /** @description Cases whose reply could not be given (each scorer then scores 0). */
+              errored: number;
+              /** @description Cases answered, with a scorer that did not pass. */
+              failed: number;
+              /** @description Cases every scorer of which passed. */
+              passed: number;
+              /** @description Per scorer type, in the order of `scorerTypes`. */
+              scorers: {
+                /** @description Scores given (cases with this scorer that were answered). */
+                count: number;
+                /** @description The mean score, 0–1 (0 when none was given). */
+                meanScore: number;
+                passed: number;
+                /** @enum {string} */
+                type:
+                  | 'contains'
+                  | 'notContains'
+                  | 'regex'
+                  | 'equals'
+                  | 'jsonSchema'
+                  | 'toolCalled'
+                  | 'noToolCalled'
+                  | 'finishReason'
+                  | 'latencyMs'
+                  | 'tokens'
+                  | 'costUsd'
+                  | 'rubric';
+              }[];
+              version: number;
+            }[];
+            versions: number[];
+          };
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key lacks the scope this operation needs (`insufficient_scope`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this account (`not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A request with the same Idempotency-Key is still running (`idempotency_in_progress`), or the resource is in a state that does not allow the operation (`conflict`). */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The database cannot be reached (`service_unavailable`), or for messages the agent or its model provider cannot answer now (`agent_unavailable`, `provider_unavailable`); see Retry-After. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
   listAgentEvents: {
     parameters: {
       query?: {
@@ -5016,6 +6044,7 @@ export interface operations {
                 a2a: number;
                 approval: number;
                 door: number;
+                eval: number;
                 mcp: number;
                 message: number;
                 platform: number;
@@ -5095,6 +6124,7 @@ export interface operations {
                 a2a: number;
                 approval: number;
                 door: number;
+                eval: number;
                 mcp: number;
                 message: number;
                 platform: number;
@@ -5387,7 +6417,7 @@ export interface operations {
         task?: string;
         /** @description Only the runs of this task (the `taskId` of a run). */
         taskId?: string;
-        trigger?: 'message' | 'task' | 'platform' | 'door' | 'mcp' | 'a2a' | 'approval';
+        trigger?: 'message' | 'task' | 'platform' | 'door' | 'mcp' | 'a2a' | 'approval' | 'eval';
       };
       header?: never;
       path: {
@@ -7710,6 +8740,990 @@ export interface operations {
       };
     };
   };
+  listEvalDatasets: {
+    parameters: {
+      query?: {
+        /** @description The `nextCursor` of the previous page. */
+        cursor?: string;
+        /** @description Items per page, 1–100 (default 20). */
+        limit?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              caseCount: number;
+              /**
+               * Format: date-time
+               * @description RFC 3339 UTC time with milliseconds.
+               */
+              createdAt: string;
+              description: string | null;
+              id: string;
+              name: string;
+              /**
+               * Format: date-time
+               * @description RFC 3339 UTC time with milliseconds.
+               */
+              updatedAt: string;
+            }[];
+            pagination: {
+              hasMore: boolean;
+              limit: number;
+              nextCursor: string | null;
+            };
+          };
+        };
+      };
+      /** @description Invalid JSON or a request that does not match the schema (`invalid_json`, `validation_failed`). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key lacks the scope this operation needs (`insufficient_scope`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The database cannot be reached (`service_unavailable`), or for messages the agent or its model provider cannot answer now (`agent_unavailable`, `provider_unavailable`); see Retry-After. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  createEvalDataset: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description At most 1,000 cases, with unique ids. */
+          cases: {
+            /** @description Tools with side effects (POST requests, transfers, platform posts, A2A messages) are not run in an eval: the model gets `{"stubbed": true, "reason": "not executed in an eval"}`. `true` runs them all for this case, a list runs the tools named. Default false. */
+            allowSideEffects?: boolean | string[];
+            /** @description Given with each message, as a message's `context` (at most 16 KiB as JSON). */
+            context?: {
+              [key: string]: unknown;
+            };
+            /** @description The scorers of this case (none: it passes when it answers). */
+            expect: (
+              | {
+                  /** @description Default false. */
+                  caseSensitive?: boolean;
+                  /** @enum {string} */
+                  type: 'contains';
+                  value: string;
+                }
+              | {
+                  /** @description Default false. */
+                  caseSensitive?: boolean;
+                  /** @enum {string} */
+                  type: 'notContains';
+                  value: string;
+                }
+              | {
+                  /** @description Any of `i`, `m`, `s`, `u`. */
+                  flags?: string;
+                  /** @description A JavaScript regular expression, at most 200 characters, without backreferences or nested quantifiers. */
+                  pattern: string;
+                  /** @enum {string} */
+                  type: 'regex';
+                }
+              | {
+                  /** @description Compare without leading and trailing whitespace (default true). */
+                  trim?: boolean;
+                  /** @enum {string} */
+                  type: 'equals';
+                  value: string;
+                }
+              | {
+                  /** @description A JSON Schema (draft 2020-12 subset Ajv reads), at most 16 KiB as JSON. */
+                  schema: {
+                    [key: string]: unknown;
+                  };
+                  /** @enum {string} */
+                  type: 'jsonSchema';
+                }
+              | {
+                  /** @description A partial match: each field given must be in the call’s input with an equal value (objects compared the same way, recursively). */
+                  input?: {
+                    [key: string]: unknown;
+                  };
+                  /** @description A tool name as the model sees it. */
+                  name: string;
+                  /** @enum {string} */
+                  type: 'toolCalled';
+                }
+              | {
+                  /** @description A tool name as the model sees it. */
+                  name?: string;
+                  /** @enum {string} */
+                  type: 'noToolCalled';
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'finishReason';
+                  /** @enum {string} */
+                  value:
+                    | 'stop'
+                    | 'length'
+                    | 'content-filter'
+                    | 'tool-calls'
+                    | 'error'
+                    | 'other'
+                    | 'aborted'
+                    | 'approval_required';
+                }
+              | {
+                  max: number;
+                  /** @enum {string} */
+                  type: 'latencyMs';
+                }
+              | {
+                  max: number;
+                  /** @enum {string} */
+                  type: 'tokens';
+                }
+              | {
+                  max: number;
+                  /** @enum {string} */
+                  type: 'costUsd';
+                }
+              | {
+                  /** @description What a good reply does, for the judge model. */
+                  criteria: string;
+                  /** @description The score from which the case passes (default 0.5). */
+                  minScore?: number;
+                  /** @enum {string} */
+                  type: 'rubric';
+                }
+            )[];
+            /** @description Unique within the dataset: letters, digits, `_ . : -`. */
+            id: string;
+            /** @description The user messages, sent in order in one conversation of the case’s own; the scorers judge the last reply (tool calls, latency, tokens and cost: over all replies of the case). */
+            messages: string[];
+            /** @description Who speaks, as the model sees it. Never a real conversation: see docs/evals.md, "Isolation". */
+            userId?: string;
+          }[];
+          description?: string | null;
+          name: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            caseCount: number;
+            cases: {
+              /** @description Tools with side effects (POST requests, transfers, platform posts, A2A messages) are not run in an eval: the model gets `{"stubbed": true, "reason": "not executed in an eval"}`. `true` runs them all for this case, a list runs the tools named. Default false. */
+              allowSideEffects?: boolean | string[];
+              /** @description Given with each message, as a message's `context` (at most 16 KiB as JSON). */
+              context?: {
+                [key: string]: unknown;
+              };
+              /** @description The scorers of this case (none: it passes when it answers). */
+              expect: (
+                | {
+                    /** @description Default false. */
+                    caseSensitive?: boolean;
+                    /** @enum {string} */
+                    type: 'contains';
+                    value: string;
+                  }
+                | {
+                    /** @description Default false. */
+                    caseSensitive?: boolean;
+                    /** @enum {string} */
+                    type: 'notContains';
+                    value: string;
+                  }
+                | {
+                    /** @description Any of `i`, `m`, `s`, `u`. */
+                    flags?: string;
+                    /** @description A JavaScript regular expression, at most 200 characters, without backreferences or nested quantifiers. */
+                    pattern: string;
+                    /** @enum {string} */
+                    type: 'regex';
+                  }
+                | {
+                    /** @description Compare without leading and trailing whitespace (default true). */
+                    trim?: boolean;
+                    /** @enum {string} */
+                    type: 'equals';
+                    value: string;
+                  }
+                | {
+                    /** @description A JSON Schema (draft 2020-12 subset Ajv reads), at most 16 KiB as JSON. */
+                    schema: {
+                      [key: string]: unknown;
+                    };
+                    /** @enum {string} */
+                    type: 'jsonSchema';
+                  }
+                | {
+                    /** @description A partial match: each field given must be in the call’s input with an equal value (objects compared the same way, recursively). */
+                    input?: {
+                      [key: string]: unknown;
+                    };
+                    /** @description A tool name as the model sees it. */
+                    name: string;
+                    /** @enum {string} */
+                    type: 'toolCalled';
+                  }
+                | {
+                    /** @description A tool name as the model sees it. */
+                    name?: string;
+                    /** @enum {string} */
+                    type: 'noToolCalled';
+                  }
+                | {
+                    /** @enum {string} */
+                    type: 'finishReason';
+                    /** @enum {string} */
+                    value:
+                      | 'stop'
+                      | 'length'
+                      | 'content-filter'
+                      | 'tool-calls'
+                      | 'error'
+                      | 'other'
+                      | 'aborted'
+                      | 'approval_required';
+                  }
+                | {
+                    max: number;
+                    /** @enum {string} */
+                    type: 'latencyMs';
+                  }
+                | {
+                    max: number;
+                    /** @enum {string} */
+                    type: 'tokens';
+                  }
+                | {
+                    max: number;
+                    /** @enum {string} */
+                    type: 'costUsd';
+                  }
+                | {
+                    /** @description What a good reply does, for the judge model. */
+                    criteria: string;
+                    /** @description The score from which the case passes (default 0.5). */
+                    minScore?: number;
+                    /** @enum {string} */
+                    type: 'rubric';
+                  }
+              )[];
+              /** @description Unique within the dataset: letters, digits, `_ . : -`. */
+              id: string;
+              /** @description The user messages, sent in order in one conversation of the case’s own; the scorers judge the last reply (tool calls, latency, tokens and cost: over all replies of the case). */
+              messages: string[];
+              /** @description Who speaks, as the model sees it. Never a real conversation: see docs/evals.md, "Isolation". */
+              userId?: string;
+            }[];
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC time with milliseconds.
+             */
+            createdAt: string;
+            description: string | null;
+            id: string;
+            name: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC time with milliseconds.
+             */
+            updatedAt: string;
+          };
+        };
+      };
+      /** @description Invalid JSON or a request that does not match the schema (`invalid_json`, `validation_failed`). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key lacks the scope this operation needs (`insufficient_scope`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than the limit (`payload_too_large`). */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The database cannot be reached (`service_unavailable`), or for messages the agent or its model provider cannot answer now (`agent_unavailable`, `provider_unavailable`); see Retry-After. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getEvalDataset: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        datasetId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            caseCount: number;
+            cases: {
+              /** @description Tools with side effects (POST requests, transfers, platform posts, A2A messages) are not run in an eval: the model gets `{"stubbed": true, "reason": "not executed in an eval"}`. `true` runs them all for this case, a list runs the tools named. Default false. */
+              allowSideEffects?: boolean | string[];
+              /** @description Given with each message, as a message's `context` (at most 16 KiB as JSON). */
+              context?: {
+                [key: string]: unknown;
+              };
+              /** @description The scorers of this case (none: it passes when it answers). */
+              expect: (
+                | {
+                    /** @description Default false. */
+                    caseSensitive?: boolean;
+                    /** @enum {string} */
+                    type: 'contains';
+                    value: string;
+                  }
+                | {
+                    /** @description Default false. */
+                    caseSensitive?: boolean;
+                    /** @enum {string} */
+                    type: 'notContains';
+                    value: string;
+                  }
+                | {
+                    /** @description Any of `i`, `m`, `s`, `u`. */
+                    flags?: string;
+                    /** @description A JavaScript regular expression, at most 200 characters, without backreferences or nested quantifiers. */
+                    pattern: string;
+                    /** @enum {string} */
+                    type: 'regex';
+                  }
+                | {
+                    /** @description Compare without leading and trailing whitespace (default true). */
+                    trim?: boolean;
+                    /** @enum {string} */
+                    type: 'equals';
+                    value: string;
+                  }
+                | {
+                    /** @description A JSON Schema (draft 2020-12 subset Ajv reads), at most 16 KiB as JSON. */
+                    schema: {
+                      [key: string]: unknown;
+                    };
+                    /** @enum {string} */
+                    type: 'jsonSchema';
+                  }
+                | {
+                    /** @description A partial match: each field given must be in the call’s input with an equal value (objects compared the same way, recursively). */
+                    input?: {
+                      [key: string]: unknown;
+                    };
+                    /** @description A tool name as the model sees it. */
+                    name: string;
+                    /** @enum {string} */
+                    type: 'toolCalled';
+                  }
+                | {
+                    /** @description A tool name as the model sees it. */
+                    name?: string;
+                    /** @enum {string} */
+                    type: 'noToolCalled';
+                  }
+                | {
+                    /** @enum {string} */
+                    type: 'finishReason';
+                    /** @enum {string} */
+                    value:
+                      | 'stop'
+                      | 'length'
+                      | 'content-filter'
+                      | 'tool-calls'
+                      | 'error'
+                      | 'other'
+                      | 'aborted'
+                      | 'approval_required';
+                  }
+                | {
+                    max: number;
+                    /** @enum {string} */
+                    type: 'latencyMs';
+                  }
+                | {
+                    max: number;
+                    /** @enum {string} */
+                    type: 'tokens';
+                  }
+                | {
+                    max: number;
+                    /** @enum {string} */
+                    type: 'costUsd';
+                  }
+                | {
+                    /** @description What a good reply does, for the judge model. */
+                    criteria: string;
+                    /** @description The score from which the case passes (default 0.5). */
+                    minScore?: number;
+                    /** @enum {string} */
+                    type: 'rubric';
+                  }
+              )[];
+              /** @description Unique within the dataset: letters, digits, `_ . : -`. */
+              id: string;
+              /** @description The user messages, sent in order in one conversation of the case’s own; the scorers judge the last reply (tool calls, latency, tokens and cost: over all replies of the case). */
+              messages: string[];
+              /** @description Who speaks, as the model sees it. Never a real conversation: see docs/evals.md, "Isolation". */
+              userId?: string;
+            }[];
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC time with milliseconds.
+             */
+            createdAt: string;
+            description: string | null;
+            id: string;
+            name: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC time with milliseconds.
+             */
+            updatedAt: string;
+          };
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key lacks the scope this operation needs (`insufficient_scope`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this account (`not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The database cannot be reached (`service_unavailable`), or for messages the agent or its model provider cannot answer now (`agent_unavailable`, `provider_unavailable`); see Retry-After. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  deleteEvalDataset: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        datasetId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            deleted: boolean;
+            id: string;
+          };
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key lacks the scope this operation needs (`insufficient_scope`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this account (`not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The database cannot be reached (`service_unavailable`), or for messages the agent or its model provider cannot answer now (`agent_unavailable`, `provider_unavailable`); see Retry-After. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  updateEvalDataset: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        datasetId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description At most 1,000 cases, with unique ids. */
+          cases?: {
+            /** @description Tools with side effects (POST requests, transfers, platform posts, A2A messages) are not run in an eval: the model gets `{"stubbed": true, "reason": "not executed in an eval"}`. `true` runs them all for this case, a list runs the tools named. Default false. */
+            allowSideEffects?: boolean | string[];
+            /** @description Given with each message, as a message's `context` (at most 16 KiB as JSON). */
+            context?: {
+              [key: string]: unknown;
+            };
+            /** @description The scorers of this case (none: it passes when it answers). */
+            expect: (
+              | {
+                  /** @description Default false. */
+                  caseSensitive?: boolean;
+                  /** @enum {string} */
+                  type: 'contains';
+                  value: string;
+                }
+              | {
+                  /** @description Default false. */
+                  caseSensitive?: boolean;
+                  /** @enum {string} */
+                  type: 'notContains';
+                  value: string;
+                }
+              | {
+                  /** @description Any of `i`, `m`, `s`, `u`. */
+                  flags?: string;
+                  /** @description A JavaScript regular expression, at most 200 characters, without backreferences or nested quantifiers. */
+                  pattern: string;
+                  /** @enum {string} */
+                  type: 'regex';
+                }
+              | {
+                  /** @description Compare without leading and trailing whitespace (default true). */
+                  trim?: boolean;
+                  /** @enum {string} */
+                  type: 'equals';
+                  value: string;
+                }
+              | {
+                  /** @description A JSON Schema (draft 2020-12 subset Ajv reads), at most 16 KiB as JSON. */
+                  schema: {
+                    [key: string]: unknown;
+                  };
+                  /** @enum {string} */
+                  type: 'jsonSchema';
+                }
+              | {
+                  /** @description A partial match: each field given must be in the call’s input with an equal value (objects compared the same way, recursively). */
+                  input?: {
+                    [key: string]: unknown;
+                  };
+                  /** @description A tool name as the model sees it. */
+                  name: string;
+                  /** @enum {string} */
+                  type: 'toolCalled';
+                }
+              | {
+                  /** @description A tool name as the model sees it. */
+                  name?: string;
+                  /** @enum {string} */
+                  type: 'noToolCalled';
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'finishReason';
+                  /** @enum {string} */
+                  value:
+                    | 'stop'
+                    | 'length'
+                    | 'content-filter'
+                    | 'tool-calls'
+                    | 'error'
+                    | 'other'
+                    | 'aborted'
+                    | 'approval_required';
+                }
+              | {
+                  max: number;
+                  /** @enum {string} */
+                  type: 'latencyMs';
+                }
+              | {
+                  max: number;
+                  /** @enum {string} */
+                  type: 'tokens';
+                }
+              | {
+                  max: number;
+                  /** @enum {string} */
+                  type: 'costUsd';
+                }
+              | {
+                  /** @description What a good reply does, for the judge model. */
+                  criteria: string;
+                  /** @description The score from which the case passes (default 0.5). */
+                  minScore?: number;
+                  /** @enum {string} */
+                  type: 'rubric';
+                }
+            )[];
+            /** @description Unique within the dataset: letters, digits, `_ . : -`. */
+            id: string;
+            /** @description The user messages, sent in order in one conversation of the case’s own; the scorers judge the last reply (tool calls, latency, tokens and cost: over all replies of the case). */
+            messages: string[];
+            /** @description Who speaks, as the model sees it. Never a real conversation: see docs/evals.md, "Isolation". */
+            userId?: string;
+          }[];
+          description?: string | null;
+          name?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            caseCount: number;
+            cases: {
+              /** @description Tools with side effects (POST requests, transfers, platform posts, A2A messages) are not run in an eval: the model gets `{"stubbed": true, "reason": "not executed in an eval"}`. `true` runs them all for this case, a list runs the tools named. Default false. */
+              allowSideEffects?: boolean | string[];
+              /** @description Given with each message, as a message's `context` (at most 16 KiB as JSON). */
+              context?: {
+                [key: string]: unknown;
+              };
+              /** @description The scorers of this case (none: it passes when it answers). */
+              expect: (
+                | {
+                    /** @description Default false. */
+                    caseSensitive?: boolean;
+                    /** @enum {string} */
+                    type: 'contains';
+                    value: string;
+                  }
+                | {
+                    /** @description Default false. */
+                    caseSensitive?: boolean;
+                    /** @enum {string} */
+                    type: 'notContains';
+                    value: string;
+                  }
+                | {
+                    /** @description Any of `i`, `m`, `s`, `u`. */
+                    flags?: string;
+                    /** @description A JavaScript regular expression, at most 200 characters, without backreferences or nested quantifiers. */
+                    pattern: string;
+                    /** @enum {string} */
+                    type: 'regex';
+                  }
+                | {
+                    /** @description Compare without leading and trailing whitespace (default true). */
+                    trim?: boolean;
+                    /** @enum {string} */
+                    type: 'equals';
+                    value: string;
+                  }
+                | {
+                    /** @description A JSON Schema (draft 2020-12 subset Ajv reads), at most 16 KiB as JSON. */
+                    schema: {
+                      [key: string]: unknown;
+                    };
+                    /** @enum {string} */
+                    type: 'jsonSchema';
+                  }
+                | {
+                    /** @description A partial match: each field given must be in the call’s input with an equal value (objects compared the same way, recursively). */
+                    input?: {
+                      [key: string]: unknown;
+                    };
+                    /** @description A tool name as the model sees it. */
+                    name: string;
+                    /** @enum {string} */
+                    type: 'toolCalled';
+                  }
+                | {
+                    /** @description A tool name as the model sees it. */
+                    name?: string;
+                    /** @enum {string} */
+                    type: 'noToolCalled';
+                  }
+                | {
+                    /** @enum {string} */
+                    type: 'finishReason';
+                    /** @enum {string} */
+                    value:
+                      | 'stop'
+                      | 'length'
+                      | 'content-filter'
+                      | 'tool-calls'
+                      | 'error'
+                      | 'other'
+                      | 'aborted'
+                      | 'approval_required';
+                  }
+                | {
+                    max: number;
+                    /** @enum {string} */
+                    type: 'latencyMs';
+                  }
+                | {
+                    max: number;
+                    /** @enum {string} */
+                    type: 'tokens';
+                  }
+                | {
+                    max: number;
+                    /** @enum {string} */
+                    type: 'costUsd';
+                  }
+                | {
+                    /** @description What a good reply does, for the judge model. */
+                    criteria: string;
+                    /** @description The score from which the case passes (default 0.5). */
+                    minScore?: number;
+                    /** @enum {string} */
+                    type: 'rubric';
+                  }
+              )[];
+              /** @description Unique within the dataset: letters, digits, `_ . : -`. */
+              id: string;
+              /** @description The user messages, sent in order in one conversation of the case’s own; the scorers judge the last reply (tool calls, latency, tokens and cost: over all replies of the case). */
+              messages: string[];
+              /** @description Who speaks, as the model sees it. Never a real conversation: see docs/evals.md, "Isolation". */
+              userId?: string;
+            }[];
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC time with milliseconds.
+             */
+            createdAt: string;
+            description: string | null;
+            id: string;
+            name: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC time with milliseconds.
+             */
+            updatedAt: string;
+          };
+        };
+      };
+      /** @description Invalid JSON or a request that does not match the schema (`invalid_json`, `validation_failed`). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key lacks the scope this operation needs (`insufficient_scope`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this account (`not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than the limit (`payload_too_large`). */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The database cannot be reached (`service_unavailable`), or for messages the agent or its model provider cannot answer now (`agent_unavailable`, `provider_unavailable`); see Retry-After. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
   listEvents: {
     parameters: {
       query?: {
@@ -9057,6 +11071,7 @@ export interface operations {
                 a2a: number;
                 approval: number;
                 door: number;
+                eval: number;
                 mcp: number;
                 message: number;
                 platform: number;
@@ -9134,6 +11149,7 @@ export interface operations {
                 a2a: number;
                 approval: number;
                 door: number;
+                eval: number;
                 mcp: number;
                 message: number;
                 platform: number;
@@ -10010,6 +12026,7 @@ export interface operations {
             | 'task.failed'
             | 'task.paused'
             | 'approval.requested'
+            | 'eval.completed'
           )[];
           /**
            * Format: uri
@@ -10294,6 +12311,7 @@ export interface operations {
             | 'task.failed'
             | 'task.paused'
             | 'approval.requested'
+            | 'eval.completed'
           )[];
           /**
            * Format: uri
