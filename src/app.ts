@@ -73,6 +73,8 @@ import { messageBodyLimit, registerSendMessage } from './routes/messages/send-me
 import { registerGetFile } from './routes/files/get-file.js';
 import { registerCancelRun } from './routes/runs/cancel-run.js';
 import { registerGetRun } from './routes/runs/get-run.js';
+import { registerListAccountRuns } from './routes/runs/list-account-runs.js';
+import { registerRunSteps } from './routes/runs/run-steps.js';
 import { registerListRuns } from './routes/runs/list-runs.js';
 import { registerRunEvents } from './routes/runs/run-events.js';
 import { ProblemSchema } from './schemas/common.js';
@@ -335,6 +337,8 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
   registerGetFile(app);
   registerListRuns(app);
   registerGetRun(app);
+  registerRunSteps(app);
+  registerListAccountRuns(app);
   registerCancelRun(app);
   registerListAccountApprovals(app);
   registerListApprovals(app);

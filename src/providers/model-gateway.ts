@@ -92,6 +92,12 @@ export class OpenedModelStream {
   }
 
   #ended = false;
+  /** Attempts that failed before this one answered (the run's steps show them). */
+  retries = 0;
+  /** When the call was made, before any retry (performance.now()). */
+  calledTick = performance.now();
+  /** When the answer's first part came: the step's time to first token is this less `calledTick`. */
+  readonly openedTick = performance.now();
 
   /** The answer's next part, or null when it ended without a finish (the `for await` readers' way in). */
   next(): Promise<ModelStreamPart | null> {
@@ -217,7 +223,8 @@ export class ModelGateway {
     const adapter = this.adapters.get(provider);
     if (adapter === undefined)
       throw new ProviderError('unavailable', `The provider ${provider} is not enabled on this server.`);
-    const observation = new CallObservation(this.metrics, provider, performance.now());
+    const calledTick = performance.now();
+    const observation = new CallObservation(this.metrics, provider, calledTick);
     const admission = this.circuitOf(provider).admit();
     if (!admission.admitted) {
       observation.settle('circuit-open');
@@ -247,8 +254,8 @@ export class ModelGateway {
       try {
         const first = await iterator.next();
         watchdog.heard();
-        if (!first.done)
-          return new OpenedModelStream(
+        if (!first.done) {
+          const opened = new OpenedModelStream(
             first.value,
             iterator,
             controller,
@@ -260,6 +267,10 @@ export class ModelGateway {
             ticket,
             observation,
           );
+          opened.retries = attempt;
+          opened.calledTick = calledTick;
+          return opened;
+        }
         failure = new ProviderError('unavailable', `The provider ${provider} ended its answer before it began.`, {
           isRetryable: true,
         });

@@ -144,8 +144,6 @@ export class Reply {
   #finishing: Promise<Read> | null = null;
   /** The run's record of its steps (src/services/runs/run-journal.ts). */
   readonly #journal: RunJournal;
-  /** When the model step being read began (performance.now()). */
-  #stepTick = 0;
 
   constructor(
     private readonly ctx: ServiceContext,
@@ -184,10 +182,25 @@ export class Reply {
       ctx.deps.repositories.runSteps,
       ctx.deps.runs,
       ctx.deps.clock,
-      (): BeginEntry => ({ version: 1, exchange: journalExchangeOf(exchange), prompt, base }),
+      (): BeginEntry => ({
+        version: 1,
+        exchange: journalExchangeOf(exchange),
+        prompt,
+        base,
+        tools:
+          tools === null
+            ? null
+            : {
+                offered: [...tools.toolbox.tools.values()].map(({ name, description, inputSchema }) => ({
+                  name,
+                  description,
+                  inputSchema,
+                })),
+                maxSteps: tools.maxSteps,
+              },
+      }),
       resume?.prior?.journalSeq ?? 0,
     );
-    this.#stepTick = performance.now();
   }
 
   #estimatedUsage(text: string, steps: PromptMessage[]): TokenUsage {
@@ -619,7 +632,6 @@ export class Reply {
         yield* this.#resumeRound(this.resume, toolCalls);
         steps.push(...this.resume.steps);
         firstStep = this.resume.step + 1;
-        this.#stepTick = performance.now();
         model = await tools.nextStep(steps, this.resume.step < tools.maxSteps);
         open = model;
       }
@@ -641,14 +653,13 @@ export class Reply {
               ? []
               : requested.map((call) => ({ toolCallId: call.toolCallId, toolName: call.toolName, input: call.input })),
             model: this.exchange.model,
-            durationMs: Math.round(performance.now() - this.#stepTick),
+            ...stepTiming(model),
           },
         };
-        // The last step is made durable by the stored reply (and recorded only in a journal already begun: a reply
-        // of one step keeps none); one that asked for tools, before they run.
-        if (final) {
-          if (this.#journal.begun) this.#journal.later(recorded);
-        } else await this.#journal.now(recorded);
+        // The last step is made durable by the stored reply: it is recorded with the runtime's next flush, off the
+        // reply's path; one that asked for tools is written before they run.
+        if (final) this.#journal.later(recorded);
+        else await this.#journal.now(recorded);
         if (final) {
           settled = true;
           const finishReason = requested.length > 0 ? 'tool-calls' : finish.finishReason;
@@ -698,7 +709,6 @@ export class Reply {
           return;
         }
         steps.push(...toolStepMessages(results, stepText));
-        this.#stepTick = performance.now();
         model = await tools.nextStep(steps, step < tools.maxSteps);
         open = model;
       }
@@ -746,6 +756,22 @@ export class Reply {
       await this.lease?.release();
     }
   }
+}
+
+/** A model step's timing as its journal entry keeps it: from the call (before any retry) to now. */
+function stepTiming(model: OpenedModelStream): {
+  startedAt: string;
+  durationMs: number;
+  firstTokenMs: number;
+  retries: number;
+} {
+  const now = performance.now();
+  return {
+    startedAt: new Date(Date.now() - (now - model.calledTick)).toISOString(),
+    durationMs: Math.round(now - model.calledTick),
+    firstTokenMs: Math.round(model.openedTick - model.calledTick),
+    retries: model.retries,
+  };
 }
 
 /** The exchange as a run's journal keeps it: what a takeover needs to store the same reply. */

@@ -25,9 +25,11 @@ import type { Exchange } from '../messages/exchange-store.js';
  * before the call, its result before the next step. The last model step of a
  * reply is written with the flush after the reply is stored (`later`): the
  * stored reply already makes it durable, and the message path pays no commit
- * for it. A reply answered in one model step records nothing: its run's row
- * holds its result, and a takeover before it ended begins it again. Another
- * instance continues a run from this record (`replay`).
+ * for it (nor the prompt's serialisation: a deferred `begin` is serialised
+ * when written). A reply answered in one model step has nothing durable before
+ * its end, so a takeover before it ended begins it again. Another instance
+ * continues a run from this record (`replay`); the run's steps
+ * (GET …/runs/{runId}/steps) are read from it.
  */
 
 /** The exchange as the journal keeps it: its ids and what it answers, without what lives in memory only. */
@@ -41,11 +43,20 @@ export interface JournalBase {
   step: number;
 }
 
+/** A tool as the model was offered it. */
+export interface OfferedTool {
+  name: string;
+  description: string;
+  inputSchema: unknown;
+}
+
 export interface BeginEntry {
   version: 1;
   exchange: JournalExchange;
   prompt: AssembledPrompt;
   base: JournalBase | null;
+  /** The tools offered, and the step past which they no longer are; absent in entries written before. */
+  tools?: { offered: OfferedTool[]; maxSteps: number } | null;
 }
 
 export interface ModelStepEntry {
@@ -56,8 +67,14 @@ export interface ModelStepEntry {
   usage: TokenUsage;
   calls: Array<{ toolCallId: string; toolName: string; input: string }>;
   model: { provider: string; name: string };
-  /** Milliseconds from the step's start to its end. */
+  /** Milliseconds from the step's model call (before any retry) to its end. */
   durationMs: number;
+  /** When the model call was made; absent in entries written before it was recorded. */
+  startedAt?: string;
+  /** Milliseconds from the call to the answer's first part. */
+  firstTokenMs?: number;
+  /** Attempts that failed before the one that answered. */
+  retries?: number;
 }
 
 export interface ToolStartedEntry {
@@ -130,7 +147,9 @@ export class RunJournal {
     if (!this.#begun) {
       this.#begun = true;
       this.#seq += 1;
-      rows.push({ runId: this.runId, seq: this.#seq, kind: 'begin', data: JSON.stringify(this.begin(), replacer) });
+      // Serialised when written: for an entry written later, off the reply's path.
+      const begin = this.begin;
+      rows.push({ runId: this.runId, seq: this.#seq, kind: 'begin', data: () => JSON.stringify(begin(), replacer) });
     }
     this.#seq += 1;
     rows.push({ runId: this.runId, seq: this.#seq, kind: entry.kind, data: JSON.stringify(entry.data, replacer) });

@@ -1,5 +1,6 @@
 import { isoTime } from '../../clock.js';
 import { AppError, notFound, validationError } from '../../errors.js';
+import type { ListAccountRunsQueryValue } from '../../schemas/account-runs.js';
 import type { MessageReplyView } from '../../schemas/messages.js';
 import type { ListRunsQueryValue, RunListView, RunStatus, RunTrigger, RunView } from '../../schemas/runs.js';
 import type { RunRow } from '../../storage/repositories/runs.js';
@@ -74,6 +75,34 @@ export async function listRuns({
     ...(query.status !== undefined ? { status: query.status } : {}),
     ...(query.trigger !== undefined ? { trigger: query.trigger } : {}),
     ...(taskId !== undefined ? { taskId } : {}),
+    ...(beforeId !== undefined ? { beforeId } : {}),
+  });
+  const hasMore = rows.length > limit;
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    data: page.map((row) => runView(ctx, row)),
+    pagination: { limit, hasMore, nextCursor: hasMore && last ? encodeLastIdCursor(last.id) : null },
+  };
+}
+
+/** The runs of every agent of the account (or of one, `agentId`), newest first. */
+export async function listAccountRuns({
+  ctx,
+  query,
+}: {
+  ctx: ServiceContext;
+  query: ListAccountRunsQueryValue;
+}): Promise<RunListView> {
+  requireScope(ctx, 'agents:read');
+  const limit = query.limit ?? defaultLimit;
+  const beforeId = query.cursor !== undefined ? decodeLastIdCursor('run', query.cursor) : undefined;
+  const rows = await ctx.deps.repositories.runs.page({
+    accountId: ctx.actor.accountId,
+    limit: limit + 1,
+    ...(query.agentId !== undefined ? { agentId: query.agentId } : {}),
+    ...(query.status !== undefined ? { status: query.status } : {}),
+    ...(query.trigger !== undefined ? { trigger: query.trigger } : {}),
     ...(beforeId !== undefined ? { beforeId } : {}),
   });
   const hasMore = rows.length > limit;

@@ -8,7 +8,8 @@ export interface NewRunStep {
   runId: string;
   seq: number;
   kind: string;
-  data: string;
+  /** The entry's JSON, or what makes it when written (a deferred entry is serialised off the reply's path). */
+  data: string | (() => string);
 }
 
 /**
@@ -29,7 +30,7 @@ export class RunStepRepository {
           run_id: step.runId,
           seq: step.seq,
           kind: step.kind,
-          data: step.data,
+          data: typeof step.data === 'string' ? step.data : step.data(),
           created_at: createdAt,
         })),
       )

@@ -20,7 +20,8 @@ export interface RunEventBatch {
 
 export interface RunPageQuery {
   accountId: string;
-  agentId: string;
+  /** Absent: the runs of every agent of the account. */
+  agentId?: string;
   status?: string;
   trigger?: string;
   taskId?: string;
@@ -409,11 +410,8 @@ export class RunRepository {
   }
 
   async page(query: RunPageQuery, executor: Executor = this.db): Promise<RunRow[]> {
-    let builder = executor
-      .selectFrom('runs')
-      .selectAll()
-      .where('agent_id', '=', query.agentId)
-      .where('account_id', '=', query.accountId);
+    let builder = executor.selectFrom('runs').selectAll().where('account_id', '=', query.accountId);
+    if (query.agentId !== undefined) builder = builder.where('agent_id', '=', query.agentId);
     if (query.status !== undefined) builder = builder.where('status', '=', query.status);
     if (query.trigger !== undefined) builder = builder.where('trigger', '=', query.trigger);
     if (query.taskId !== undefined) builder = builder.where('task_id', '=', query.taskId);
