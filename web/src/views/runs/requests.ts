@@ -104,6 +104,7 @@ export const runTriggers = [
   'mcp',
   'a2a',
   'approval',
+  'eval',
 ] as const satisfies readonly Run['trigger'][];
 // A status or trigger the API adds and these lists lack fails the type check here.
 const everyStatusListed: Exclude<Run['status'], (typeof runStatuses)[number]> extends never ? true : false = true;
