@@ -91,15 +91,17 @@ describe("the dashboard's runs", { skip: chromiumMissing ?? false }, () => {
     assert.match(await toolDetail.locator('.step-json').nth(1).innerText(), /42/);
 
     await modelStep.click();
-    const inspector = page.getByRole('region', { name: 'Prompt of step 1' });
+    const inspector = page.getByRole('region', { name: 'Prompt of model step 1' });
     const userMessage = inspector.locator('.prompt-message.prompt-user').last();
     await userMessage.waitFor();
     assert.match(await userMessage.innerText(), /\/tool calculate \{"expression":"6\*7"\}/);
+    // The user's message is a section of its own, drawn as a bar against the model's context window.
+    await inspector.getByRole('heading', { name: /builtin\/.*: [\d,.]+ tokens of context/ }).waitFor();
     const messageSection = inspector
       .locator('.prompt-section')
-      .filter({ hasText: /tokens/ })
+      .filter({ hasText: /message/i })
       .first();
-    assert.match(await messageSection.innerText(), /: \d[\d,.]* tokens/);
+    assert.match(await messageSection.innerText(), /: [1-9][\d,.]* tokens \(1 item\) · [\d.]+ %/);
     const barWidth = await messageSection
       .locator('.section-bar')
       .evaluate(

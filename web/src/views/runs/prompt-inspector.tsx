@@ -8,14 +8,25 @@ import type { PromptMessage, PromptSection, StepPrompt } from './step-types.js';
  * model's context window, the messages exactly as sent, and the tools
  * offered. Fetched when opened (a prompt can be large).
  */
-export function PromptInspector({ agentId, runId, index }: { agentId: string; runId: string; index: number }) {
+export function PromptInspector({
+  agentId,
+  runId,
+  index,
+  title,
+}: {
+  agentId: string;
+  runId: string;
+  index: number;
+  /** The inspector's heading, e.g. "Prompt of model step 2". */
+  title: string;
+}) {
   const [resource, reload] = useResource(
     (signal) => getStepPrompt(agentId, runId, index, signal),
     [agentId, runId, index],
   );
   return (
     <section class="prompt-inspector" aria-labelledby={`prompt-${index}-title`}>
-      <h3 id={`prompt-${index}-title`}>Prompt of step {index}</h3>
+      <h3 id={`prompt-${index}-title`}>{title}</h3>
       <Loaded resource={resource} what="the prompt" onRetry={reload}>
         {(prompt) => (
           <>
@@ -62,6 +73,9 @@ function PromptSections({ prompt }: { prompt: StepPrompt }) {
   const scale = contextWindow && contextWindow > 0 ? contextWindow : Math.max(total, 1);
   const percent = (tokens: number) => (tokens / scale) * 100;
   const percentText = (tokens: number) => `${percent(tokens).toFixed(percent(tokens) < 1 ? 2 : 1)} %`;
+  // Empty sections are named on one line rather than drawn as bars of nothing.
+  const filled = prompt.sections.filter((section) => section.tokens > 0);
+  const empty = prompt.sections.filter((section) => section.tokens === 0);
   return (
     <>
       <h4>
@@ -69,7 +83,7 @@ function PromptSections({ prompt }: { prompt: StepPrompt }) {
         {contextWindow ? `${countText(contextWindow)} tokens of context` : 'context window not known'}
       </h4>
       <ul class="prompt-sections">
-        {prompt.sections.map((section: PromptSection) => (
+        {filled.map((section: PromptSection) => (
           <li key={section.name} class="prompt-section">
             <span class="prompt-section-label">
               {section.label}: {countText(section.tokens)} tokens
@@ -83,6 +97,7 @@ function PromptSections({ prompt }: { prompt: StepPrompt }) {
           </li>
         ))}
       </ul>
+      {empty.length > 0 && <p class="hint">Empty: {empty.map((section) => section.label).join(', ')}.</p>}
       <p class="prompt-total">
         Total: {countText(total)} tokens
         {contextWindow ? ` of ${countText(contextWindow)} (${percentText(total)} of the window)` : ''}

@@ -108,7 +108,12 @@ export function RunTimeline({
                   {step.kind === 'model' && (
                     <>
                       <ModelDetail step={step} />
-                      <PromptInspector agentId={agentId} runId={runId} index={step.index} />
+                      <PromptInspector
+                        agentId={agentId}
+                        runId={runId}
+                        index={step.index}
+                        title={`Prompt of model step ${step.model?.step ?? step.index}`}
+                      />
                     </>
                   )}
                 </div>
