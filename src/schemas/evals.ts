@@ -58,7 +58,7 @@ const scorerSchemas = [
         'A JavaScript regular expression, at most 200 characters, without backreferences or nested quantifiers.',
       ),
       flags: Type.Optional(
-        Type.String({ pattern: '^(?!.*(.).*\\1)[imsu]{0,4}$', description: 'Any of `i`, `m`, `s`, `u`.' }),
+        Type.String({ pattern: '^[imsu]{0,4}$', description: 'Any of `i`, `m`, `s`, `u`, each at most once.' }),
       ),
     },
     { additionalProperties: false, description: "The reply's text matches `pattern` (bounded; see docs/evals.md)." },

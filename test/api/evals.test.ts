@@ -357,6 +357,7 @@ for (const backend of backends) {
         { name: 'x', cases: [{ id: 'a', messages: ['m'], expect: [{ type: 'sentiment' }] }] },
         { name: 'x', cases: [{ id: 'a', messages: ['m'], expect: [{ type: 'regex', pattern: '(a+)+$' }] }] },
         { name: 'x', cases: [{ id: 'a', messages: ['m'], expect: [{ type: 'regex', pattern: '(a)\\1' }] }] },
+        { name: 'x', cases: [{ id: 'a', messages: ['m'], expect: [{ type: 'regex', pattern: 'a', flags: 'ii' }] }] },
         {
           name: 'x',
           cases: [{ id: 'a', messages: ['m'], expect: [{ type: 'jsonSchema', schema: { type: 'nope' } }] }],
@@ -380,7 +381,10 @@ for (const backend of backends) {
         assert.match(String(response.headers['content-type']), /application\/problem\+json/);
         assert.equal(response.json().code, 'validation_failed');
       }
-      const duplicate = await post('/v1/eval-datasets', bad[5]!);
+      const duplicate = await post(
+        '/v1/eval-datasets',
+        bad.find((payload) => payload.cases.length === 2)!,
+      );
       assert.equal(duplicate.json().errors[0].path, '/body/cases/1/id');
       assert.equal((await get('/v1/eval-datasets?limit=100')).json().data.length, before);
 

@@ -35,6 +35,11 @@ function checkCases(cases: readonly EvalCaseValue[]): void {
     testCase.expect.forEach((scorer, position) => {
       const where = `${at}/expect/${position}`;
       if (scorer.type === 'regex') {
+        const flags = scorer.flags ?? '';
+        if (new Set(flags).size !== flags.length) {
+          errors.push({ path: `${where}/flags`, message: 'must name each flag at most once' });
+          return;
+        }
         const problem = regexProblem(scorer.pattern, scorer.flags);
         if (problem !== null) errors.push({ path: `${where}/pattern`, message: problem });
       } else if (scorer.type === 'jsonSchema') {
