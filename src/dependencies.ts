@@ -282,6 +282,7 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
   const approvals = new ApprovalRuntime(options.logger);
   const services: ServiceDeps = {
     repositories,
+    tracing,
     secretBox,
     clock,
     providers,

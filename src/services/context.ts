@@ -21,6 +21,7 @@ import type { MemoryWorker } from './memory/memory-worker.js';
 import type { RunRuntime } from './runs/run-runtime.js';
 import type { ResumeStarter } from './approvals/approvals.js';
 import type { Scope } from '../schemas/api-keys.js';
+import type { Tracing } from '../tracing/tracing.js';
 
 export { scopes, type Scope } from '../schemas/api-keys.js';
 
@@ -34,6 +35,8 @@ export interface Actor {
 /** What the services need from the outside world; built once in the composition root. */
 export interface ServiceDeps {
   repositories: Repositories;
+  /** OpenTelemetry tracing, when OTEL_EXPORTER_OTLP_ENDPOINT is set: a run's tool calls are spans too. */
+  tracing?: Tracing | null;
   secretBox: SecretBox;
   clock: Clock;
   providers: ProviderCatalog;

@@ -81,4 +81,36 @@ describe('tracing with OpenTelemetry', () => {
       assert.ok(!everything.includes(secret), `spans do not carry ${secret.slice(0, 12)}…`);
     }
   });
+
+  it("makes each step of a run a span: the model calls and the tool calls, in the request's trace", async () => {
+    const agent = await t.newAgent({ name: 'Tooled', plugins: [{ name: 'math' }] });
+    const sent = await t.inject({
+      method: 'POST',
+      url: `/v1/agents/${agent.id}/messages`,
+      payload: { text: '/tool calculate {"expression": "6*7"}' },
+    });
+    assert.equal(sent.statusCode, 200);
+    const runId = sent.json().runId as string;
+    const { tool, models, server } = await eventually(async () => {
+      const tool = receiver.spans().find((span) => span.attributes['gen_ai.conversation.id'] === runId);
+      if (tool === undefined) return null;
+      const inTrace = receiver.spans().filter((span) => span.traceId === tool.traceId);
+      const models = inTrace.filter((span) => span.name.startsWith('chat '));
+      const server = inTrace.find((span) => span.kind === 2);
+      return models.length === 2 && server ? { tool, models, server } : null;
+    }, 'the spans of the tool call');
+    assert.equal(tool.name, 'execute_tool calculate');
+    assert.equal(tool.attributes['gen_ai.operation.name'], 'execute_tool');
+    assert.equal(tool.attributes['gen_ai.tool.name'], 'calculate');
+    assert.equal(tool.attributes['gen_ai.tool.call.id'], sent.json().toolCalls[0].toolCallId);
+    assert.equal(tool.parentSpanId, server.spanId, 'a step of the request');
+    const time = (span: ReceivedSpan, edge: 'startTimeUnixNano' | 'endTimeUnixNano') =>
+      BigInt(String((span.raw as Record<string, unknown>)[edge]));
+    const [first, second] = models.sort((a, b) =>
+      time(a, 'startTimeUnixNano') < time(b, 'startTimeUnixNano') ? -1 : 1,
+    );
+    assert.ok(time(first!, 'endTimeUnixNano') <= time(tool, 'startTimeUnixNano'), 'the model asked, then the tool ran');
+    assert.ok(time(tool, 'endTimeUnixNano') <= time(second!, 'startTimeUnixNano'), 'then the model was asked again');
+    assert.ok(!receiver.rawBodies().join('\n').includes('6*7'), 'the tool input is not recorded');
+  });
 });

@@ -481,13 +481,25 @@ export class Reply {
         data: { toolCallId: call.toolCallId, name: call.toolName, input: call.input },
       });
     }
+    // A step of the run as a span too (GenAI semantic conventions, `execute_tool`); inputs and outputs stay out.
+    const span =
+      this.ctx.deps.tracing?.startSpan(`execute_tool ${call.toolName}`, 'internal', {
+        'gen_ai.operation.name': 'execute_tool',
+        'gen_ai.tool.name': call.toolName,
+        'gen_ai.tool.call.id': call.toolCallId,
+        'gen_ai.conversation.id': this.exchange.runId,
+      }) ?? null;
     try {
       result = await runToolCall(tools.toolbox, call, tools.limits, tools.signal, this.ctx.deps.logger, (detail) =>
         this.#journal.now({ kind: 'tool-intent', data: { toolCallId: call.toolCallId, detail } }),
       );
+      if (result.error !== undefined) span?.setAttributes({ 'error.type': 'tool_error' });
     } catch (error) {
+      span?.fail(error);
       if (error instanceof ToolCallAborted) toolCalls.push(error.call);
       throw new ProviderError('aborted', 'The reply was aborted while a tool ran.', { cause: error });
+    } finally {
+      span?.end();
     }
     if (decision !== undefined) result = { ...result, approval: decision };
     await this.#journal.now({ kind: 'tool', data: { call: result } });
