@@ -558,6 +558,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/agents/{agentId}/runs/{runId}/steps': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List a run's steps
+     * @description What the run did, in order (docs/runs.md, "A run's steps"): each model step (model, finish reason, tokens in, out and cached, time to first token and to end, retries, the tool calls asked for, and the prompt's sections with their estimated tokens against `contextTokens`, the model's window), each tool call (input, output or error, duration, approval), each approval the run paused for and its decision, and, for a run that went on after decisions (trigger `approval`), where it resumed. Steps are recorded as the run goes and kept as long as its events (`AGENTD_RUN_EVENT_RETENTION_HOURS`, 24 h by default); a run whose steps are gone (or recorded before steps were) shows what its reply holds. Tool outputs are masked as in replies. Scope: `agents:read`.
+     */
+    get: operations['listRunSteps'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/agents/{agentId}/runs/{runId}/steps/{index}/prompt': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get the prompt a model step was sent
+     * @description The prompt of one model step (`index` from GET …/steps) as the provider received it: the system prompt, every message in order (history, the notes of this message — knowledge, recalled turns, context — and the user's text, then this reply's earlier tool rounds), and the tools offered; with its sections and their estimated tokens. Tool outputs in it are masked as stored; images are counted, not repeated. 404 for a step that is not a model step or whose prompt was not recorded. Scope: `agents:read` of the run's account.
+     */
+    get: operations['getRunStepPrompt'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/agents/{agentId}/tasks': {
     parameters: {
       query?: never;
@@ -1220,6 +1260,26 @@ export interface paths {
      * @description An agent's `plugins` entries name one of these; `config` is checked against its `configSchema` and `secrets` against its `secretsSchema` on create and PATCH (400 `validation_failed` with the JSON pointer of each problem); some plugins check further then: `openapi` reads, validates and dereferences its document (fetching a `url`), `http` checks that every secret its `secretHeaders` names is set. Each enabled plugin gives the model tools it may call while answering. Any valid key may read this list.
      */
     get: operations['listPlugins'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/runs': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the account's runs
+     * @description The runs of every agent of the key's account, newest first, as GET /v1/agents/{id}/runs lists one agent's: filter by `agentId`, `status` or `trigger`, and follow `nextCursor` for older runs. An unknown `agentId` gives an empty list. Scope: `agents:read`.
+     */
+    get: operations['listAccountRuns'];
     put?: never;
     post?: never;
     delete?: never;
@@ -2794,6 +2854,156 @@ export interface components {
        */
       trigger: 'message' | 'task' | 'platform' | 'door' | 'mcp' | 'a2a' | 'approval' | 'eval';
       userId: string | null;
+    };
+    /**
+     * RunStep
+     * @description One step; exactly one of `model`, `tool`, `approval` or `resume` is present, as `kind` says.
+     */
+    RunStep: {
+      approval?: {
+        approvalId: string;
+        /**
+         * Format: date-time
+         * @description RFC 3339 UTC time with milliseconds, or null.
+         */
+        decidedAt: string | null;
+        input: unknown;
+        reason: string | null;
+        /** @description The run (trigger `approval`) the reply went on in. */
+        resumedRunId: string | null;
+        /** @enum {string} */
+        status: 'pending' | 'approved' | 'denied' | 'expired';
+        toolCallId: string;
+        toolName: string;
+      };
+      /**
+       * Format: date-time
+       * @description When the step began (for a tool call: when it ended less its duration).
+       */
+      at: string | null;
+      durationMs: number | null;
+      /** @description The step's place in the run, from 1 (GET …/steps/{index}/prompt). */
+      index: number;
+      /** @enum {string} */
+      kind: 'model' | 'tool' | 'approval' | 'resume';
+      model?: {
+        /** @enum {string} */
+        finishReason:
+          'stop' | 'length' | 'content-filter' | 'tool-calls' | 'error' | 'other' | 'aborted' | 'approval_required';
+        /** @description Milliseconds from the call to the answer's first part; null for steps recorded before it was. */
+        firstTokenMs: number | null;
+        name: string;
+        /** @description The sections' tokens summed: the prompt's estimated size. */
+        promptTokens: number;
+        provider: string;
+        /** @description Attempts that failed (and were retried) before the one that answered. */
+        retries: number;
+        /** @description The prompt's make-up, in the order the model reads it. */
+        sections: {
+          /** @description How many entries it holds (turns, facts, knowledge hits, tools …). */
+          items: number;
+          /** @description The section as the dashboard names it. */
+          label: string;
+          /** @enum {string} */
+          name:
+            | 'system'
+            | 'summary'
+            | 'facts'
+            | 'tools'
+            | 'history'
+            | 'knowledge'
+            | 'recalled'
+            | 'context'
+            | 'notes'
+            | 'message'
+            | 'tool-rounds';
+          /** @description Its size in tokens, estimated as agentd estimates prompts. */
+          tokens: number;
+        }[];
+        /** @description The model step's number within the reply, from 1. */
+        step: number;
+        /** @description What the model said in this step. */
+        text: string;
+        /** @description The tool calls the model asked for in this step. */
+        toolCalls: {
+          /** @description The input the model gave (JSON, or its text when it was not JSON). */
+          input: unknown;
+          name: string;
+          toolCallId: string;
+        }[];
+        usage: {
+          cachedInputTokens?: number;
+          inputTokens: number;
+          outputTokens: number;
+          totalTokens: number;
+        };
+      };
+      resume?: {
+        /** @description The paused round's calls this run went on with. */
+        calls: number;
+        /** @description The run that paused for the decisions. */
+        fromRunId: string | null;
+        /** @enum {string} */
+        reason: 'approval';
+      };
+      tool?: components['schemas']['ToolCall'];
+    };
+    /** RunStepPrompt */
+    RunStepPrompt: {
+      contextTokens: number | null;
+      index: number;
+      /** @description The messages as sent, oldest first. */
+      messages: {
+        /** @description Images sent with the message (not repeated here). */
+        images?: number;
+        isError?: boolean;
+        /** @enum {string} */
+        role: 'user' | 'assistant' | 'tool';
+        /** @description The text as sent (a tool message: the result, as JSON or text). */
+        text: string;
+        toolCallId?: string;
+        toolCalls?: {
+          /** @description The input the model gave (JSON, or its text when it was not JSON). */
+          input: unknown;
+          name: string;
+          toolCallId: string;
+        }[];
+        toolName?: string;
+      }[];
+      model: {
+        name: string;
+        provider: string;
+      };
+      runId: string;
+      sections: {
+        /** @description How many entries it holds (turns, facts, knowledge hits, tools …). */
+        items: number;
+        /** @description The section as the dashboard names it. */
+        label: string;
+        /** @enum {string} */
+        name:
+          | 'system'
+          | 'summary'
+          | 'facts'
+          | 'tools'
+          | 'history'
+          | 'knowledge'
+          | 'recalled'
+          | 'context'
+          | 'notes'
+          | 'message'
+          | 'tool-rounds';
+        /** @description Its size in tokens, estimated as agentd estimates prompts. */
+        tokens: number;
+      }[];
+      /** @description The system prompt as sent. */
+      system: string;
+      /** @description The tools offered with this step (none on a last step past the reply’s step limit). */
+      tools: {
+        description: string;
+        inputSchema: unknown;
+        name: string;
+      }[];
     };
     /** Task */
     Task: {
@@ -6687,6 +6897,168 @@ export interface operations {
         };
         content: {
           'text/event-stream': string;
+        };
+      };
+      /** @description Invalid JSON or a request that does not match the schema (`invalid_json`, `validation_failed`). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key lacks the scope this operation needs (`insufficient_scope`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this account (`not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The database cannot be reached (`service_unavailable`), or for messages the agent or its model provider cannot answer now (`agent_unavailable`, `provider_unavailable`); see Retry-After. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  listRunSteps: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        agentId: string;
+        runId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            agentVersion: number | null;
+            /** @description The model's context window in tokens, as agentd knows it (what the sections are measured against). */
+            contextTokens: number | null;
+            data: components['schemas']['RunStep'][];
+            runId: string;
+          };
+        };
+      };
+      /** @description Invalid JSON or a request that does not match the schema (`invalid_json`, `validation_failed`). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key lacks the scope this operation needs (`insufficient_scope`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this account (`not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The database cannot be reached (`service_unavailable`), or for messages the agent or its model provider cannot answer now (`agent_unavailable`, `provider_unavailable`); see Retry-After. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getRunStepPrompt: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        agentId: string;
+        /** @description The step's `index` in the run's steps. */
+        index: number;
+        runId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RunStepPrompt'];
         };
       };
       /** @description Invalid JSON or a request that does not match the schema (`invalid_json`, `validation_failed`). */
@@ -11861,6 +12233,87 @@ export interface operations {
               secretsSchema: unknown;
             }[];
           };
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key lacks the scope this operation needs (`insufficient_scope`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A rate or concurrency limit is exhausted (`rate_limited`, `concurrency_limited`), or for messages a spend limit is reached (`budget_exceeded`, with `limit`, `spent`, `period` and `resetsAt`); see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The database cannot be reached (`service_unavailable`), or for messages the agent or its model provider cannot answer now (`agent_unavailable`, `provider_unavailable`); see Retry-After. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  listAccountRuns: {
+    parameters: {
+      query?: {
+        /** @description Only this agent's runs. */
+        agentId?: string;
+        /** @description The `nextCursor` of the previous page. */
+        cursor?: string;
+        /** @description Runs per page, 1–100 (default 20). */
+        limit?: number;
+        status?: 'queued' | 'running' | 'waiting' | 'completed' | 'failed' | 'cancelled' | 'skipped';
+        trigger?: 'message' | 'task' | 'platform' | 'door' | 'mcp' | 'a2a' | 'approval' | 'eval';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['Run'][];
+            pagination: {
+              hasMore: boolean;
+              limit: number;
+              nextCursor: string | null;
+            };
+          };
+        };
+      };
+      /** @description Invalid JSON or a request that does not match the schema (`invalid_json`, `validation_failed`). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Problem'];
         };
       };
       /** @description Missing, malformed, unknown or revoked API key (`unauthorized`). */
