@@ -2651,6 +2651,8 @@ export interface components {
       citations: {
         chunkId: string;
         documentId: string;
+        /** @description The chunk's opening as the prompt held it (its heading, then up to 200 characters of its text, cut at a word with `…`); absent in replies made before excerpts were recorded. */
+        excerpt?: string;
         knowledgeBaseId: string;
         score: number;
         title: string;
@@ -9239,7 +9241,7 @@ export interface operations {
                   value: string;
                 }
               | {
-                  /** @description Any of `i`, `m`, `s`, `u`. */
+                  /** @description Any of `i`, `m`, `s`, `u`, each at most once. */
                   flags?: string;
                   /** @description A JavaScript regular expression, at most 200 characters, without backreferences or nested quantifiers. */
                   pattern: string;
@@ -9360,7 +9362,7 @@ export interface operations {
                     value: string;
                   }
                 | {
-                    /** @description Any of `i`, `m`, `s`, `u`. */
+                    /** @description Any of `i`, `m`, `s`, `u`, each at most once. */
                     flags?: string;
                     /** @description A JavaScript regular expression, at most 200 characters, without backreferences or nested quantifiers. */
                     pattern: string;
@@ -9558,7 +9560,7 @@ export interface operations {
                     value: string;
                   }
                 | {
-                    /** @description Any of `i`, `m`, `s`, `u`. */
+                    /** @description Any of `i`, `m`, `s`, `u`, each at most once. */
                     flags?: string;
                     /** @description A JavaScript regular expression, at most 200 characters, without backreferences or nested quantifiers. */
                     pattern: string;
@@ -9811,7 +9813,7 @@ export interface operations {
                   value: string;
                 }
               | {
-                  /** @description Any of `i`, `m`, `s`, `u`. */
+                  /** @description Any of `i`, `m`, `s`, `u`, each at most once. */
                   flags?: string;
                   /** @description A JavaScript regular expression, at most 200 characters, without backreferences or nested quantifiers. */
                   pattern: string;
@@ -9932,7 +9934,7 @@ export interface operations {
                     value: string;
                   }
                 | {
-                    /** @description Any of `i`, `m`, `s`, `u`. */
+                    /** @description Any of `i`, `m`, `s`, `u`, each at most once. */
                     flags?: string;
                     /** @description A JavaScript regular expression, at most 200 characters, without backreferences or nested quantifiers. */
                     pattern: string;

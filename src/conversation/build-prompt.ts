@@ -97,14 +97,29 @@ export async function findKnowledgeBaseChunks(
       title: chunk.heading ? `${chunk.title} > ${chunk.heading}` : chunk.title,
       content: chunk.content,
     })),
-    citations: chunks.map(({ knowledgeBaseId, documentId, chunkId, title, score }) => ({
+    citations: chunks.map(({ knowledgeBaseId, documentId, chunkId, title, score, heading, content }) => ({
       knowledgeBaseId,
       documentId,
       chunkId,
       title,
       score,
+      excerpt: excerptOf(heading, content),
     })),
   };
+}
+
+/** The longest an excerpt of a cited chunk is, in characters (its heading aside). */
+const excerptCharacters = 200;
+
+/** A cited chunk's opening: its heading, then its text up to a word near 200 characters. */
+function excerptOf(heading: string | null | undefined, content: string): string {
+  const text = content.replace(/\s+/g, ' ').trim();
+  let cut = text;
+  if (text.length > excerptCharacters) {
+    const space = text.lastIndexOf(' ', excerptCharacters);
+    cut = `${text.slice(0, space > excerptCharacters / 2 ? space : excerptCharacters)}…`;
+  }
+  return heading ? `${heading}: ${cut}` : cut;
 }
 
 /** The people whose facts a prompt carries: the sender, and in a room the recent speakers. */

@@ -214,5 +214,12 @@ export const CitationView = Type.Object({
   chunkId: Type.String(),
   title: Type.String(),
   score: Type.Number(),
+  excerpt: Type.Optional(
+    Type.String({
+      description:
+        "The chunk's opening as the prompt held it (its heading, then up to 200 characters of its text, cut at a " +
+        'word with `…`); absent in replies made before excerpts were recorded.',
+    }),
+  ),
 });
 export type Citation = Static<typeof CitationView>;

@@ -228,6 +228,7 @@ for (const backend of backends) {
       assert.equal(citations[0].documentId, added.json().id);
       assert.equal(citations[0].title, 'Fuel dock');
       assert.match(citations[0].chunkId, /^chk_/);
+      assert.equal(citations[0].excerpt, 'The fuel dock sells diesel only and closes at six.', 'the chunk it cites');
       assert.match(text, /closes at six/, 'the builtin model answers from the prompt it was given');
       const stream = await t.inject({
         method: 'POST',

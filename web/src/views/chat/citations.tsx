@@ -5,8 +5,8 @@ import { knowledgeBaseName } from './requests.js';
 
 /**
  * The knowledge an answer was given, under it, best first: each cited
- * document with how well its chunk matched, and a link to its knowledge
- * base's page (where the base can be searched to read the chunk).
+ * document with how well its chunk matched, a link to its knowledge base's
+ * page, and the chunk's opening as the prompt held it.
  */
 export function Citations({ citations, labelledBy }: { citations: Citation[]; labelledBy: string }) {
   const [names, setNames] = useState<Map<string, string | null>>(new Map());
@@ -36,6 +36,7 @@ export function Citations({ citations, labelledBy }: { citations: Citation[]; la
               <a href={hrefOf({ name: 'knowledge', knowledgeBaseId: citation.knowledgeBaseId })}>
                 {name ?? 'its knowledge base'}
               </a>
+              {citation.excerpt !== undefined ? <q class="citation-excerpt">{citation.excerpt}</q> : null}
             </li>
           );
         })}
