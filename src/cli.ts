@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { parseEvalCommand, type EvalCommand } from './commands/eval.js';
 
 /** The `agentd` command line: parsed by node:util, so there is nothing to install for it. */
 export type Command =
@@ -12,6 +13,7 @@ export type Command =
   | { name: 'agents-delete'; agentId: string }
   | { name: 'chat'; agentId: string; userId: string; roomId: string | null }
   | TasksCommand
+  | EvalCommand
   | { name: 'help' };
 
 export const taskActions = ['list', 'get', 'create', 'enable', 'disable', 'run', 'delete'] as const;
@@ -39,11 +41,13 @@ export interface TasksCommand {
 /** Commands that talk to a running agentd over HTTP (AGENTD_URL, AGENTD_API_KEY) rather than to the database. */
 export type RemoteCommand = Extract<
   Command,
-  { name: 'agents-list' | 'agents-get' | 'agents-create' | 'agents-delete' | 'chat' | 'tasks' }
+  { name: 'agents-list' | 'agents-get' | 'agents-create' | 'agents-delete' | 'chat' | 'tasks' | 'eval' }
 >;
 
 export function isRemoteCommand(command: Command): command is RemoteCommand {
-  return command.name.startsWith('agents-') || command.name === 'chat' || command.name === 'tasks';
+  return (
+    command.name.startsWith('agents-') || command.name === 'chat' || command.name === 'tasks' || command.name === 'eval'
+  );
 }
 
 const agentStatuses = ['active', 'inactive', 'error'] as const;
@@ -73,12 +77,22 @@ Over HTTP, against a running agentd (AGENTD_URL, default http://127.0.0.1:$PORT;
                                             Give an agent a task (other fields, e.g. output, from the JSON file)
   tasks get|enable|disable|run|delete AGENT_ID TASK_ID
                                             Print, resume, pause, run now or delete a task
+  eval AGENT_ID --dataset DATASET_ID [--versions 3,4] [--judge PROVIDER/MODEL] [--concurrency N]
+       [--min SCORER=0..1]... [--min-total 0..1] [--json]
+                                            Run an eval and wait for its end: per scorer the versions side by
+                                            side, then the cases whose outcome differs (--json: the eval).
+                                            --min: a scorer type's least mean score, --min-total: the least
+                                            share of cases passed (with two versions: of the last). Exit 0 when
+                                            they hold, 1 when one is missed, 2 on a usage or API failure;
+                                            Ctrl-C cancels the eval
 
 Configuration comes from the environment: every variable is in docs/configuration.md.`;
 
 export class UsageError extends Error {}
 
 export function parseCommand(argv: string[]): Command {
+  // Its flags are its own (repeated --min…): read by the command's module.
+  if (argv[0] === 'eval') return parseEvalCommand(argv.slice(1));
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,

@@ -3,6 +3,7 @@ import type { RemoteCommand } from '../cli.js';
 import type { RemoteConfig } from '../config.js';
 import { runAgentsCommand } from './agents.js';
 import { runChat } from './chat.js';
+import { runEvalCommand } from './eval.js';
 import { runTasksCommand } from './tasks.js';
 
 /** What went wrong, in the one line a terminal shows. */
@@ -19,6 +20,8 @@ export function describeRemoteError(error: unknown, config: RemoteConfig): strin
 export async function runRemoteCommand(command: RemoteCommand, config: RemoteConfig): Promise<void> {
   const client = createAgentdClient(config);
   if (command.name === 'chat') await runChat(client, command);
+  // Its exit status says whether the eval's thresholds held (docs/evals.md).
+  else if (command.name === 'eval') process.exitCode = await runEvalCommand(client, command, config);
   else if (command.name === 'tasks') await runTasksCommand(client, command);
   else await runAgentsCommand(client, command);
 }
