@@ -6,6 +6,7 @@ import { agentTabs, hrefOf, navigate, type AgentTab } from './route.js';
 import {
   AgentConnect,
   AgentEdit,
+  AgentEvals,
   AgentMemory,
   AgentPlatforms,
   AgentRuns,
@@ -25,6 +26,7 @@ const tabLabels: Record<AgentTab, string> = {
   connect: 'Connect',
   edit: 'Edit',
   versions: 'Versions',
+  evals: 'Evals',
 };
 
 /** One agent: its chat, history, metrics and form, and deleting it. */
@@ -84,6 +86,7 @@ export function AgentPage({ agentId, tab }: { agentId: string; tab: AgentTab }) 
       {tab === 'connect' && <AgentConnect agent={agent} />}
       {tab === 'edit' && <AgentEdit agent={agent} onSaved={setAgent} />}
       {tab === 'versions' && <AgentVersions agent={agent} onRestored={setAgent} />}
+      {tab === 'evals' && <AgentEvals agent={agent} />}
     </section>
   );
 }

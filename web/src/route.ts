@@ -8,7 +8,8 @@ import { useEffect, useState } from 'preact/hooks';
 export type Route =
   | { name: 'agents' }
   | { name: 'new' }
-  | { name: 'agent'; agentId: string; tab: AgentTab }
+  /** `evalId`: one eval's results, on the agent's Evals tab. */
+  | { name: 'agent'; agentId: string; tab: AgentTab; evalId?: string }
   | { name: 'knowledge'; knowledgeBaseId?: string }
   | { name: 'webhooks'; webhookId?: string }
   | { name: 'keys' }
@@ -30,6 +31,7 @@ export const agentTabs = [
   'connect',
   'edit',
   'versions',
+  'evals',
 ] as const;
 export type AgentTab = (typeof agentTabs)[number];
 
@@ -56,6 +58,7 @@ export function parseRoute(hash: string): Route {
     case 'agents':
       if (!id) return { name: 'agents' };
       if (tail === 'runs' && subId) return { name: 'run', agentId: id, runId: subId };
+      if (tail === 'evals' && subId) return { name: 'agent', agentId: id, tab: 'evals', evalId: subId };
       return { name: 'agent', agentId: id, tab: agentTabs.find((candidate) => candidate === tail) ?? 'chat' };
     case 'knowledge':
       return id ? { name: 'knowledge', knowledgeBaseId: id } : { name: 'knowledge' };
@@ -81,7 +84,7 @@ export function hrefOf(route: Route): string {
     case 'new':
       return '#/new';
     case 'agent':
-      return `#/agents/${segment(route.agentId)}/${route.tab}`;
+      return `#/agents/${segment(route.agentId)}/${route.tab}${route.evalId ? `/${segment(route.evalId)}` : ''}`;
     case 'knowledge':
       return route.knowledgeBaseId ? `#/knowledge/${segment(route.knowledgeBaseId)}` : '#/knowledge';
     case 'webhooks':

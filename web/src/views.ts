@@ -67,3 +67,7 @@ export const RunPage = lazyView<{ agentId: string; runId: string }>(
   () => import('./views/runs/run-page.js').then((module) => module.RunPage),
   'run',
 );
+export const AgentEvals = lazyView<{ agent: Agent }>(
+  () => import('./views/evals/agent-evals.js').then((module) => module.AgentEvals),
+  'evals',
+);
