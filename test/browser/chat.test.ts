@@ -195,7 +195,10 @@ describe("the dashboard's chat", { skip: chromiumMissing ?? false }, () => {
     await sources.waitFor();
     const citation = sources.getByRole('listitem');
     assert.equal(await citation.count(), 1);
-    assert.match(await citation.innerText(), /^Fuel dock · match \d\.\d\d · in Harbor notes$/);
+    assert.match(
+      await citation.innerText(),
+      /^Fuel dock · match \d\.\d\d · in Harbor notes\s*“?The fuel dock sells diesel only and closes at six\.”?$/,
+    );
     assert.match(await page.locator('.turn-agent .text').innerText(), /closes at six/);
     const [run] = (await server.api('GET', `/v1/agents/${agent.id}/runs`)).body.data;
     assert.equal(
