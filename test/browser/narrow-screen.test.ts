@@ -92,6 +92,26 @@ describe('the dashboard on a phone', { skip: chromiumMissing ?? false }, () => {
     ok(await server.api('POST', '/v1/api-keys', { name: 'Deploy bot for the harbour', scopes: ['agents:read'] }), 201);
     // An update, so the webhook has a delivery to list.
     ok(await server.api('PATCH', `/v1/agents/${agent.id}`, { bio: 'Keeps the pier in order.' }));
+    // An eval of the two versions (before and after the update), with a dataset of long names.
+    const dataset = await server.api('POST', '/v1/eval-datasets', {
+      name: 'Harbour questions for the master of the northern pier',
+      cases: [
+        {
+          id: 'moorings-and-fees-at-the-inner-harbour-before-nine',
+          messages: ['Where do boats moor, and when are the fees paid?'],
+          expect: [
+            { type: 'contains', value: 'Keeps the pier in order' },
+            { type: 'regex', pattern: 'harbour office before nine', flags: 'i' },
+          ],
+        },
+      ],
+    });
+    ok(dataset, 201);
+    const evaluation = await server.api('POST', `/v1/agents/${agent.id}/evals`, {
+      datasetId: dataset.body.id,
+      versions: [1, 2],
+    });
+    ok(evaluation, 202);
 
     await signIn(page, server);
     const agentTab = (tab: string) => `#/agents/${agent.id}/${tab}`;
@@ -108,6 +128,12 @@ describe('the dashboard on a phone', { skip: chromiumMissing ?? false }, () => {
       ['edit', agentTab('edit'), () => page.getByRole('button', { name: 'Save changes' }).waitFor()],
       ['versions', agentTab('versions'), () => page.locator('table.versions tbody tr').nth(1).waitFor()],
       ['agent runs', agentTab('runs'), () => page.locator('table.runs-list tbody tr').nth(1).waitFor()],
+      ['evals', agentTab('evals'), () => page.locator('table.evals-table tbody tr').first().waitFor()],
+      [
+        'eval results',
+        `#/agents/${agent.id}/evals/${evaluation.body.id}`,
+        () => page.locator('.eval-facts').getByText('completed').waitFor(),
+      ],
       [
         'run with its prompt',
         `#/agents/${agent.id}/runs/${asked.body.runId}`,

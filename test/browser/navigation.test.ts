@@ -18,7 +18,19 @@ const sections: Array<[string, string]> = [
   ['Approvals', 'Approvals'],
   ['Characters', 'Characters'],
 ];
-const agentTabs = ['Chat', 'History', 'Memory', 'Tasks', 'Runs', 'Platforms', 'Metrics', 'Connect', 'Edit', 'Versions'];
+const agentTabs = [
+  'Chat',
+  'History',
+  'Memory',
+  'Tasks',
+  'Runs',
+  'Platforms',
+  'Metrics',
+  'Connect',
+  'Edit',
+  'Versions',
+  'Evals',
+];
 
 const focusedText = (page: Page) =>
   page.evaluate(() => (globalThis as any).document.activeElement?.textContent?.trim() ?? '');
@@ -74,7 +86,13 @@ describe('the dashboard navigation', { skip: chromiumMissing ?? false }, () => {
       );
       // The fragment changes first; the page follows on its hashchange event.
       await tabs.locator('[aria-current="page"]', { hasText: new RegExp(`^${tab}$`) }).waitFor();
-      await page.locator('[role="status"]', { hasText: /^Loading/ }).waitFor({ state: 'detached' });
+      // A tab may load several things at once (Evals: datasets, versions, evals): every loading line gone.
+      await page.waitForFunction(
+        () =>
+          ![...(globalThis as any).document.querySelectorAll('[role="status"]')].some((status: any) =>
+            /^Loading/.test(status.textContent.trim()),
+          ),
+      );
       await assertAccessible(page, `agent ${tab}`);
     }
     assertNoConsoleErrors(browser.consoleErrors);

@@ -229,7 +229,12 @@ function CaseCard({ agent, evaluation, result }: { agent: Agent; evaluation: Eva
       <article aria-labelledby={titleId}>
         <h4 id={titleId}>
           <code>{result.caseId}</code>
-          {result.differs && <span class="differs-mark"> Differs</span>}
+          {result.differs && (
+            <>
+              {' '}
+              <span class="differs-mark">Differs</span>
+            </>
+          )}
         </h4>
         <div class="case-versions">
           {evaluation.versions.map((version) => {
@@ -315,8 +320,8 @@ function VersionOutcome({ agent, caseId, outcome }: { agent: Agent; caseId: stri
               <span class="score-mark" aria-hidden="true">
                 {score.passed ? '✓' : '✗'}
               </span>
-              <span class="visually-hidden">{score.passed ? 'passed' : 'failed'}: </span>
-              <strong>{score.type}</strong> {scoreText(score.score)}: {score.reason}
+              <span class="visually-hidden">{score.passed ? ' passed' : ' failed'}:</span> <strong>{score.type}</strong>{' '}
+              {scoreText(score.score)}: {score.reason}
             </li>
           ))}
         </ul>
