@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { text } from 'node:stream/consumers';
-import { describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { chromiumMissing, screenshot, type OpenBrowser } from '../helpers/browser.js';
+import { startLoopbackHttpServer, type LoopbackHttpServer } from '../helpers/loopback-http-server.js';
 
 import { assertAccessible } from './accessibility.js';
 import { assertNoConsoleErrors, createAgent, signIn, type DashboardServer, useDashboard } from './dashboard-helpers.js';
@@ -21,7 +22,16 @@ describe("the dashboard's agent evals", { skip: chromiumMissing ?? false }, () =
   let browser: OpenBrowser;
   let page: Page;
 
-  useDashboard((dashboard) => ({ server, browser, page } = dashboard));
+  // A server that never answers: a case whose tool reads from it goes on until its eval is cancelled.
+  let silent: LoopbackHttpServer;
+
+  before(async () => {
+    silent = await startLoopbackHttpServer(() => {});
+  });
+  after(async () => silent?.close());
+  useDashboard((dashboard) => ({ server, browser, page } = dashboard), {
+    environment: { AGENTD_OUTBOUND_ALLOW_PRIVATE: 'true' },
+  });
 
   // The differing case comes second in the dataset: listed first in the results, it is the API's order at work.
   const cases = [
@@ -160,6 +170,40 @@ describe("the dashboard's agent evals", { skip: chromiumMissing ?? false }, () =
     await page.goBack();
     await page.getByRole('link', { name: 'Back to evals' }).click();
     await page.getByRole('heading', { name: 'Evals', level: 2 }).waitFor();
+    assertNoConsoleErrors(browser.consoleErrors);
+  });
+
+  it('follows a running eval in the list and cancels it', async () => {
+    const agent = await createAgent(server, {
+      name: 'Dawdler',
+      plugins: [{ name: 'http', config: { timeoutMs: 30_000 } }],
+    });
+    const dataset = await server.api('POST', '/v1/eval-datasets', {
+      name: 'Slow reads',
+      cases: [{ id: 'hangs', messages: [`/tool fetch_url {"url":"${silent.origin}/never"}`], expect: [] }],
+    });
+    assert.equal(dataset.status, 201, JSON.stringify(dataset.body));
+    await signIn(page, server);
+    await page.goto(`${server.url}/#/agents/${agent.id}/evals`);
+    await page.getByRole('button', { name: 'Start eval' }).click();
+    // The list reads the eval again while it goes on: queued, then running, with nothing done yet.
+    const evalRow = page.getByRole('row', { name: /^Slow reads/ }).filter({ hasText: 'v1' });
+    await evalRow.filter({ hasText: 'running' }).waitFor();
+    assert.equal(await evalRow.getByRole('progressbar', { name: '0 of 1 results' }).count(), 1);
+    await assertAccessible(page, 'a running eval');
+
+    await evalRow.getByRole('button', { name: 'Cancel the eval of Slow reads' }).click();
+    await evalRow.filter({ hasText: 'cancelled' }).waitFor();
+    assert.equal(await evalRow.getByRole('button').count(), 0, 'no Cancel once it has ended');
+    const evals = (await server.api('GET', `/v1/agents/${agent.id}/evals`)).body.data as any[];
+    assert.deepEqual(
+      evals.map((each) => each.status),
+      ['cancelled'],
+    );
+    await evalRow.getByRole('link').click();
+    await page.getByRole('heading', { name: 'Eval of Slow reads', level: 2 }).waitFor();
+    await page.getByText('No case has a result yet.').waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Cancel eval' }).count(), 0);
     assertNoConsoleErrors(browser.consoleErrors);
   });
 });
