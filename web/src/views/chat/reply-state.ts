@@ -1,4 +1,6 @@
-import type { MessageEvent, MessageReply, ToolCall } from '../../api.js';
+// The client's types themselves, not through api.ts: this module is also unit-tested under Node (no DOM).
+import type { MessageEvent } from '../../../../src/client/message-events.js';
+import type { MessageReply, ToolCall } from '../../../../src/client/types.js';
 
 export type Citation = MessageReply['citations'][number];
 
