@@ -4,7 +4,8 @@ import { Field } from '../../fields.js';
 import { Loaded, useResource } from '../../ui/resource.js';
 import { formProblem } from '../form-problem.js';
 import { caseProblems, casesToJsonl, parseCases, problemText, type LineProblem } from './jsonl.js';
-import { createDataset, getDataset, updateDataset, type Dataset } from './requests.js';
+import { createDataset, getDataset, updateDataset } from './requests.js';
+import type { Dataset } from './types.js';
 
 /** The request's bound (1 MiB): a bigger file could never be saved. */
 const maxFileBytes = 1024 * 1024;

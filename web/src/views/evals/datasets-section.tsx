@@ -5,7 +5,8 @@ import { downloadFile } from '../download-file.js';
 import { Time } from '../time.js';
 import { DatasetEditor } from './dataset-editor.js';
 import { casesToJsonl, datasetFileName } from './jsonl.js';
-import { deleteDataset, getDataset, type DatasetList } from './requests.js';
+import { deleteDataset, getDataset } from './requests.js';
+import type { DatasetList } from './types.js';
 
 /**
  * The account's datasets (any of its agents can be evaluated on one): listed

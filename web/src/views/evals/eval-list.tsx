@@ -3,7 +3,8 @@ import type { Agent } from '../../api.js';
 import { hrefOf } from '../../route.js';
 import { Loaded, messageOf, useResource, type Resource } from '../../ui/resource.js';
 import { Time } from '../time.js';
-import { activeStatuses, cancelEval, listEvals, type EvalSummary } from './requests.js';
+import { activeStatuses, cancelEval, listEvals } from './requests.js';
+import type { EvalSummary } from './types.js';
 
 /** How often a view reads an eval that is still going again. */
 export const refreshMs = 2000;

@@ -5,15 +5,8 @@ import { Loaded, messageOf, useResource } from '../../ui/resource.js';
 import { millisecondsText } from '../runs/format.js';
 import { Time } from '../time.js';
 import { EvalStatus, Progress, useRefreshWhile } from './eval-list.js';
-import {
-  activeStatuses,
-  cancelEval,
-  getEval,
-  type CaseResult,
-  type CaseVersionResult,
-  type Eval,
-  type VersionTotals,
-} from './requests.js';
+import { activeStatuses, cancelEval, getEval } from './requests.js';
+import type { CaseResult, CaseVersionResult, Eval, VersionTotals } from './types.js';
 
 /** A score or a mean of scores, 0–1, with two decimals. */
 const scoreText = (score: number) => score.toFixed(2);

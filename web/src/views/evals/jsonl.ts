@@ -1,4 +1,4 @@
-import type { EvalCase, ScorerType } from './requests.js';
+import type { EvalCase, ScorerType } from './types.js';
 
 /**
  * A dataset's cases as JSONL (https://jsonlines.org): one case object per

@@ -4,7 +4,8 @@ import { Field } from '../../fields.js';
 import { Loaded, useResource } from '../../ui/resource.js';
 import { formProblem } from '../form-problem.js';
 import { listVersions } from '../versions/requests.js';
-import { startEval, type DatasetSummary, type EvalSummary } from './requests.js';
+import { startEval } from './requests.js';
+import type { DatasetSummary, EvalSummary } from './types.js';
 
 const pointers = ['/datasetId', '/versions/0', '/versions/1', '/versions', '/judge', '/concurrency'];
 
