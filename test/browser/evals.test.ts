@@ -115,6 +115,22 @@ describe("the dashboard's agent evals", { skip: chromiumMissing ?? false }, () =
     assert.deepEqual(importedDataset.cases, [imported]);
     await assertAccessible(page, 'evals datasets');
 
+    // Edit: the stored cases come back as JSONL; a description is added. Delete: after a confirmation.
+    await page.getByRole('button', { name: 'Edit Imported' }).click();
+    await page.getByRole('heading', { name: 'Edit Imported' }).waitFor();
+    assert.equal(await casesField().inputValue(), `${JSON.stringify(imported)}\n`);
+    await page.getByLabel('Description').fill('Read from a file');
+    await page.getByRole('button', { name: 'Save dataset' }).click();
+    await page
+      .getByRole('row', { name: /^Imported/ })
+      .getByText('Read from a file')
+      .waitFor();
+    await page.getByRole('button', { name: 'Delete Imported' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete Imported?' });
+    await dialog.getByRole('button', { name: 'Delete', exact: true }).click();
+    await page.getByRole('status').filter({ hasText: 'Deleted Imported.' }).waitFor();
+    assert.equal(await page.getByRole('row', { name: /^Imported/ }).count(), 0);
+
     // An eval of version 1 against version 2, followed until it completes.
     await page.getByLabel('Dataset', { exact: true }).selectOption({ label: 'Editions (2 cases)' });
     await page.getByLabel('Version', { exact: true }).selectOption('1');
