@@ -131,6 +131,18 @@ function caseResult(version: number, passed: boolean, scoreList = scores([], ['c
   };
 }
 
+/** A problem as the API gives it (a failed case's or eval's `error`). */
+function problem(detail: string) {
+  return {
+    type: 'https://agentd.dev/errors/provider_unavailable',
+    title: 'Provider unavailable',
+    status: 503,
+    code: 'provider_unavailable' as const,
+    detail,
+    requestId: 'req_1',
+  };
+}
+
 function evalOf(fields: Partial<EvalResult> = {}): EvalResult {
   return {
     id: 'evl_1',
@@ -251,7 +263,7 @@ describe('agentd eval: the report', () => {
     const failed = {
       ...caseResult(4, false, scores(['contains'], [])),
       status: 'failed' as const,
-      error: { detail: 'The provider did not answer.' },
+      error: problem('The provider did not answer.'),
     };
     const report = formatEvalReport(
       evalOf({
@@ -366,14 +378,14 @@ describe('agentd eval: following an eval', () => {
     assert.equal(stdout.text(), '');
     assert.equal(
       stderr.text(),
-      'agentd: Validation failed (400): The request is not valid.\n  /body/versions/1: is not a version of this agent\n',
+      'agentd: Validation failed (400):\n  /body/versions/1: is not a version of this agent\n',
     );
   });
 
   it('exits 2 when the eval ends failed, whatever the thresholds', async () => {
     const failed = evalOf({
       status: 'failed',
-      error: { detail: 'Version 3 needs a secret the agent no longer holds.' },
+      error: problem('Version 3 needs a secret the agent no longer holds.'),
     });
     const server = fakeServer({ create: () => server.json(202, running), polls: [failed] });
     const stderr = capture();
