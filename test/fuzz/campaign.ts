@@ -159,6 +159,8 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
           await target.replaceDocument(deletedId);
         if (deletedId && request.operation === 'DELETE /v1/agents/{agentId}/tasks/{taskId}')
           await target.replaceTask(deletedId);
+        if (deletedId && request.operation === 'DELETE /v1/eval-datasets/{datasetId}')
+          await target.replaceEvalDataset(deletedId);
       }
     }
   };

@@ -27,6 +27,8 @@ export interface FuzzTarget {
   replaceDocument(id: string): Promise<void>;
   /** A deleted own task is replaced by a new one of the same agent. */
   replaceTask(id: string): Promise<void>;
+  /** A deleted own eval dataset is replaced by a new one. */
+  replaceEvalDataset(id: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -157,13 +159,30 @@ export async function startFuzzTarget({
       const paused = await sendOwn(agentId, { text: '/tool calculate {"expression": "1+1"}' });
       return paused.approvals[0].approvalId as string;
     };
+    // Eval datasets of each account, one outside the pools that bodies name (never changed), and an eval of each
+    // own agent on that one.
+    const newEvalDataset = async (key = owner) =>
+      (
+        await call(baseUrl, key, 'POST', '/v1/eval-datasets', {
+          name: 'Fuzzed',
+          cases: [{ id: 'hello', messages: ['Hello'], expect: [{ type: 'finishReason', value: 'stop' }] }],
+        })
+      ).id as string;
+    const ownEvalDatasets: string[] = [];
+    while (ownEvalDatasets.length < poolSize) ownEvalDatasets.push(await newEvalDataset());
+    const otherEvalDataset = await newEvalDataset(otherKey.key);
+    const knownEvalDataset = await newEvalDataset();
+    const newEval = async (agentId: string) =>
+      (await call(baseUrl, owner, 'POST', `/v1/agents/${agentId}/evals`, { datasetId: knownEvalDataset })).id as string;
     const ownRuns: string[] = [];
     const ownTasks: string[] = [];
     const ownApprovals: string[] = [];
+    const ownEvals: string[] = [];
     for (const agentId of ownAgents) {
       ownRuns.push(await newRun(agentId));
       ownTasks.push(await newTask(agentId));
       ownApprovals.push(await newApproval(agentId));
+      ownEvals.push(await newEval(agentId));
     }
     // An image of the first own agent, stored with its turn: what GET /v1/files/{fileId} serves.
     const onePixelPng = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC';
@@ -194,6 +213,10 @@ export async function startFuzzTarget({
       ownTask: ownTasks,
       ownApproval: ownApprovals,
       ownFile: ownFiles,
+      ownEvalDataset: ownEvalDatasets,
+      otherAccountEvalDataset: [otherEvalDataset],
+      knownEvalDataset: [knownEvalDataset],
+      ownEval: ownEvals,
     };
     return {
       server,
@@ -224,6 +247,7 @@ export async function startFuzzTarget({
         pools.ownRun[index] = await newRun(agentId);
         pools.ownTask[index] = await newTask(agentId);
         pools.ownApproval[index] = await newApproval(agentId);
+        pools.ownEval[index] = await newEval(agentId);
         pools.ownAgent[index] = agentId;
       },
       async replaceKnowledgeBase(id) {
@@ -237,6 +261,10 @@ export async function startFuzzTarget({
       async replaceTask(id) {
         const index = pools.ownTask.indexOf(id);
         if (index >= 0) pools.ownTask[index] = await newTask(pools.ownAgent[index] as string);
+      },
+      async replaceEvalDataset(id) {
+        const index = pools.ownEvalDataset.indexOf(id);
+        if (index >= 0) pools.ownEvalDataset[index] = await newEvalDataset();
       },
       async replaceDocument(id) {
         const index = pools.ownDocument.indexOf(id);

@@ -59,6 +59,9 @@ describe('every route, fuzzed over HTTP', () => {
       // Likewise an approval is decided once: deciding is fuzzed for its errors here (409 once decided);
       // test/api/approvals.test.ts decides them.
       .filter((label) => label !== 'POST /v1/agents/{agentId}/approvals/{approvalId}')
+      // An eval, likewise, is cancelled once while it runs, and the fuzzed agents' evals (one case, the builtin
+      // model) have ended: fuzzed for its errors here; test/api/evals.test.ts cancels a running one.
+      .filter((label) => label !== 'POST /v1/agents/{agentId}/evals/{evalId}/cancel')
       // Known gap: with this seed no request adds or lists the documents of a live own base (it is deleted and
       // replaced many times a run); they are fuzzed for errors above and succeed in test/api/knowledge-bases.test.ts.
       .filter(

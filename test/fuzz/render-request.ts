@@ -1,5 +1,5 @@
 import type { FuzzTarget } from './fuzz-target.js';
-import type { FuzzRequest, IdChoice } from './request-arbitrary.js';
+import { knownDatasetPlaceholder, type FuzzRequest, type IdChoice } from './request-arbitrary.js';
 
 /** The bytes of a generated request against one running target. */
 
@@ -25,7 +25,7 @@ export function pathOf(request: FuzzRequest, target: FuzzTarget): string {
       }
       if (
         'pool' in part &&
-        (part.pool === 'ownRun' || part.pool === 'ownTask' || part.pool === 'ownApproval') &&
+        (part.pool === 'ownRun' || part.pool === 'ownTask' || part.pool === 'ownApproval' || part.pool === 'ownEval') &&
         agentIndex !== null
       ) {
         return idText({ pool: part.pool, index: agentIndex }, target);
@@ -41,6 +41,16 @@ function authorizationHeaders(request: FuzzRequest, target: FuzzTarget): string[
   if ('key' in choice) return [`Bearer ${target.keys[choice.key]}`];
   if ('duplicated' in choice) return [`Bearer ${target.keys.owner}`, `Bearer ${target.keys.otherAccount}`];
   return choice.header === null ? [] : [choice.header];
+}
+
+/** A body naming the known dataset (request-arbitrary.ts) names the target's, an id of the same length. */
+function withKnownDataset(body: Buffer, target: FuzzTarget): Buffer {
+  const at = body.indexOf(knownDatasetPlaceholder);
+  const own = target.pools.knownEvalDataset[0];
+  if (at < 0 || own === undefined || own.length !== knownDatasetPlaceholder.length) return body;
+  const copy = Buffer.from(body);
+  copy.write(own, at, 'utf8');
+  return copy;
 }
 
 function chunked(body: Buffer): Buffer {
@@ -62,7 +72,7 @@ export function renderRequest(request: FuzzRequest, target: FuzzTarget): Buffer 
     lines.push(Buffer.concat([Buffer.from(`${name}: `, 'latin1'), Buffer.from(value)]));
   }
   lines.push('Connection: close');
-  const body = request.body ?? Buffer.alloc(0);
+  const body = withKnownDataset(request.body ?? Buffer.alloc(0), target);
   let payload = body;
   if (request.body !== null) {
     if (request.framing === 'content-length') lines.push(`Content-Length: ${body.length}`);

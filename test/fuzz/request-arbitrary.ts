@@ -27,7 +27,12 @@ export type IdPool =
   | 'ownRun'
   | 'ownTask'
   | 'ownApproval'
-  | 'ownFile';
+  | 'ownFile'
+  | 'ownEvalDataset'
+  | 'otherAccountEvalDataset'
+  /** Outside the path pools, so never changed or deleted: the dataset an eval's body names (render-request.ts). */
+  | 'knownEvalDataset'
+  | 'ownEval';
 
 export type AuthChoice =
   { key: 'owner' | 'otherAccount' | 'readOnly' | 'revoked' } | { header: string | null } | { duplicated: true };
@@ -74,6 +79,9 @@ const idPools: Record<string, IdPool[]> = {
   approvalId: ['ownApproval'],
   // Images sent with a message of an own agent, stored with its turn.
   fileId: ['ownFile'],
+  datasetId: ['ownEvalDataset', 'ownEvalDataset', 'ownEvalDataset', 'otherAccountEvalDataset'],
+  // An eval of each own agent, in the agents' order, like runs.
+  evalId: ['ownEval'],
 };
 
 const literalIds = fc.oneof(
@@ -327,6 +335,12 @@ const rawBody = fc.oneof(
   fc.constantFrom(1_048_577, 3_000_000).map((size) => Buffer.alloc(size, 0x20)),
 );
 
+/**
+ * A body's `datasetId` that reaches a live dataset: rendered as the target's known eval dataset
+ * (render-request.ts), an id of the same length, so the body's length holds.
+ */
+export const knownDatasetPlaceholder = 'eds_00000000000000000000000000';
+
 /** The agent the fuzz target names so (see fuzz-target.ts): a body's `model` that reaches a live agent. */
 export const knownModel = 'agent:Fuzz model';
 const smallestChatRequest = { model: knownModel, messages: [{ role: 'user', content: 'hello' }] };
@@ -358,6 +372,15 @@ function bodyOf(operation: Operation): fc.Arbitrary<Buffer | null> {
       const { plugins: _plugins, model: _model, knowledgeBases: _knowledgeBases, ...rest } = fields;
       const { knowledgeBases: _bases, ...withoutBases } = fields;
       return fc.constantFrom(value, rest, withoutBases);
+    }
+    if (schema.properties?.datasetId && schema.properties?.versions) {
+      // An eval names a dataset of the account and versions of the agent: a generated id or number rarely is one.
+      const { versions: _versions, judge: _judge, ...rest } = fields;
+      return fc.constantFrom(
+        value,
+        { ...rest, datasetId: knownDatasetPlaceholder },
+        { datasetId: knownDatasetPlaceholder, concurrency: 1 },
+      );
     }
     if (schema.properties?.facts && schema.properties?.summary) {
       // Edits name the user's facts by id, which a generated id never is; a new summary alone always fits.
