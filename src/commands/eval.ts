@@ -164,9 +164,10 @@ class EvalApiError extends Error {
 
   describe(): string {
     const { problem } = this;
-    const head = problem?.title ? `${problem.title} (${this.status}): ${problem.detail ?? ''}` : this.message;
-    const fields = (problem?.errors ?? []).map((error) => `\n  ${error.path}: ${error.message}`);
-    return head + fields.join('');
+    if (!problem?.title) return this.message;
+    // The detail of a refused request repeats its fields' problems: each is said once, at its place.
+    const fields = (problem.errors ?? []).map((error) => `\n  ${error.path}: ${error.message}`);
+    return `${problem.title} (${this.status}):${fields.length > 0 ? fields.join('') : ` ${problem.detail ?? ''}`}`;
   }
 }
 
