@@ -2,6 +2,7 @@ import { isoTime } from '../../clock.js';
 import { AppError, notFound, validationError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import {
+  evalLimits,
   type CaseVersionResultView,
   type CreateEvalInput,
   type EvalListView,
@@ -54,7 +55,8 @@ export async function createEval({
     if (problem) throw validationError('/body/judge/provider', problem.message);
     judge = { provider: input.judge.provider, model: input.judge.model, agentKey: false };
   }
-  const limit = ctx.deps.messageConcurrency ?? defaultConcurrency;
+  // The agent's in-flight limit bounds an eval; with limits off, the most an eval answers at once.
+  const limit = ctx.deps.messageConcurrency ?? evalLimits.concurrency;
   const concurrency = Math.min(input.concurrency ?? defaultConcurrency, Math.max(1, limit));
   const row = {
     id: newId('eval'),
