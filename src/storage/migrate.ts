@@ -31,6 +31,7 @@ import { runStepsMigration } from './migrations/0028-run-steps.js';
 import { agentVersionsMigration } from './migrations/0029-agent-versions.js';
 import { platformItemClaimsMigration } from './migrations/0030-platform-item-claims.js';
 import { evalsMigration } from './migrations/0031-evals.js';
+import { runsAccountIndexMigration } from './migrations/0032-runs-account-index.js';
 import type { Dialect } from './schema.js';
 
 /** Every migration, by name, in the order they apply. */
@@ -67,6 +68,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0029-agent-versions': agentVersionsMigration(dialect),
     '0030-platform-item-claims': platformItemClaimsMigration(),
     '0031-evals': evalsMigration(dialect),
+    '0032-runs-account-index': runsAccountIndexMigration(),
   };
 }
 
