@@ -78,6 +78,7 @@ import { registerRunSteps } from './routes/runs/run-steps.js';
 import { registerListRuns } from './routes/runs/list-runs.js';
 import { registerRunEvents } from './routes/runs/run-events.js';
 import { ProblemSchema } from './schemas/common.js';
+import { RunStep, RunStepPrompt } from './schemas/run-steps.js';
 import { registerErrorDocs } from './routes/ops/error-docs.js';
 import { registerHealth } from './routes/ops/health.js';
 import { registerMetricsRoute } from './routes/ops/metrics.js';
@@ -231,6 +232,9 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
   app.removeContentTypeParser('text/plain');
   registerJsonBodyParsers(app, config.bodyLimitBytes);
 
+  // Every shared schema is added here, before any route scope is registered: a schema added to the root after
+  // a scope (the messages route's, with multipart) gives that scope a validator built without the root's
+  // options, and the multipart body's unknown fields were then dropped instead of refused.
   app.addSchema(ProblemSchema);
   app.addSchema(AgentSchema);
   app.addSchema(Attachment);
@@ -238,6 +242,8 @@ export async function buildApp({ config, deps }: BuildAppOptions): Promise<App> 
   app.addSchema(PendingApproval);
   app.addSchema(MessageReply);
   app.addSchema(RunSchema);
+  app.addSchema(RunStep);
+  app.addSchema(RunStepPrompt);
   app.addSchema(ApprovalSchema);
   app.addSchema(KnowledgeBaseSchema);
   app.addSchema(DocumentSchema);

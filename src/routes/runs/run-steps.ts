@@ -2,13 +2,11 @@ import { Type } from '@sinclair/typebox';
 import type { App } from '../../http/app-instance.js';
 import { contextOf } from '../../http/operation.js';
 import { problemResponses } from '../../schemas/common.js';
-import { RunStep, RunStepParams, RunStepPrompt, RunSteps } from '../../schemas/run-steps.js';
+import { RunStepParams, RunStepPrompt, RunSteps } from '../../schemas/run-steps.js';
 import { RunIdParams } from '../../schemas/runs.js';
 import { getRunStepPrompt, listRunSteps } from '../../services/runs/run-steps.js';
 
 export function registerRunSteps(app: App): void {
-  app.addSchema(RunStep);
-  app.addSchema(RunStepPrompt);
   app.get(
     '/v1/agents/:agentId/runs/:runId/steps',
     {
