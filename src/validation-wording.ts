@@ -119,6 +119,8 @@ const patternWordings = new Map<string, Wording>([
   ['^[A-Za-z0-9$._-]{1,20}$', named('must be 1 to 20 letters, digits, "$", ".", "_" or "-"')],
   ['^[a-z0-9][a-z0-9-]{0,31}$', named('must be up to 32 lowercase letters, digits or "-"')],
   ['^[A-Za-z0-9$._-]{1,12}$', named('must be a symbol of 1 to 12 letters, digits, "$", ".", "_" or "-"')],
+  ['^[A-Za-z0-9_.:-]+$', named('must be letters, digits, "_", ".", ":" or "-"')],
+  ['^[imsu]{0,4}$', named('must be regex flags: any of i, m, s and u')],
 ]);
 
 /** Whether a pattern has words of its own (the guard test's question). */

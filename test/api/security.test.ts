@@ -7,6 +7,7 @@ import { startFakeX, type FakeX } from '../helpers/fake-x-server.js';
 import { tinyPng } from '../helpers/images.js';
 import { securityCasesOf, type SecurityCase } from '../helpers/security-cases.js';
 import { backends, createTestApp, type TestAccount, type TestApp } from '../helpers/test-app.js';
+import { eventually } from '../helpers/wait.js';
 
 /**
  * The same checks on every authenticated route: no key, a malformed header, an
@@ -80,6 +81,9 @@ const fillableParameters = [
   'approvalId',
   'fileId',
   'version',
+  'datasetId',
+  'evalId',
+  'index',
 ];
 
 /** The X account the suite's own agents post with (a fake X API on loopback). */
@@ -118,6 +122,60 @@ for (const backend of backends) {
     let victimRunId: string;
     let victimApprovalId: string;
     let victimFileId: string;
+    let victimDatasetId: string;
+    let victimEvalId: string;
+
+    /** A dataset of `as` with one case. */
+    async function newDataset(as: TestAccount = t.owner): Promise<string> {
+      const created = await t.inject({
+        method: 'POST',
+        url: '/v1/eval-datasets',
+        payload: {
+          name: 'Probe',
+          cases: [{ id: 'c1', messages: ['hi'], expect: [{ type: 'contains', value: 'hi' }] }],
+        },
+        as,
+      });
+      assert.equal(created.statusCode, 201, created.body);
+      return created.json().id;
+    }
+
+    /**
+     * An eval of the agent: started through the API, or for a cancel one still
+     * running, written directly as this instance's (its runtime runs only what
+     * it claimed itself, so it stays running).
+     */
+    async function ownEval(agentId: string, unfinished: boolean): Promise<string> {
+      const datasetId = await newDataset();
+      if (unfinished) {
+        const id = newId('eval');
+        await t.deps.services.repositories.evals.insert({
+          id,
+          account_id: t.owner.accountId,
+          agent_id: agentId,
+          dataset_id: datasetId,
+          dataset_name: 'Probe',
+          cases: JSON.stringify([{ id: 'c1', messages: ['hi'], expect: [] }]),
+          case_count: 1,
+          versions: JSON.stringify([1]),
+          judge: JSON.stringify({ provider: 'builtin', model: 'echo', agentKey: true }),
+          concurrency: 1,
+          status: 'running',
+          instance_id: t.deps.services.runs.instanceId,
+          key_id: t.owner.keyId,
+          error: null,
+          takeovers: 0,
+          cancel_requested_at: null,
+          created_at: new Date().toISOString(),
+          started_at: new Date().toISOString(),
+          finished_at: null,
+        });
+        return id;
+      }
+      const started = await t.inject({ method: 'POST', url: `/v1/agents/${agentId}/evals`, payload: { datasetId } });
+      assert.equal(started.statusCode, 202, started.body);
+      return started.json().id;
+    }
 
     /** A file of `as`: an image sent with a message of one of its agents, as its history lists it. */
     async function newFile(agentId: string, as: TestAccount = t.owner): Promise<string> {
@@ -208,6 +266,18 @@ for (const backend of backends) {
         })
       ).json().runId;
       victimApprovalId = await pendingApproval(victimAgentId, victim);
+      victimDatasetId = await newDataset(victim);
+      // An eval is started on a dataset of the caller's account: the schema cannot name one.
+      const startEval = routes.find((route) => route.label === 'POST /v1/agents/{agentId}/evals');
+      if (startEval !== undefined) startEval.body = { datasetId: await newDataset() };
+      victimEvalId = (
+        await t.inject({
+          method: 'POST',
+          url: `/v1/agents/${victimAgentId}/evals`,
+          payload: { datasetId: victimDatasetId },
+          as: victim,
+        })
+      ).json().id;
     });
 
     /** A tool call of the agent waiting for approval: its math plugin's calculate needs one (the builtin model calls it). */
@@ -371,6 +441,30 @@ for (const backend of backends) {
                 : await newFile(
                     (await t.inject({ method: 'POST', url: '/v1/agents', payload: { name: 'Own' } })).json().id,
                   );
+        } else if (name === 'datasetId') {
+          value =
+            whose === 'foreign'
+              ? victimDatasetId
+              : whose === 'missing'
+                ? 'eds_01ARZ3NDEKTSV4RRFFQ69G5FAV'
+                : await newDataset();
+        } else if (name === 'evalId') {
+          value =
+            whose === 'foreign'
+              ? victimEvalId
+              : whose === 'missing'
+                ? 'evl_01ARZ3NDEKTSV4RRFFQ69G5FAV'
+                : await ownEval(url.split('/')[3] as string, route.path.endsWith('/cancel'));
+        } else if (name === 'index') {
+          // A model step of the run before it; its prompt is there once the run's last step is written (a flush).
+          value = '1';
+          if (whose === 'own') {
+            const steps = url.slice(0, url.indexOf('/steps/')) + '/steps';
+            await eventually(async () => {
+              const listed = (await t.inject({ method: 'GET', url: steps })).json();
+              return listed.data?.[0]?.model?.firstTokenMs != null ? listed : null;
+            }, 'the run’s steps');
+          }
         } else {
           throw new Error(`${route.label}: no resource is known for the path parameter ${name}`);
         }

@@ -43,6 +43,8 @@ const overrides: Record<string, Partial<Pick<SecurityCase, 'body' | 'query'>>> =
   },
   // A JSON-RPC message of MCP: the smallest is a ping.
   'POST /v1/mcp': { body: { jsonrpc: '2.0', id: 1, method: 'ping' } },
+  // A change needs at least one field.
+  'PATCH /v1/eval-datasets/{datasetId}': { body: { name: 'probe' } },
 };
 
 /** The smallest value the schema accepts, from its required fields only. */

@@ -71,6 +71,7 @@ export const generousRateLimits =
   'createAgent=100000,listAgents=100000,getAgent=100000,updateAgent=100000,deleteAgent=100000,' +
   'sendMessage=100000,listMessages=100000,deleteConversation=100000,manageKeys=100000,listPlugins=100000,listEvents=100000,manageWebhooks=100000,readMetrics=100000,' +
   'readKnowledgeBases=100000,writeKnowledgeBases=100000,searchKnowledgeBases=100000,readRuns=100000,cancelRuns=100000,manageTasks=100000,readApprovals=100000,decideApprovals=100000,readFiles=100000,' +
+  'readEvals=100000,writeEvals=100000,' +
   'sendMessageConcurrency=1000';
 
 export interface TestAppOptions {
