@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { chromiumMissing, type OpenBrowser } from '../helpers/browser.js';
+import { eventually } from '../helpers/wait.js';
 import { assertAccessible } from './accessibility.js';
 import { assertNoConsoleErrors, createAgent, signIn, type DashboardServer, useDashboard } from './dashboard-helpers.js';
 
@@ -90,6 +91,19 @@ describe("an agent's memory, history and form", { skip: chromiumMissing ?? false
     const created = await server.api('POST', '/v1/knowledge-bases', { name: 'Tide tables' });
     assert.equal(created.status, 201, JSON.stringify(created.body));
     const base = created.body;
+    const added = await server.api('POST', `/v1/knowledge-bases/${base.id}/documents`, {
+      title: 'Harbor tides',
+      content: 'High tide at the harbor mouth is at noon today.',
+    });
+    assert.equal(added.status, 202, JSON.stringify(added.body));
+    await eventually(
+      async () => {
+        const document = await server.api('GET', `/v1/knowledge-bases/${base.id}/documents/${added.body.id}`);
+        return document.body.status === 'ready' ? document.body : null;
+      },
+      'the document to be ready',
+      15_000,
+    );
     await server.api('POST', '/v1/knowledge-bases', { name: 'Unrelated notes' });
     const agent = await createAgent(server, { name: 'Tide teller' });
 
@@ -120,6 +134,14 @@ describe("an agent's memory, history and form", { skip: chromiumMissing ?? false
     assert.equal(stored.mcp.exposed, true);
     assert.equal(stored.limits.spend.tokensPerDay, 50000);
     assert.equal(stored.limits.spend.costPerDay, null);
+    // The next answer draws on the base attached in the form.
+    const answer = await server.api('POST', `/v1/agents/${agent.id}/messages`, { text: 'When is high tide today?' });
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    assert.deepEqual(
+      answer.body.citations.map((citation: { knowledgeBaseId: string }) => citation.knowledgeBaseId),
+      [base.id],
+    );
+    assert.match(answer.body.text, /noon/);
 
     // Read back after a reload, as the server has it.
     await page.reload();

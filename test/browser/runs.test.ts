@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { chromiumMissing, type OpenBrowser } from '../helpers/browser.js';
 import { startLoopbackHttpServer, type LoopbackHttpServer } from '../helpers/loopback-http-server.js';
+import { eventually } from '../helpers/wait.js';
 
 import { assertAccessible } from './accessibility.js';
 import { assertNoConsoleErrors, createAgent, signIn, type DashboardServer, useDashboard } from './dashboard-helpers.js';
@@ -32,11 +33,31 @@ describe("the dashboard's runs", { skip: chromiumMissing ?? false }, () => {
   });
 
   it('lists runs by trigger and shows a run’s steps and the prompt of its model step', async () => {
-    const agent = await createAgent(server, { name: 'Reckoner', plugins: [{ name: 'math' }] });
+    // A knowledge base the message finds something in: its hit is a section of the prompt.
+    const base = (await server.api('POST', '/v1/knowledge-bases', { name: 'Harbor notes' })).body;
+    const added = await server.api('POST', `/v1/knowledge-bases/${base.id}/documents`, {
+      title: 'Fuel dock',
+      content: 'The fuel dock sells diesel only and closes at six.',
+    });
+    assert.equal(added.status, 202, JSON.stringify(added.body));
+    await eventually(
+      async () => {
+        const document = await server.api('GET', `/v1/knowledge-bases/${base.id}/documents/${added.body.id}`);
+        return document.body.status === 'ready' ? document.body : null;
+      },
+      'the document to be ready',
+      15_000,
+    );
+    const agent = await createAgent(server, {
+      name: 'Reckoner',
+      plugins: [{ name: 'math' }],
+      knowledgeBases: [base.id],
+    });
     const sent = await server.api('POST', `/v1/agents/${agent.id}/messages`, {
-      text: '/tool calculate {"expression":"6*7"}',
+      text: '/tool calculate {"expression":"6*7"}\nAnd when does the fuel dock close?',
       userId: 'kim',
     });
+    assert.equal(sent.body.citations.length, 1, 'the message found the document');
     assert.equal(sent.status, 200, JSON.stringify(sent.body));
     assert.match(sent.body.text, /42/);
     const task = await server.api('POST', `/v1/agents/${agent.id}/tasks`, {
@@ -95,6 +116,7 @@ describe("the dashboard's runs", { skip: chromiumMissing ?? false }, () => {
     const userMessage = inspector.locator('.prompt-message.prompt-user').last();
     await userMessage.waitFor();
     assert.match(await userMessage.innerText(), /\/tool calculate \{"expression":"6\*7"\}/);
+    assert.match(await userMessage.innerText(), /closes at six/, 'the knowledge hit, as the notes of the message');
     // The user's message is a section of its own, drawn as a bar against the model's context window.
     await inspector.getByRole('heading', { name: /builtin\/.*: [\d,.]+ tokens of context/ }).waitFor();
     const messageSection = inspector
@@ -108,6 +130,8 @@ describe("the dashboard's runs", { skip: chromiumMissing ?? false }, () => {
         (bar) => (bar as unknown as { getBoundingClientRect(): { width: number } }).getBoundingClientRect().width,
       );
     assert.ok(barWidth > 0, 'the section has a bar');
+    const knowledgeSection = inspector.locator('.prompt-section').filter({ hasText: /^Knowledge:/ });
+    assert.match(await knowledgeSection.innerText(), /^Knowledge: [1-9][\d,.]* tokens \(1 item\)/);
     assert.match(await inspector.locator('.prompt-total').innerText(), /^Total: [\d,.]+ tokens/);
     assert.match(await inspector.locator('.prompt-tools').innerText(), /calculate/);
     await assertAccessible(page, 'run page with the prompt inspector');
