@@ -66,24 +66,7 @@ export async function listRuns({
     );
   }
   const taskId = query.taskId ?? query.task;
-  const limit = query.limit ?? defaultLimit;
-  const beforeId = query.cursor !== undefined ? decodeLastIdCursor('run', query.cursor) : undefined;
-  const rows = await ctx.deps.repositories.runs.page({
-    accountId: ctx.actor.accountId,
-    agentId,
-    limit: limit + 1,
-    ...(query.status !== undefined ? { status: query.status } : {}),
-    ...(query.trigger !== undefined ? { trigger: query.trigger } : {}),
-    ...(taskId !== undefined ? { taskId } : {}),
-    ...(beforeId !== undefined ? { beforeId } : {}),
-  });
-  const hasMore = rows.length > limit;
-  const page = rows.slice(0, limit);
-  const last = page.at(-1);
-  return {
-    data: page.map((row) => runView(ctx, row)),
-    pagination: { limit, hasMore, nextCursor: hasMore && last ? encodeLastIdCursor(last.id) : null },
-  };
+  return pageOfRuns(ctx, { ...query, agentId, ...(taskId !== undefined ? { taskId } : {}) });
 }
 
 /** The runs of every agent of the account (or of one, `agentId`), newest first. */
@@ -95,6 +78,14 @@ export async function listAccountRuns({
   query: ListAccountRunsQueryValue;
 }): Promise<RunListView> {
   requireScope(ctx, 'agents:read');
+  return pageOfRuns(ctx, query);
+}
+
+/** One page of the account's runs, newest first, with the filters given; both listings read through it. */
+async function pageOfRuns(
+  ctx: ServiceContext,
+  query: { agentId?: string; status?: string; trigger?: string; taskId?: string; limit?: number; cursor?: string },
+): Promise<RunListView> {
   const limit = query.limit ?? defaultLimit;
   const beforeId = query.cursor !== undefined ? decodeLastIdCursor('run', query.cursor) : undefined;
   const rows = await ctx.deps.repositories.runs.page({
@@ -103,6 +94,7 @@ export async function listAccountRuns({
     ...(query.agentId !== undefined ? { agentId: query.agentId } : {}),
     ...(query.status !== undefined ? { status: query.status } : {}),
     ...(query.trigger !== undefined ? { trigger: query.trigger } : {}),
+    ...(query.taskId !== undefined ? { taskId: query.taskId } : {}),
     ...(beforeId !== undefined ? { beforeId } : {}),
   });
   const hasMore = rows.length > limit;
