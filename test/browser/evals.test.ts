@@ -129,7 +129,7 @@ describe("the dashboard's agent evals", { skip: chromiumMissing ?? false }, () =
     const dialog = page.getByRole('dialog', { name: 'Delete Imported?' });
     await dialog.getByRole('button', { name: 'Delete', exact: true }).click();
     await page.getByRole('status').filter({ hasText: 'Deleted Imported.' }).waitFor();
-    assert.equal(await page.getByRole('row', { name: /^Imported/ }).count(), 0);
+    await page.getByRole('row', { name: /^Imported/ }).waitFor({ state: 'detached' });
 
     // An eval of version 1 against version 2, followed until it completes.
     await page.getByLabel('Dataset', { exact: true }).selectOption({ label: 'Editions (2 cases)' });

@@ -83,6 +83,8 @@ describe('runs on two instances', { skip }, () => {
       AGENTD_RUN_POLL_MS: '50',
       AGENTD_SHUTDOWN_TIMEOUT_MS: '2000',
       AGENTD_OUTBOUND_ALLOW_PRIVATE: 'true',
+      // The tests poll a run until it ends, faster than readRuns allows.
+      AGENTD_RATE_LIMITS: 'off',
     };
     first = await startServer(instanceEnvironment());
     second = await startServer(instanceEnvironment());
@@ -211,6 +213,46 @@ describe('runs on two instances', { skip }, () => {
       1,
       'the reply is stored once',
     );
+  });
+
+  it('ends failed, after the events it stored, a run taken over whose agent was paused meanwhile', async () => {
+    const doomed = await startServer(instanceEnvironment());
+    const agentId = await newAgent();
+    fake.enqueue({ reply: Array.from({ length: 60 }, (_, index) => `z${index}`).join(' '), tokenDelayMs: 100 });
+    const started = await call(doomed, 'POST', `/v1/agents/${agentId}/messages`, { text: 'talk', background: true });
+    const runId = started.body.id as string;
+    // Some of its events are stored (the other instance reads them) before its instance dies.
+    const reading = new AbortController();
+    const response = await fetch(`${second.url}/v1/agents/${agentId}/runs/${runId}/events`, {
+      headers: { authorization: `Bearer ${key}` },
+      signal: reading.signal,
+    });
+    const reader = readEvents(response.body!);
+    for (let deltas = 0; deltas < 3; ) {
+      const event = await reader.next();
+      assert.ok(event, 'the stream goes on');
+      if (event.event === 'message.delta') deltas += 1;
+    }
+    reading.abort();
+    const paused = await call(second, 'PATCH', `/v1/agents/${agentId}`, { status: 'inactive' });
+    assert.equal(paused.status, 200);
+    await doomed.stop('SIGKILL');
+    const ended = await eventually(
+      async () => {
+        const run = await runOn(second, agentId, runId);
+        return run.status === 'queued' || run.status === 'running' ? null : run;
+      },
+      'the run taken over to end',
+      30_000,
+    );
+    assert.equal(ended.status, 'failed', JSON.stringify(ended));
+    assert.equal(ended.error.code, 'agent_unavailable');
+    const events = await eventsOn(second, agentId, runId);
+    inOrder(events);
+    assert.ok(events.filter((event) => event.event === 'message.delta').length >= 3, 'what it said is kept');
+    assert.equal(events.at(-1)?.event, 'message.failed');
+    assert.equal(events.at(-1)?.data.error.code, 'agent_unavailable');
+    assert.equal(ended.eventCount, events.length);
   });
 
   it('goes on from the last completed step: the tool that ran is not run again, the step done not asked again', async () => {

@@ -364,9 +364,10 @@ export class RunRepository {
 
   /**
    * Ends a run refused before it began (still queued): `failed`, with the
-   * problem as its one event (`message.failed`) so that its event stream
+   * problem as its last event (`message.failed`) so that its event stream
    * ends like any other's, or `skipped` (a task's due time not run), with no
-   * events. False when the run had already ended.
+   * events. A run taken over from a stopped instance has events already: the
+   * problem follows them. False when the run had already ended.
    */
   async failUnstarted(
     runId: string,
@@ -375,6 +376,7 @@ export class RunRepository {
   ): Promise<boolean> {
     const skipped = ending.status === 'skipped';
     return inTransaction(executor, async (transaction) => {
+      const seq = (await this.lastSeq(runId, transaction)) + 1;
       const ended = await this.finish(
         runId,
         {
@@ -383,14 +385,14 @@ export class RunRepository {
           usage: null,
           result: null,
           error: JSON.stringify(ending.problem),
-          eventCount: skipped ? 0 : 1,
+          eventCount: skipped ? seq - 1 : seq,
           finishedAt: ending.at,
         },
         transaction,
       );
       if (!ended || skipped) return ended;
       const events = JSON.stringify([{ event: 'message.failed', data: { id: null, error: ending.problem } }]);
-      await this.appendEvents([{ runId, firstSeq: 1, lastSeq: 1, events }], ending.at, transaction);
+      await this.appendEvents([{ runId, firstSeq: seq, lastSeq: seq, events }], ending.at, transaction);
       return true;
     });
   }
