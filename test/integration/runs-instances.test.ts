@@ -228,7 +228,7 @@ describe('runs on two instances', { skip }, () => {
       signal: reading.signal,
     });
     const reader = readEvents(response.body!);
-    for (let deltas = 0; deltas < 3; ) {
+    for (let deltas = 0; deltas < 3;) {
       const event = await reader.next();
       assert.ok(event, 'the stream goes on');
       if (event.event === 'message.delta') deltas += 1;
