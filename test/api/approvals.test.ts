@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { Type } from '@sinclair/typebox';
-import type { PluginDefinition } from '../../src/plugins/plugin.js';
+import { bankPlugin } from '../helpers/bank-plugin.js';
 import { startFakeAnthropicServer } from '../helpers/fake-anthropic-server.js';
 import { startFakeOpenAiServer } from '../helpers/fake-openai-server.js';
 import type { FakeProviderServer } from '../helpers/fake-provider-server.js';
@@ -20,33 +19,7 @@ import { eventually } from '../helpers/wait.js';
 
 /** What the tools of this file did, per test: each `transfer` run, with its input. */
 const transfers: unknown[] = [];
-const bank: PluginDefinition = {
-  name: 'bank',
-  description: 'Money, for tests.',
-  configSchema: Type.Object({}, { additionalProperties: false }),
-  secretsSchema: Type.Object({}, { additionalProperties: false }),
-  async open() {
-    return {
-      tools: [
-        {
-          name: 'transfer',
-          description: 'Sends money.',
-          inputSchema: { type: 'object', properties: { amount: { type: 'number' } }, required: ['amount'] },
-          execute: async (input) => {
-            transfers.push(input);
-            return { sent: (input as { amount: number }).amount };
-          },
-        },
-        {
-          name: 'balance',
-          description: 'Reads the balance.',
-          inputSchema: { type: 'object', properties: {} },
-          execute: async () => ({ balance: 100 }),
-        },
-      ],
-    };
-  },
-};
+const bank = bankPlugin(transfers);
 
 for (const backend of backends) {
   describe(`approvals on ${backend.name}`, { skip: backend.skip }, () => {

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { Type } from '@sinclair/typebox';
-import type { PluginDefinition } from '../../src/plugins/plugin.js';
+import { bankPlugin } from '../helpers/bank-plugin.js';
 import { startFakeOpenAiServer } from '../helpers/fake-openai-server.js';
 import type { FakeProviderServer } from '../helpers/fake-provider-server.js';
 import { backends, createTestApp, type TestApp } from '../helpers/test-app.js';
@@ -13,30 +12,7 @@ import { eventually } from '../helpers/wait.js';
  * received; and the account's runs (GET /v1/runs).
  */
 
-const bank: PluginDefinition = {
-  name: 'bank',
-  description: 'Money, for tests.',
-  configSchema: Type.Object({}, { additionalProperties: false }),
-  secretsSchema: Type.Object({}, { additionalProperties: false }),
-  async open() {
-    return {
-      tools: [
-        {
-          name: 'transfer',
-          description: 'Sends money.',
-          inputSchema: { type: 'object', properties: { amount: { type: 'number' } }, required: ['amount'] },
-          execute: async (input) => ({ sent: (input as { amount: number }).amount }),
-        },
-        {
-          name: 'balance',
-          description: 'Reads the balance.',
-          inputSchema: { type: 'object', properties: {} },
-          execute: async () => ({ balance: 100 }),
-        },
-      ],
-    };
-  },
-};
+const bank = bankPlugin();
 
 interface Step {
   index: number;
