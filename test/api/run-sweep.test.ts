@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { newId } from '../../src/ids.js';
 import type { RunRepository } from '../../src/storage/repositories/runs.js';
 import { backends, createTestApp, type TestApp } from '../helpers/test-app.js';
+import { eventually } from '../helpers/wait.js';
 
 /**
  * What a heartbeat reads of the runs table: the unfinished runs of stopped
@@ -91,6 +92,33 @@ for (const backend of backends) {
       assert.equal(await runs.requestCancel(ended, '2026-06-01T00:00:06.000Z'), false);
       assert.deepEqual(await runs.cancelRequested(live), [mine]);
       assert.deepEqual(await runs.cancelRequested(stale), [other]);
+    });
+
+    it('ends failed, after its stored events, a run taken over whose continuation gave up', async () => {
+      const runtime = t.deps.services.runs;
+      runtime.onTakeOver(async () => {
+        throw new Error('the continuation could not begin');
+      });
+      const orphan = await run('running', gone);
+      const said = JSON.stringify([{ event: 'message.delta', data: { text: 'Hel' } }]);
+      await runs.appendEvents([{ runId: orphan, firstSeq: 1, lastSeq: 2, events: said }], '2026-05-31T23:00:01.000Z');
+      await runtime.beat();
+      const ended = await eventually(async () => {
+        const row = await runs.findById(orphan);
+        return row?.status === 'queued' || row?.status === 'running' ? null : row;
+      }, 'the run to end');
+      assert.equal(ended?.status, 'failed');
+      assert.equal(ended?.instance_id, runtime.instanceId, 'this instance had claimed it');
+      assert.equal(ended?.event_count, 3);
+      const batches = await runs.eventsAfter(orphan, 0);
+      assert.deepEqual(
+        batches.map((batch) => [batch.firstSeq, batch.lastSeq]),
+        [
+          [1, 2],
+          [3, 3],
+        ],
+      );
+      assert.equal(JSON.parse(batches[1]!.events)[0].event, 'message.failed');
     });
   });
 }

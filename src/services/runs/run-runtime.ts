@@ -384,45 +384,55 @@ export class RunRuntime {
           'took over a run whose instance stopped',
         );
         const going = this.#takeOver(claimed)
-          .catch((error: unknown) => logger.error({ err: error, runId: run.id }, 'a run taken over failed'))
+          .catch(async (error: unknown) => {
+            logger.error({ err: error, runId: run.id }, 'a run taken over failed');
+            // Its producer gave up without ending it: it is ended here rather than left queued on a live instance.
+            if (!this.live.has(run.id)) await this.#endFailed(claimed);
+          })
           .finally(() => this.#takenOver.delete(going));
         this.#takenOver.add(going);
         continue;
       }
-      const now = isoTime(clock.now());
-      const error = {
-        type: '/docs/errors#service_unavailable',
-        title: 'Service unavailable',
-        status: 503,
-        code: 'service_unavailable',
-        detail: orphanDetail,
-        requestId: run.id,
-      };
-      try {
-        await db.transaction().execute(async (transaction) => {
-          const lastSeq = await runs.lastSeq(run.id, transaction);
-          const ended = await runs.finish(
-            run.id,
-            {
-              status: 'failed',
-              finishReason: null,
-              usage: null,
-              result: null,
-              error: JSON.stringify(error),
-              eventCount: lastSeq + 1,
-              finishedAt: now,
-            },
-            transaction,
-          );
-          if (!ended) return;
-          const failed = { seq: lastSeq + 1, event: 'message.failed', data: { id: run.message_id, error } };
-          await runs.appendEvents([batchOf(run.id, [failed])], now, transaction);
-        });
-        logger.warn({ runId: run.id, agentId: run.agent_id, instanceId: run.instance_id }, 'ended an orphaned run');
-      } catch (failure) {
-        // Another instance's sweep may have ended it at the same moment.
-        logger.debug({ err: failure, runId: run.id }, 'could not end an orphaned run');
-      }
+      await this.#endFailed(run);
+    }
+  }
+
+  /** Ends an unfinished run as failed (its instance stopped), with `message.failed` after its stored events. */
+  async #endFailed(run: RunRow): Promise<void> {
+    const { runs, db, clock, logger } = this.options;
+    const now = isoTime(clock.now());
+    const error = {
+      type: '/docs/errors#service_unavailable',
+      title: 'Service unavailable',
+      status: 503,
+      code: 'service_unavailable',
+      detail: orphanDetail,
+      requestId: run.id,
+    };
+    try {
+      await db.transaction().execute(async (transaction) => {
+        const lastSeq = await runs.lastSeq(run.id, transaction);
+        const ended = await runs.finish(
+          run.id,
+          {
+            status: 'failed',
+            finishReason: null,
+            usage: null,
+            result: null,
+            error: JSON.stringify(error),
+            eventCount: lastSeq + 1,
+            finishedAt: now,
+          },
+          transaction,
+        );
+        if (!ended) return;
+        const failed = { seq: lastSeq + 1, event: 'message.failed', data: { id: run.message_id, error } };
+        await runs.appendEvents([batchOf(run.id, [failed])], now, transaction);
+      });
+      logger.warn({ runId: run.id, agentId: run.agent_id, instanceId: run.instance_id }, 'ended an orphaned run');
+    } catch (failure) {
+      // Another instance's sweep may have ended it at the same moment.
+      logger.debug({ err: failure, runId: run.id }, 'could not end an orphaned run');
     }
   }
 
