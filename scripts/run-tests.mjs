@@ -43,9 +43,23 @@ if (stale !== null) {
   process.exit(1);
 }
 
-const files = (roots.length ? roots : [path.join(root, 'test')])
-  .flatMap(collect)
-  .map((file) => path.relative(process.cwd(), compiledFile(file)));
+// How long each test file took in a full run (test/durations.json, seconds by file): the longest start first, so
+// that the files running side by side end close together rather than one long file running alone at the end.
+// `AGENTD_TEST_RECORD_DURATIONS=1 npm test` writes this run's times there. A file not listed counts as the median.
+const durationsFile = path.join(root, 'test', 'durations.json');
+const knownDurations = fs.existsSync(durationsFile) ? JSON.parse(fs.readFileSync(durationsFile, 'utf8')) : {};
+const sources = (roots.length ? roots : [path.join(root, 'test')]).flatMap(collect);
+const sourceKey = (file) => path.relative(root, path.resolve(file)).split(path.sep).join('/');
+const listed = Object.values(knownDurations).sort((a, b) => a - b);
+const median = listed.length > 0 ? listed[Math.floor(listed.length / 2)] : 0;
+const expectedSeconds = (file) => knownDurations[sourceKey(file)] ?? median;
+const files = sources
+  .map((file, index) => ({ file, index, seconds: expectedSeconds(file) }))
+  .sort((a, b) => b.seconds - a.seconds || a.index - b.index)
+  .map(({ file }) => path.relative(process.cwd(), compiledFile(file)));
+// Test files run side by side: AGENTD_TEST_CONCURRENCY, else 2 (this suite's own servers and browsers take the
+// machine's cores).
+const concurrency = Number(process.env.AGENTD_TEST_CONCURRENCY) || 2;
 for (const [name, value] of [
   ['DATABASE_URL', process.env.DATABASE_URL],
   ['REDIS_URL', process.env.REDIS_URL],
@@ -59,6 +73,7 @@ const run = randomBytes(4).toString('hex');
 // Every log line of the run is written here and checked for secrets once the tests are done.
 const logDirectory = path.join(os.tmpdir(), `agentd-test-logs-${run}`);
 fs.mkdirSync(logDirectory, { recursive: true });
+const resultsFile = path.join(logDirectory, 'results.jsonl');
 const result = spawnSync(
   process.execPath,
   [
@@ -67,40 +82,56 @@ const result = spawnSync(
     '--test',
     '--test-reporter=spec',
     '--test-reporter-destination=stdout',
-    // A second copy of the results, for the list of the slowest suites below.
-    '--test-reporter=tap',
-    `--test-reporter-destination=${path.join(logDirectory, 'results.tap')}`,
-    '--test-concurrency=2',
+    // Each file's suites and their times, for the list of the slowest suites below and test/durations.json.
+    `--test-reporter=${path.join(root, 'scripts', 'test-results-reporter.mjs')}`,
+    `--test-reporter-destination=${resultsFile}`,
+    `--test-concurrency=${concurrency}`,
     ...flags,
     ...files,
   ],
   { stdio: 'inherit', env: { ...process.env, AGENTD_TEST_RUN: run, AGENTD_TEST_LOG_DIR: logDirectory } },
 );
 
-/** The slowest top-level suites of the run, from the TAP copy: where the suite's time goes. */
-function slowestSuites(count) {
-  const tap = path.join(logDirectory, 'results.tap');
-  if (!fs.existsSync(tap)) return [];
-  const suites = [];
-  let name = null;
-  for (const line of fs.readFileSync(tap, 'utf8').split('\n')) {
-    const ended = /^(?:not )?ok \d+ - (.*)$/.exec(line);
-    if (ended) name = ended[1];
-    const duration = /^  duration_ms: ([\d.]+)$/.exec(line);
-    if (duration && name !== null) {
-      suites.push({ name, seconds: Number(duration[1]) / 1000 });
-      name = null;
-    }
-  }
-  fs.rmSync(tap);
-  return suites.sort((a, b) => b.seconds - a.seconds).slice(0, count);
+/** The top-level suites of the run, with their source file and seconds. */
+function suitesOfRun() {
+  if (!fs.existsSync(resultsFile)) return [];
+  const suites = fs
+    .readFileSync(resultsFile, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line));
+  fs.rmSync(resultsFile);
+  return suites;
 }
 
+/** A compiled test file's source, as test/durations.json names it. */
+function sourceOfCompiled(file) {
+  if (file === null) return null;
+  return sourceKey(path.relative(compiledDirectory, file).replace(/\.js$/, '.ts'));
+}
+
+const suites = suitesOfRun();
 // AGENTD_TEST_SLOWEST=N lists more of them (every suite with a large N).
-const slowest = slowestSuites(Number(process.env.AGENTD_TEST_SLOWEST) || 15);
+const slowest = [...suites]
+  .sort((a, b) => b.seconds - a.seconds)
+  .slice(0, Number(process.env.AGENTD_TEST_SLOWEST) || 15);
 if (slowest.length > 0) {
   console.log('\nslowest suites (seconds):');
   for (const { name, seconds } of slowest) console.log(`  ${seconds.toFixed(1).padStart(7)}  ${name}`);
+}
+if (process.env.AGENTD_TEST_RECORD_DURATIONS && roots.length === 0) {
+  const byFile = {};
+  for (const { file, seconds } of suites) {
+    const source = sourceOfCompiled(file);
+    if (source !== null) byFile[source] = (byFile[source] ?? 0) + seconds;
+  }
+  const ordered = Object.fromEntries(
+    Object.entries(byFile)
+      .sort((a, b) => b[1] - a[1])
+      .map(([file, seconds]) => [file, Math.round(seconds * 10) / 10]),
+  );
+  fs.writeFileSync(durationsFile, `${JSON.stringify(ordered, null, 2)}\n`);
+  console.log(`recorded the time of ${Object.keys(ordered).length} test files in test/durations.json`);
 }
 
 const checkStarted = Date.now();

@@ -73,7 +73,8 @@ const pages = [path.join(packageRoot, 'README.md'), ...markdownFilesUnder(path.j
   .map((file) => ({ file, segments: runnableSegments(fs.readFileSync(file, 'utf8')) }))
   .filter((page) => page.segments.length > 0);
 
-describe('the runnable blocks of the documentation', () => {
+// Pages run two at a time: each waits mostly on its own server and shell.
+describe('the runnable blocks of the documentation', { concurrency: 2 }, () => {
   it('use no jq (not every machine has it)', () => {
     const users = pages.filter((page) => page.segments.some((segment) => /(^|[|;&$(\s])jq\s/m.test(segment.code)));
     assert.deepEqual(
