@@ -1,5 +1,3 @@
-import { convert } from 'html-to-text';
-
 /**
  * Turning a document's bytes into text: the formats knowledge bases accept,
  * how a content type or file name maps to one, and each format's reader.
@@ -105,7 +103,9 @@ export async function documentText(format: DocumentFormat, bytes: Uint8Array): P
     case 'text/markdown':
       text = decodeUtf8(bytes);
       break;
-    case 'text/html':
+    case 'text/html': {
+      // Loaded with the first HTML document rather than at start-up.
+      const { convert } = await import('html-to-text');
       text = convert(decodeUtf8(bytes), {
         wordwrap: false,
         selectors: [
@@ -115,6 +115,7 @@ export async function documentText(format: DocumentFormat, bytes: Uint8Array): P
         ],
       });
       break;
+    }
     case 'application/json':
       try {
         text = JSON.stringify(JSON.parse(decodeUtf8(bytes)), null, 2);
