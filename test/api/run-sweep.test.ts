@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { newId } from '../../src/ids.js';
+import { openRunEvents } from '../../src/services/runs/follow-run.js';
 import type { RunRepository } from '../../src/storage/repositories/runs.js';
 import { backends, createTestApp, type TestApp } from '../helpers/test-app.js';
 import { eventually } from '../helpers/wait.js';
+
+const delta = (text: string) => ({ event: 'message.delta', data: { text } });
 
 /**
  * What a heartbeat reads of the runs table: the unfinished runs of stopped
@@ -92,6 +95,32 @@ for (const backend of backends) {
       assert.equal(await runs.requestCancel(ended, '2026-06-01T00:00:06.000Z'), false);
       assert.deepEqual(await runs.cancelRequested(live), [mine]);
       assert.deepEqual(await runs.cancelRequested(stale), [other]);
+    });
+
+    it('gives a reader ahead of a run taken over here (it saw events never stored) the outcome after its own', async () => {
+      const runtime = t.deps.services.runs;
+      const runId = await run('running', runtime.instanceId);
+      const stored = JSON.stringify(Array.from({ length: 50 }, (_, index) => delta(`w${index} `)));
+      await runs.appendEvents([{ runId, firstSeq: 1, lastSeq: 50, events: stored }], '2026-05-31T23:00:01.000Z');
+      // The stopped instance had sent 51–53 to the reader; this one goes on after the stored 50 and ends at 53.
+      const log = runtime.begin({ id: runId, accountId: t.owner.accountId, agentId }, Promise.resolve(), 50);
+      const problem = { type: '/docs/errors#agent_unavailable', status: 409, code: 'agent_unavailable' };
+      log.record(delta('again '));
+      log.record(delta('and on'));
+      log.record({ event: 'message.failed', data: { id: null, error: problem } });
+      const ctx = {
+        deps: t.deps.services,
+        actor: { accountId: t.owner.accountId, keyId: t.owner.keyId, scopes: new Set(['agents:read']) },
+        requestId: newId('request'),
+      };
+      const reader = await openRunEvents({ ctx, agentId, runId, afterSeq: 53, signal: new AbortController().signal });
+      const next = reader.next();
+      await runtime.finish(log, { status: 'failed', reply: null, error: problem });
+      const outcome = await next;
+      assert.equal(outcome.done, false, 'the stream does not end without an outcome');
+      assert.equal(outcome.value?.seq, 54);
+      assert.equal(outcome.value?.event, 'message.failed');
+      assert.equal((await reader.next()).done, true);
     });
 
     it('ends failed, after its stored events, a run taken over whose continuation gave up', async () => {

@@ -80,4 +80,14 @@ describe('a run log', () => {
     assert.deepEqual(reader.seqs, [1, null]);
     assert.deepEqual(followed(log, 0).seqs, [1, null]);
   });
+
+  it('hands a reader ahead of a run taken over (it saw events never stored) only the events after its own', () => {
+    // The stopped instance stored events 1–50 and sent 51–53 to the reader; this instance goes on after 50.
+    const log = new RunLog('run_1', 'acc_1', 'agt_1', Promise.resolve(), () => {}, 50);
+    const reader = followed(log, 53);
+    for (const text of ['resumed', 'a', 'b', 'c', 'd']) log.record(delta(text));
+    log.end();
+    assert.deepEqual(reader.seqs, [54, 55, null]);
+    assert.deepEqual(followed(log, 53).seqs, [54, 55, null], 'joining later, too');
+  });
 });

@@ -42,13 +42,24 @@ async function* followRun(
   const { runs, repositories } = ctx.deps;
   let last = afterSeq;
   let current: RunRow | undefined = row;
+  /** The run ended here with no event after the reader's last one (see below). */
+  let missedEnd = false;
   while (!signal.aborted) {
     const live = runs.live.get(row.id);
     if (live !== undefined) {
       const local = followLocal(live, last, signal);
       if (local !== null) {
-        yield* local;
-        return;
+        let followed = false;
+        for await (const event of local) {
+          followed = true;
+          last = event.seq;
+          yield event;
+        }
+        if (signal.aborted || followed) return;
+        // Nothing after the reader's last event: it was ahead of this log (see RunLog.follow), or joined at the end.
+        // The run's outcome is then read from its stored end below, numbered after what the reader has seen.
+        missedEnd = true;
+        continue;
       }
       // Events after `last` left this instance's memory once written: read them from the database first.
     }
@@ -71,11 +82,11 @@ async function* followRun(
       if (batches.length === 0 && current.event_count > last) {
         const outcome = outcomeEvent(current);
         if (outcome !== null) yield outcome;
-      } else if (batches.length === 0 && (last > current.event_count || endedBySweep(current))) {
+      } else if (batches.length === 0 && (last > current.event_count || endedBySweep(current) || missedEnd)) {
         // The reader saw events its producer sent but never stored (it was killed between two flushes), and the
-        // sweep numbered the run's end after the stored ones: the outcome comes after what the reader has seen.
-        // At exactly the sweep's number the reader may have seen either; it gets the outcome (again) rather than
-        // a stream that ends without one.
+        // sweep, or the instance that took the run over, numbered on after the stored ones: the outcome comes after
+        // what the reader has seen. At exactly that number the reader may have seen either; it gets the outcome
+        // (again) rather than a stream that ends without one.
         const outcome = outcomeEvent(current);
         if (outcome !== null) yield { ...outcome, seq: last + 1 };
       }

@@ -139,13 +139,21 @@ export class RunLog {
    */
   follow(afterSeq: number, listener: RunListener): (() => void) | null {
     if (afterSeq < this.#base) return null;
-    for (const event of this.#events.slice(afterSeq - this.#base)) listener(event);
+    // A reader past this log's last event saw events that a stopped instance sent and never stored, before this
+    // instance took the run over and numbered on from the stored ones: it gets only the events after its own.
+    const reader: RunListener =
+      afterSeq > this.lastSeq
+        ? (event) => {
+            if (event === null || event.seq > afterSeq) listener(event);
+          }
+        : listener;
+    for (const event of this.#events.slice(afterSeq - this.#base)) reader(event);
     if (this.#ended) {
-      listener(null);
+      reader(null);
       return () => {};
     }
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
+    this.#listeners.add(reader);
+    return () => this.#listeners.delete(reader);
   }
 
   /** Called once the run's outcome is stored: readers get the end of the stream. */
