@@ -248,7 +248,10 @@ export async function createDependencies(config: Config, options: CreateDepsOpti
           pollMs: config.knowledge.pollMs,
         });
   const models = new ModelGateway(
-    tracedAdapters(createModelAdapters(config.providers, { builtinWordDelayMs: config.builtinWordDelayMs }), tracing),
+    tracedAdapters(
+      await createModelAdapters(config.providers, { builtinWordDelayMs: config.builtinWordDelayMs }),
+      tracing,
+    ),
     {
       timeoutMs: config.providerTimeoutMs,
       maxRetries: 2,

@@ -13,7 +13,7 @@ import {
   withoutTrailingSlash,
   type StreamingToolCallDelta,
 } from '@ai-sdk/provider-utils';
-import { APICallError } from 'ai';
+import { APICallError } from '@ai-sdk/provider';
 import { createParser } from 'eventsource-parser';
 import { z } from 'zod';
 import { promptOf, tokenUsageOf, toolsOf } from './ai-sdk-model.js';

@@ -1,6 +1,5 @@
-import { createOpenAI } from '@ai-sdk/openai';
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import { APICallError, embedMany, type EmbeddingModel } from 'ai';
+import { APICallError } from '@ai-sdk/provider';
+import type { EmbeddingModel } from 'ai';
 import type { EmbeddingsConfig } from '../config.js';
 import { httpFetch } from './http-fetch.js';
 
@@ -51,28 +50,35 @@ function withVersionPath(baseUrl: string): string {
   return /\/v1$/.test(baseUrl) ? baseUrl : `${baseUrl}/v1`;
 }
 
-function modelOf(config: EmbeddingsConfig): EmbeddingModel {
+/** The SDK's embedding model; its provider package loads with the first embedding, not at start-up. */
+async function modelOf(config: EmbeddingsConfig): Promise<EmbeddingModel> {
   switch (config.provider) {
-    case 'openai':
+    case 'openai': {
+      const { createOpenAI } = await import('@ai-sdk/openai');
       return createOpenAI({
         fetch: httpFetch,
         apiKey: config.apiKey ?? '',
         ...(config.baseUrl ? { baseURL: config.baseUrl } : {}),
       }).embeddingModel(config.model);
-    case 'openai-compatible':
+    }
+    case 'openai-compatible': {
+      const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible');
       return createOpenAICompatible({
         name: 'openai-compatible',
         fetch: httpFetch,
         baseURL: config.baseUrl ?? '',
         ...(config.apiKey ? { apiKey: config.apiKey } : {}),
       }).embeddingModel(config.model);
-    case 'ollama':
+    }
+    case 'ollama': {
       // Ollama serves OpenAI's /v1/embeddings; its own /api/embed is not needed.
+      const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible');
       return createOpenAICompatible({
         name: 'ollama',
         fetch: httpFetch,
         baseURL: withVersionPath(config.baseUrl ?? ''),
       }).embeddingModel(config.model);
+    }
   }
 }
 
@@ -90,7 +96,8 @@ function describeFailure(error: unknown): string {
 export class AiSdkEmbeddings implements EmbeddingAdapter {
   readonly name: string;
   readonly dimensions: number;
-  readonly #model: EmbeddingModel;
+  readonly #config: EmbeddingsConfig;
+  #model: Promise<EmbeddingModel> | null = null;
   readonly #batchSize: number;
   readonly #requests: Semaphore;
   readonly #providerOptions: Record<string, Record<string, number>>;
@@ -98,7 +105,7 @@ export class AiSdkEmbeddings implements EmbeddingAdapter {
   constructor(config: EmbeddingsConfig) {
     this.name = `${config.provider}/${config.model}`;
     this.dimensions = config.dimensions;
-    this.#model = modelOf(config);
+    this.#config = config;
     this.#batchSize = config.batchSize;
     this.#requests = new Semaphore(config.concurrency);
     // OpenAI's text-embedding-3 models shorten their vectors on request; other servers ignore the option.
@@ -115,8 +122,10 @@ export class AiSdkEmbeddings implements EmbeddingAdapter {
       batches.map((batch) =>
         this.#requests.run(async () => {
           try {
+            // The AI SDK's core (and its schemas) loads with the first embedding, not at start-up.
+            const [{ embedMany }, model] = await Promise.all([import('ai'), (this.#model ??= modelOf(this.#config))]);
             const { embeddings } = await embedMany({
-              model: this.#model,
+              model,
               values: batch,
               // The SDK retries 429 and 5xx answers with exponential backoff.
               maxRetries: 2,

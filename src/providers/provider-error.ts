@@ -1,4 +1,4 @@
-import { APICallError } from 'ai';
+import { APICallError } from '@ai-sdk/provider';
 
 /**
  * Why a model call failed, sorted by who can fix it (contract §7):

@@ -1,9 +1,6 @@
-import { createAnthropic } from '@ai-sdk/anthropic';
-import { createOpenAI } from '@ai-sdk/openai';
 import type { ProviderEnvironment } from '../config.js';
 import { AiSdkModel, type LanguageModelFactory, type LanguageModelV3 } from './ai-sdk-model.js';
 import { BuiltinModel } from './builtin-model.js';
-import { ChatCompletionsModel } from './chat-completions-model.js';
 import type { ProviderName } from './catalog.js';
 import { httpFetch } from './http-fetch.js';
 import type { ModelAdapter } from './model-adapter.js';
@@ -12,7 +9,8 @@ import { anthropicCacheBreakpoints, openAiPromptCacheKey, type PromptCaching } f
 /**
  * One adapter per enabled provider, built once at start-up from the
  * environment. Provider clients are reused by every call; a per-agent key
- * gets a client of its own for that call.
+ * gets a client of its own for that call. A provider's SDK is loaded only
+ * when that provider is enabled (the builtin model alone loads none).
  */
 
 /** Model objects kept per model name and key: the SDK builds its response schemas per object, which is costly per call. */
@@ -58,14 +56,15 @@ function sdkAdapter<Settings extends object, Provider>(
   );
 }
 
-export function createModelAdapters(
+export async function createModelAdapters(
   providers: ProviderEnvironment,
   options: { builtinWordDelayMs: number },
-): Map<ProviderName, ModelAdapter> {
+): Promise<Map<ProviderName, ModelAdapter>> {
   const adapters = new Map<ProviderName, ModelAdapter>();
   adapters.set('builtin', new BuiltinModel({ wordDelayMs: options.builtinWordDelayMs }));
 
   if (providers.openai) {
+    const { createOpenAI } = await import('@ai-sdk/openai');
     const settings = {
       fetch: httpFetch,
       apiKey: providers.openai.apiKey,
@@ -77,6 +76,7 @@ export function createModelAdapters(
     );
   }
   if (providers.anthropic) {
+    const { createAnthropic } = await import('@ai-sdk/anthropic');
     const settings = {
       fetch: httpFetch,
       apiKey: providers.anthropic.apiKey,
@@ -90,27 +90,30 @@ export function createModelAdapters(
   // The two OpenAI-compatible providers read their streamed answers without web streams (chat-completions-model.ts).
   // They are sent no prompt_cache_key: a field OpenAI added is one a strict server may refuse (400), and the
   // servers behind them (vLLM, llama.cpp, Ollama) cache prefixes without one.
-  if (providers.openaiCompatible) {
-    adapters.set(
-      'openai-compatible',
-      new ChatCompletionsModel({
-        name: 'openai-compatible',
-        fetch: httpFetch,
-        baseURL: providers.openaiCompatible.baseUrl,
-        ...(providers.openaiCompatible.apiKey ? { apiKey: providers.openaiCompatible.apiKey } : {}),
-      }),
-    );
-  }
-  if (providers.ollama) {
-    // Ollama serves the OpenAI Chat Completions protocol under /v1, usage included in streams; it takes no key.
-    adapters.set(
-      'ollama',
-      new ChatCompletionsModel({
-        name: 'ollama',
-        fetch: httpFetch,
-        baseURL: withVersionPath(providers.ollama.baseUrl),
-      }),
-    );
+  if (providers.openaiCompatible || providers.ollama) {
+    const { ChatCompletionsModel } = await import('./chat-completions-model.js');
+    if (providers.openaiCompatible) {
+      adapters.set(
+        'openai-compatible',
+        new ChatCompletionsModel({
+          name: 'openai-compatible',
+          fetch: httpFetch,
+          baseURL: providers.openaiCompatible.baseUrl,
+          ...(providers.openaiCompatible.apiKey ? { apiKey: providers.openaiCompatible.apiKey } : {}),
+        }),
+      );
+    }
+    if (providers.ollama) {
+      // Ollama serves the OpenAI Chat Completions protocol under /v1, usage included in streams; it takes no key.
+      adapters.set(
+        'ollama',
+        new ChatCompletionsModel({
+          name: 'ollama',
+          fetch: httpFetch,
+          baseURL: withVersionPath(providers.ollama.baseUrl),
+        }),
+      );
+    }
   }
   return adapters;
 }

@@ -162,9 +162,11 @@ describe('the Chat Completions reader against the AI SDK model', () => {
   let sdk: ModelAdapter;
   before(async () => {
     fake = await startFakeOpenAiServer();
-    reader = createModelAdapters(
-      { ...noProviders, openaiCompatible: { baseUrl: fake.baseUrl, apiKey: 'sk-test-compatible' } },
-      { builtinWordDelayMs: 0 },
+    reader = (
+      await createModelAdapters(
+        { ...noProviders, openaiCompatible: { baseUrl: fake.baseUrl, apiKey: 'sk-test-compatible' } },
+        { builtinWordDelayMs: 0 },
+      )
     ).get('openai-compatible')!;
     sdk = sdkModel(fake.baseUrl, 'sk-test-compatible');
   });

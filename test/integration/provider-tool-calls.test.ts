@@ -94,7 +94,7 @@ function stored(call: ToolCallPart, result: { output?: unknown; error?: string }
 interface WireFormat {
   name: string;
   start(): Promise<FakeProviderServer>;
-  model(fake: FakeProviderServer): ModelAdapter;
+  model(fake: FakeProviderServer): Promise<ModelAdapter>;
   /** A non-streamed answer through the SDK's own provider, which agentd's adapter never asks for. */
   generate(
     fake: FakeProviderServer,
@@ -112,10 +112,12 @@ const generateOptions = {
 const openAi: WireFormat = {
   name: 'OpenAI Chat Completions (openai-compatible)',
   start: () => startFakeOpenAiServer(),
-  model: (fake) =>
-    createModelAdapters(
-      { ...noProviders, openaiCompatible: { baseUrl: fake.baseUrl, apiKey: 'sk-test-compatible' } },
-      { builtinWordDelayMs: 0 },
+  model: async (fake) =>
+    (
+      await createModelAdapters(
+        { ...noProviders, openaiCompatible: { baseUrl: fake.baseUrl, apiKey: 'sk-test-compatible' } },
+        { builtinWordDelayMs: 0 },
+      )
     ).get('openai-compatible')!,
   generate: (fake) =>
     createOpenAICompatible({ name: 'openai-compatible', baseURL: fake.baseUrl })
@@ -152,10 +154,12 @@ const openAi: WireFormat = {
 const anthropic: WireFormat = {
   name: 'Anthropic Messages',
   start: () => startFakeAnthropicServer(),
-  model: (fake) =>
-    createModelAdapters(
-      { ...noProviders, anthropic: { apiKey: 'sk-ant-test', baseUrl: fake.origin } },
-      { builtinWordDelayMs: 0 },
+  model: async (fake) =>
+    (
+      await createModelAdapters(
+        { ...noProviders, anthropic: { apiKey: 'sk-ant-test', baseUrl: fake.origin } },
+        { builtinWordDelayMs: 0 },
+      )
     ).get('anthropic')!,
   generate: (fake) =>
     createAnthropic({ apiKey: 'sk-ant-test', baseURL: fake.baseUrl })('test-model').doGenerate(generateOptions),
@@ -186,7 +190,7 @@ for (const format of [openAi, anthropic]) {
     let model: ModelAdapter;
     before(async () => {
       fake = await format.start();
-      model = format.model(fake);
+      model = await format.model(fake);
     });
     after(() => fake?.close());
     beforeEach(() => fake.reset());
