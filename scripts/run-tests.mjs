@@ -107,7 +107,7 @@ function suitesOfRun() {
 /** A compiled test file's source, as test/durations.json names it. */
 function sourceOfCompiled(file) {
   if (file === null) return null;
-  return sourceKey(path.relative(compiledDirectory, file).replace(/\.js$/, '.ts'));
+  return sourceKey(path.join(root, path.relative(compiledDirectory, file).replace(/\.js$/, '.ts')));
 }
 
 const suites = suitesOfRun();
