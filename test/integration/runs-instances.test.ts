@@ -156,21 +156,24 @@ describe('runs on two instances', { skip }, () => {
     assert.ok(!ended.reply.text.includes('w39'));
   });
 
+  /** The run once it has ended, as the other instance reads it (after a takeover: within 30 s). */
+  const endedOn = (server: ServerProcess, agentId: string, runId: string) =>
+    eventually(
+      async () => {
+        const run = await runOn(server, agentId, runId);
+        return run.status === 'queued' || run.status === 'running' ? null : run;
+      },
+      'the run taken over to end',
+      30_000,
+    );
+
   /** Kills `doomed` and waits for the other instance to end the run; how long until the takeover asked the model. */
   async function killAndAwait(doomed: ServerProcess, agentId: string, runId: string, asked: number) {
     await doomed.stop('SIGKILL');
     const killedAt = Date.now();
     await fake.waitForRequests(asked);
     const tookMs = Date.now() - killedAt;
-    const ended = await eventually(
-      async () => {
-        const run = await runOn(second, agentId, runId);
-        return run.status === 'queued' || run.status === 'running' ? null : run;
-      },
-      'the run taken over to end',
-      30_000,
-    );
-    return { ended, tookMs };
+    return { ended: await endedOn(second, agentId, runId), tookMs };
   }
 
   function inOrder(events: ReceivedEvent[]) {
@@ -237,14 +240,7 @@ describe('runs on two instances', { skip }, () => {
     const paused = await call(second, 'PATCH', `/v1/agents/${agentId}`, { status: 'inactive' });
     assert.equal(paused.status, 200);
     await doomed.stop('SIGKILL');
-    const ended = await eventually(
-      async () => {
-        const run = await runOn(second, agentId, runId);
-        return run.status === 'queued' || run.status === 'running' ? null : run;
-      },
-      'the run taken over to end',
-      30_000,
-    );
+    const ended = await endedOn(second, agentId, runId);
     assert.equal(ended.status, 'failed', JSON.stringify(ended));
     assert.equal(ended.error.code, 'agent_unavailable');
     const events = await eventsOn(second, agentId, runId);
