@@ -2,9 +2,15 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { chromiumMissing, type OpenBrowser } from '../helpers/browser.js';
-import { eventually } from '../helpers/wait.js';
 import { assertAccessible } from './accessibility.js';
-import { assertNoConsoleErrors, createAgent, signIn, type DashboardServer, useDashboard } from './dashboard-helpers.js';
+import {
+  assertNoConsoleErrors,
+  createAgent,
+  knowledgeBaseWithDocument,
+  signIn,
+  type DashboardServer,
+  useDashboard,
+} from './dashboard-helpers.js';
 
 /**
  * An agent's Memory, History and Edit tabs as a user reads them: the facts
@@ -88,22 +94,10 @@ describe("an agent's memory, history and form", { skip: chromiumMissing ?? false
   });
 
   it('attaches a knowledge base and sets memory, MCP and spend limits through the form', async () => {
-    const created = await server.api('POST', '/v1/knowledge-bases', { name: 'Tide tables' });
-    assert.equal(created.status, 201, JSON.stringify(created.body));
-    const base = created.body;
-    const added = await server.api('POST', `/v1/knowledge-bases/${base.id}/documents`, {
+    const base = await knowledgeBaseWithDocument(server, 'Tide tables', {
       title: 'Harbor tides',
       content: 'High tide at the harbor mouth is at noon today.',
     });
-    assert.equal(added.status, 202, JSON.stringify(added.body));
-    await eventually(
-      async () => {
-        const document = await server.api('GET', `/v1/knowledge-bases/${base.id}/documents/${added.body.id}`);
-        return document.body.status === 'ready' ? document.body : null;
-      },
-      'the document to be ready',
-      15_000,
-    );
     await server.api('POST', '/v1/knowledge-bases', { name: 'Unrelated notes' });
     const agent = await createAgent(server, { name: 'Tide teller' });
 

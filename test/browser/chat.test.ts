@@ -2,9 +2,15 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { chromiumMissing, screenshot, type OpenBrowser } from '../helpers/browser.js';
-import { eventually } from '../helpers/wait.js';
 import { assertAccessible } from './accessibility.js';
-import { assertNoConsoleErrors, createAgent, signIn, type DashboardServer, useDashboard } from './dashboard-helpers.js';
+import {
+  assertNoConsoleErrors,
+  createAgent,
+  knowledgeBaseWithDocument,
+  signIn,
+  type DashboardServer,
+  useDashboard,
+} from './dashboard-helpers.js';
 
 /**
  * The chat as a person talking to an agent meets it: a reply that pauses for
@@ -173,20 +179,10 @@ describe("the dashboard's chat", { skip: chromiumMissing ?? false }, () => {
   });
 
   it("lists an answer's citations with a link to the knowledge base, and links the answer to its run", async () => {
-    const base = (await server.api('POST', '/v1/knowledge-bases', { name: 'Harbor notes' })).body;
-    const added = await server.api('POST', `/v1/knowledge-bases/${base.id}/documents`, {
+    const base = await knowledgeBaseWithDocument(server, 'Harbor notes', {
       title: 'Fuel dock',
       content: 'The fuel dock sells diesel only and closes at six.',
     });
-    assert.equal(added.status, 202, JSON.stringify(added.body));
-    await eventually(
-      async () => {
-        const document = await server.api('GET', `/v1/knowledge-bases/${base.id}/documents/${added.body.id}`);
-        return document.body.status === 'ready' ? document.body : null;
-      },
-      'the document to be ready',
-      15_000,
-    );
     const agent = await createAgent(server, { name: 'Harbor master', knowledgeBases: [base.id] });
     await openChat(agent, 'sam');
     await say('When does the fuel dock close?');

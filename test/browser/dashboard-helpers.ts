@@ -9,6 +9,7 @@ import { generateApiKey } from '../../src/security/api-key-secret.js';
 import { assertDashboardBuilt, launchBrowser, type OpenBrowser, type SharedBrowser } from '../helpers/browser.js';
 import { repositoryPath } from '../helpers/repository.js';
 import { assertBuilt, startServer, type ServerProcess } from '../helpers/server-process.js';
+import { eventually } from '../helpers/wait.js';
 
 const builtDirectory = repositoryPath('dist');
 
@@ -153,6 +154,27 @@ async function openAccountIssuer(dataDirectory: string): Promise<AccountIssuer> 
 export async function createAgent(server: DashboardServer, body: Record<string, unknown>): Promise<any> {
   const created = await server.api('POST', '/v1/agents', body);
   assert.equal(created.status, 201, JSON.stringify(created.body));
+  return created.body;
+}
+
+/** A knowledge base with one document, once the document is indexed (ready to be found). */
+export async function knowledgeBaseWithDocument(
+  server: DashboardServer,
+  name: string,
+  document: { title: string; content: string },
+): Promise<any> {
+  const created = await server.api('POST', '/v1/knowledge-bases', { name });
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  const added = await server.api('POST', `/v1/knowledge-bases/${created.body.id}/documents`, document);
+  assert.equal(added.status, 202, JSON.stringify(added.body));
+  await eventually(
+    async () => {
+      const stored = await server.api('GET', `/v1/knowledge-bases/${created.body.id}/documents/${added.body.id}`);
+      return stored.body.status === 'ready' ? stored.body : null;
+    },
+    'the document to be ready',
+    15_000,
+  );
   return created.body;
 }
 

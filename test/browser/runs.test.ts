@@ -3,10 +3,16 @@ import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { chromiumMissing, type OpenBrowser } from '../helpers/browser.js';
 import { startLoopbackHttpServer, type LoopbackHttpServer } from '../helpers/loopback-http-server.js';
-import { eventually } from '../helpers/wait.js';
 
 import { assertAccessible } from './accessibility.js';
-import { assertNoConsoleErrors, createAgent, signIn, type DashboardServer, useDashboard } from './dashboard-helpers.js';
+import {
+  assertNoConsoleErrors,
+  createAgent,
+  knowledgeBaseWithDocument,
+  signIn,
+  type DashboardServer,
+  useDashboard,
+} from './dashboard-helpers.js';
 
 const runRow = (page: Page, input: RegExp) =>
   page.getByRole('row').filter({ has: page.getByRole('link', { name: input }) });
@@ -34,20 +40,10 @@ describe("the dashboard's runs", { skip: chromiumMissing ?? false }, () => {
 
   it('lists runs by trigger and shows a run’s steps and the prompt of its model step', async () => {
     // A knowledge base the message finds something in: its hit is a section of the prompt.
-    const base = (await server.api('POST', '/v1/knowledge-bases', { name: 'Harbor notes' })).body;
-    const added = await server.api('POST', `/v1/knowledge-bases/${base.id}/documents`, {
+    const base = await knowledgeBaseWithDocument(server, 'Harbor notes', {
       title: 'Fuel dock',
       content: 'The fuel dock sells diesel only and closes at six.',
     });
-    assert.equal(added.status, 202, JSON.stringify(added.body));
-    await eventually(
-      async () => {
-        const document = await server.api('GET', `/v1/knowledge-bases/${base.id}/documents/${added.body.id}`);
-        return document.body.status === 'ready' ? document.body : null;
-      },
-      'the document to be ready',
-      15_000,
-    );
     const agent = await createAgent(server, {
       name: 'Reckoner',
       plugins: [{ name: 'math' }],
