@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { startFakeOpenAiServer } from '../helpers/fake-openai-server.js';
 import type { FakeProviderServer } from '../helpers/fake-provider-server.js';
-import { orphanDetail } from '../../src/services/runs/run-runtime.js';
+import { orphanProblem } from '../../src/services/runs/run-runtime.js';
 import { deltaText, readEvents, type ReceivedEvent } from '../helpers/sse-client.js';
 import { backends, createTestApp, type TestApp } from '../helpers/test-app.js';
 import { eventually } from '../helpers/wait.js';
@@ -173,14 +173,7 @@ for (const backend of backends) {
       await finished(agent.id, runId);
       // As the sweep leaves a run whose instance was killed: failed, its message.failed numbered after the stored
       // events, which may be the number of an event the reader got but the producer never stored.
-      const error = {
-        type: '/docs/errors#service_unavailable',
-        title: 'Service unavailable',
-        status: 503,
-        code: 'service_unavailable',
-        detail: orphanDetail,
-        requestId: runId,
-      };
+      const error = orphanProblem(runId);
       await t.deps.database.db
         .updateTable('runs')
         .set({ status: 'failed', result: null, error: JSON.stringify(error) })

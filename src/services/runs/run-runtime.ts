@@ -34,6 +34,17 @@ export interface RunOutcome {
 /** What the sweep writes for a run whose instance stopped. */
 export const orphanDetail =
   'The instance producing this run stopped before it ended; what it said so far is in its events. Send the message again.';
+/** The problem of a run ended because its instance stopped (`requestId`: the run's id). */
+export function orphanProblem(runId: string) {
+  return {
+    type: '/docs/errors#service_unavailable',
+    title: 'Service unavailable',
+    status: 503,
+    code: 'service_unavailable',
+    detail: orphanDetail,
+    requestId: runId,
+  };
+}
 /** How many times a run is taken over before it is ended as failed (a run whose work stops its instance). */
 export const maxTakeovers = 3;
 
@@ -401,14 +412,7 @@ export class RunRuntime {
   async #endFailed(run: RunRow): Promise<void> {
     const { runs, db, clock, logger } = this.options;
     const now = isoTime(clock.now());
-    const error = {
-      type: '/docs/errors#service_unavailable',
-      title: 'Service unavailable',
-      status: 503,
-      code: 'service_unavailable',
-      detail: orphanDetail,
-      requestId: run.id,
-    };
+    const error = orphanProblem(run.id);
     try {
       await db.transaction().execute(async (transaction) => {
         const lastSeq = await runs.lastSeq(run.id, transaction);
